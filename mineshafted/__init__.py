@@ -1,0 +1,46 @@
+"""mineshafted: Minesweeper solved as a constraint-satisfaction problem.
+
+>>> from mineshafted import BoardManager, sweep_mines
+>>> sweep_mines(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]))
+[[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
+"""
+
+from __future__ import annotations
+
+from .board import MINE, Board, Geometry, render
+from .csp import ClueCSP, ClueVariable
+from .errors import (
+    ContradictionError,
+    InvalidBoardError,
+    MineshaftedError,
+    NeedsGuess,
+    PuzzleFormatError,
+)
+from .knowledge import CellState, Knowledge
+from .manager import BoardManager
+from .search import BacktrackingSearch, ConstraintSearch
+from .sweep import Sweep, SweepReport, sweep_mines
+
+__all__ = [
+    "MINE",
+    "BacktrackingSearch",
+    "Board",
+    "BoardManager",
+    "CellState",
+    "ClueCSP",
+    "ClueVariable",
+    "ConstraintSearch",
+    "ContradictionError",
+    "Geometry",
+    "InvalidBoardError",
+    "Knowledge",
+    "MineshaftedError",
+    "NeedsGuess",
+    "PuzzleFormatError",
+    "Sweep",
+    "SweepReport",
+    "render",
+    "sweep_mines",
+]
+
+__version__ = "0.1.0"

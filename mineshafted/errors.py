@@ -1,0 +1,72 @@
+"""The package's exceptions: one base class, one subclass per way things go wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = [
+    "ContradictionError",
+    "InvalidBoardError",
+    "MineshaftedError",
+    "NeedsGuess",
+    "PuzzleFormatError",
+]
+
+PartialGrid = list[list[int | None]]
+
+
+class MineshaftedError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class InvalidBoardError(MineshaftedError, ValueError):
+    """A board is not a well-formed Minesweeper board.
+
+    ``row`` and ``col`` name the first offending cell when there is one.
+    """
+
+    def __init__(self, message: str, *, row: int | None = None, col: int | None = None) -> None:
+        self.row = row
+        self.col = col
+        where = f"row {row}, column {col}: " if row is not None and col is not None else ""
+        super().__init__(f"{where}{message}")
+
+
+class PuzzleFormatError(MineshaftedError, ValueError):
+    """A puzzle file cannot be read; the message names the file and the place in it."""
+
+
+class ContradictionError(MineshaftedError):
+    """The clues seen so far admit no placement of mines at all.
+
+    A true board never causes this: it means the manager's clues contradict each other.
+    ``cells`` lists the clue cells involved, when known.
+    """
+
+    def __init__(self, message: str, *, cells: Sequence[int] = ()) -> None:
+        self.cells = tuple(cells)
+        super().__init__(message)
+
+
+class NeedsGuess(MineshaftedError):
+    """No unexplored cell is provably safe, and the solver does not guess.
+
+    Attributes
+    ----------
+    board:
+        The partial board: clues of explored cells, ``-1`` for proven mines, ``None`` for
+        cells that are still undetermined.
+    undetermined:
+        Row-major indices of the undetermined cells, ascending.
+    moves:
+        How many cells were explored before the solver stalled.
+    """
+
+    def __init__(self, board: PartialGrid, undetermined: Sequence[int], moves: int) -> None:
+        self.board = board
+        self.undetermined = list(undetermined)
+        self.moves = moves
+        super().__init__(
+            f"no cell is provably safe: {len(self.undetermined)} undetermined cell(s) "
+            f"after {moves} move(s)"
+        )

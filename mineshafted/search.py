@@ -1,0 +1,286 @@
+"""Component search: the joint placements of a connected group of clue variables.
+
+Arc consistency alone stalls on positions that logic can still solve. The search here is what
+makes the sweep complete: it enumerates consistent joint placements of one connected component
+of the arc graph, and :func:`backbone` keeps the cells that take the same value in all of them.
+
+Two interchangeable engines share one signature, ``(component, graph) -> {cell: is_mine}``:
+
+- :class:`BacktrackingSearch` (the default): forward checking over the CSP's own domains,
+  smallest domain first, one targeted search per undecided cell.
+- :class:`ConstraintSearch`: an independent model of the same component in python-constraint
+  (one 0/1 variable per cell, an ``ExactSumConstraint`` per clue), all solutions enumerated.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Protocol
+
+import networkx as nx
+
+from .board import Cell
+from .csp import ClueVariable, Placement, compress
+from .errors import ContradictionError
+
+__all__ = [
+    "BacktrackingSearch",
+    "ComponentSearch",
+    "ConstraintSearch",
+    "backbone",
+    "open_constraints",
+    "solutions",
+]
+
+log = logging.getLogger(__name__)
+
+Solution = dict[Cell, Placement]
+"""One joint placement: variable cell -> its placement."""
+
+
+class ComponentSearch(Protocol):
+    """An engine that decides what a component's clues imply together."""
+
+    name: str
+
+    def __call__(self, component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
+        """Return every undecided cell of ``component`` that has one value in all solutions.
+
+        Raises ``ContradictionError`` when the component has no solution at all.
+        """
+        ...
+
+
+class BacktrackingSearch:
+    """The default engine: :func:`backbone` over :func:`solutions`."""
+
+    name = "backtracking"
+
+    def __call__(self, component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
+        return backbone(component, graph)
+
+
+class ConstraintSearch:
+    """The python-constraint engine: enumerate every solution, keep the constant cells.
+
+    Slower (it lists all solutions, not one per cell) and independent of this package's
+    domains and arcs, which makes it a cross-check and an alternative backend.
+    """
+
+    name = "python-constraint"
+
+    def __call__(self, component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
+        from constraint import ExactSumConstraint, Problem
+
+        problem = Problem()
+        constraints = open_constraints(component)
+        cells = sorted({c for cells, _ in constraints for c in cells})
+        problem.addVariables(cells, [0, 1])
+        for scope, mines in constraints:
+            problem.addConstraint(ExactSumConstraint(mines), list(scope))
+        seen: dict[Cell, set[int]] = {c: set() for c in cells}
+        found = False
+        for solution in problem.getSolutionIter():
+            found = True
+            for cell, value in solution.items():
+                seen[cell].add(value)
+        if not found:
+            raise ContradictionError(
+                "these clues admit no placement of mines", cells=[v.cell for v in component]
+            )
+        return {c: values == {1} for c, values in seen.items() if len(values) == 1}
+
+
+def open_constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell, ...], int]]:
+    """Each variable as ``(undecided cells, mines among them)``, from its current domain.
+
+    A scope cell is undecided when the domain's placements disagree on it; every placement
+    mines the same number of the undecided cells.
+    """
+    result = []
+    for var in component:
+        settled, _ = var.settled()
+        open_bits = [i for i in range(len(var.scope)) if not settled >> i & 1]
+        cells = tuple(var.scope[i] for i in open_bits)
+        mines = sum(var.domain[0] >> i & 1 for i in open_bits)
+        if cells:
+            result.append((cells, mines))
+    return result
+
+
+def solutions(
+    component: Sequence[ClueVariable],
+    graph: nx.Graph,
+    *,
+    require: Mapping[Cell, bool] | None = None,
+) -> Iterator[Solution]:
+    """Yield every consistent joint placement of ``component``'s variables.
+
+    Parameters
+    ----------
+    component:
+        Variables linked through ``graph``; arcs leaving the component are ignored.
+    graph:
+        The arc graph (:attr:`ClueCSP.graph`): edge data hold each endpoint's shared-cell mask.
+    require:
+        Cells whose value is imposed: ``{cell: is_mine}``.
+
+    Yields
+    ------
+    dict
+        Variable cell -> placement, one consistent choice for every variable.
+
+    Examples
+    --------
+    >>> from mineshafted.csp import ClueCSP
+    >>> csp = ClueCSP()
+    >>> csp.add(0, (10, 11), 1); csp.add(1, (11, 12), 1)
+    >>> [sorted(s.items()) for s in solutions(list(csp.variables.values()), csp.graph)]
+    [[(0, 1), (1, 2)], [(0, 2), (1, 1)]]
+
+    Notes
+    -----
+    Depth-first search with forward checking: assigning a variable filters the domains of its
+    unassigned neighbours by their shared cells, and the next variable is the one with the
+    smallest remaining domain. Iterative, so component size is not bounded by the recursion
+    limit. Worst case exponential (consistency is NP-complete); on real frontiers it is fast.
+    """
+    index = {var.cell: k for k, var in enumerate(component)}
+    domains = [_restricted(var, require) for var in component]
+    if any(not d for d in domains):
+        return
+    neighbours: list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]] = []
+    for var in component:
+        links = []
+        for other, data in graph.adj[var.cell].items():
+            j = index.get(other)
+            if j is not None:
+                mine_table = compress(data[var.cell], len(var.scope))
+                their_table = compress(data[other], len(component[j].scope))
+                links.append((j, mine_table, their_table))
+        neighbours.append(links)
+    yield from _depth_first(component, domains, neighbours)
+
+
+def backbone(component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
+    """Every undecided cell of ``component`` that is a mine in all solutions, or in none.
+
+    Raises
+    ------
+    ContradictionError
+        The component has no solution.
+
+    Notes
+    -----
+    Find one solution; then, for each undecided cell not yet seen both ways, search for a
+    solution with that cell flipped. A failed search proves the cell; a found one may flip
+    many cells at once. At most ``1 + cells`` searches, each stopping at its first solution.
+    """
+    first = next(solutions(component, graph), None)
+    if first is None:
+        raise ContradictionError(
+            "these clues admit no placement of mines", cells=[v.cell for v in component]
+        )
+    value = _cell_values(component, first)
+    flipped: set[Cell] = set()
+    for cell in sorted(value):
+        if cell in flipped:
+            continue
+        other = next(solutions(component, graph, require={cell: not value[cell]}), None)
+        if other is not None:
+            flipped.update(c for c, m in _cell_values(component, other).items() if m != value[c])
+    proven = {c: m for c, m in value.items() if c not in flipped}
+    log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
+    return proven
+
+
+def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[Placement]:
+    """``var``'s domain, less the placements that contradict ``require``."""
+    domain = var.domain
+    if require:
+        for cell, mine in require.items():
+            if cell in var.scope:
+                bit = var.bit(cell)
+                want = bit if mine else 0
+                domain = [p for p in domain if p & bit == want]
+    return domain
+
+
+def _cell_values(component: Sequence[ClueVariable], solution: Solution) -> dict[Cell, bool]:
+    """The undecided cells of ``component`` and their values in ``solution``."""
+    values: dict[Cell, bool] = {}
+    for var in component:
+        settled, _ = var.settled()
+        placement = solution[var.cell]
+        for i, cell in enumerate(var.scope):
+            if not settled >> i & 1:
+                values[cell] = bool(placement >> i & 1)
+    return values
+
+
+class _Frame:
+    """One level of the depth-first search: a variable and the placements left to try."""
+
+    __slots__ = ("candidates", "position", "undo", "var")
+
+    def __init__(self, var: int, candidates: list[Placement]) -> None:
+        self.var = var
+        self.candidates = candidates
+        self.position = 0
+        self.undo: list[tuple[int, list[Placement]]] | None = None
+        """The domains the current candidate narrowed, to restore before the next one."""
+
+
+def _depth_first(
+    component: Sequence[ClueVariable],
+    domains: list[list[Placement]],
+    neighbours: list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]],
+) -> Iterator[Solution]:
+    """The search loop of :func:`solutions`, over positions ``0..len(component)-1``."""
+    n = len(component)
+    current = list(domains)
+    chosen: list[Placement] = [0] * n
+    unassigned = set(range(n))
+    first = _smallest(unassigned, current)
+    stack = [_Frame(first, current[first])]
+    while stack:
+        frame = stack[-1]
+        k = frame.var
+        if frame.undo is not None:
+            for j, previous in frame.undo:
+                current[j] = previous
+            unassigned.add(k)
+            frame.undo = None
+        if frame.position == len(frame.candidates):
+            stack.pop()
+            continue
+        placement = frame.candidates[frame.position]
+        frame.position += 1
+        unassigned.discard(k)
+        chosen[k] = placement
+        frame.undo = narrowed = []
+        dead = False
+        for j, mine_table, their_table in neighbours[k]:
+            if j in unassigned:
+                key = mine_table[placement]
+                before = current[j]
+                after = [p for p in before if their_table[p] == key]
+                if len(after) != len(before):
+                    narrowed.append((j, before))
+                    current[j] = after
+                    if not after:
+                        dead = True
+                        break
+        if dead:
+            continue
+        if not unassigned:
+            yield {component[i].cell: chosen[i] for i in range(n)}
+            continue
+        nxt = _smallest(unassigned, current)
+        stack.append(_Frame(nxt, current[nxt]))
+
+
+def _smallest(unassigned: set[int], current: list[list[Placement]]) -> int:
+    """The unassigned variable with the fewest candidate placements."""
+    return min(unassigned, key=lambda j: len(current[j]))

@@ -1,0 +1,195 @@
+"""sweep_mines: play a hidden board to the end without a guess.
+
+The solve is a pipeline of three named stages, repeated until none of them makes progress:
+
+1. **explore** every cell proven safe: ``move`` it, record its clue, and either decide its
+   neighbours at once (a clue whose mines are all placed, or that needs every unknown
+   neighbour) or add it to the CSP as a variable;
+2. **propagate**: AC-3 over the arcs the new facts touched, deciding every cell that is safe
+   (or mined) in all remaining placements of some clue;
+3. **search**: when AC-3 stalls, search each changed connected component for the cells that
+   take one value in every consistent joint placement.
+
+When all three stall with cells still undetermined, the position needs a guess: the sweep
+raises :class:`~mineshafted.errors.NeedsGuess` rather than take one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Protocol
+
+from .board import Cell, Grid
+from .csp import ClueCSP
+from .errors import NeedsGuess
+from .knowledge import Knowledge
+from .search import BacktrackingSearch, ComponentSearch
+
+__all__ = ["Manager", "Sweep", "SweepReport", "sweep_mines"]
+
+log = logging.getLogger(__name__)
+
+
+class Manager(Protocol):
+    """The Mine Shafted interface: all a sweep may use of a board manager."""
+
+    size: tuple[int, int]
+
+    def move(self, index: int) -> int: ...  # pragma: no cover - protocol
+
+    def get_adjacent(self, index: int) -> list[int]: ...  # pragma: no cover - protocol
+
+
+@dataclass
+class SweepReport:
+    """What a finished sweep found, and what it took."""
+
+    board: Grid
+    """The solved board: every clue, ``-1`` for every mine."""
+    moves: int
+    """How many times ``move`` was called (once per safe cell)."""
+    seconds: float
+    """Wall-clock time of the sweep."""
+    proven_by: Counter[str] = field(default_factory=Counter)
+    """How many cells each stage proved: ``start``, ``clue`` (a single clue at once),
+    ``propagation`` (AC-3) and ``search``."""
+    searches: int = 0
+    """How many connected components were searched."""
+    largest_component: int = 0
+    """The most clue variables in one searched component."""
+
+
+def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
+    """Return the solved board of ``bm``, exploring from index 0 and never guessing.
+
+    Uses only ``bm.size``, ``bm.move`` and ``bm.get_adjacent``, so any manager with the
+    Mine Shafted interface works, the course's generator-based one included.
+
+    Parameters
+    ----------
+    bm:
+        The board manager.
+    search:
+        The component-search engine (default :class:`~mineshafted.search.BacktrackingSearch`;
+        :class:`~mineshafted.search.ConstraintSearch` uses python-constraint instead).
+
+    Returns
+    -------
+    list of list of int
+        Every clue, and ``-1`` for every mine.
+
+    Raises
+    ------
+    NeedsGuess
+        No unexplored cell is provably safe; carries the partial board.
+    ContradictionError
+        The manager's clues contradict each other.
+    RuntimeError
+        From ``bm.move``, only if index 0 holds a mine (the assignment rules that out).
+
+    Examples
+    --------
+    >>> from mineshafted import BoardManager
+    >>> sweep_mines(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]))
+    [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
+    """
+    return Sweep(bm, search=search).run().board
+
+
+class Sweep:
+    """One game on one manager: the facts, the CSP, and the stages that grow them.
+
+    >>> from mineshafted import BoardManager
+    >>> report = Sweep(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])).run()
+    >>> report.moves, dict(report.proven_by)
+    (10, {'start': 1, 'clue': 7, 'propagation': 4})
+    """
+
+    def __init__(self, bm: Manager, *, search: ComponentSearch | None = None, start: Cell = 0):
+        rows, cols = bm.size
+        self.bm = bm
+        self.start = start
+        self.knowledge = Knowledge(rows, cols)
+        self.csp = ClueCSP()
+        self.search = search if search is not None else BacktrackingSearch()
+        self.report = SweepReport(board=[], moves=0, seconds=0.0)
+
+    def run(self) -> SweepReport:
+        """Play until every safe cell is explored.
+
+        Raises
+        ------
+        NeedsGuess
+            The stages stalled with cells undetermined.
+        """
+        began = perf_counter()
+        self._prove(self.start, mine=False, stage="start")
+        while True:
+            self._explore()
+            if self._propagate() or self._search_components():
+                continue
+            break
+        self.report.seconds = perf_counter() - began
+        undetermined = self.knowledge.undetermined()
+        if undetermined:
+            log.info("stalled with %d undetermined cell(s)", len(undetermined))
+            raise NeedsGuess(self.knowledge.partial_grid(), undetermined, self.report.moves)
+        self.report.board = self.knowledge.partial_grid()  # type: ignore[assignment]
+        return self.report
+
+    # -- the stages -----------------------------------------------------------------------
+
+    def _explore(self) -> None:
+        """Stage 1: move onto every proven-safe cell and take in what its clue says alone."""
+        knowledge, csp = self.knowledge, self.csp
+        move, adjacent = self.bm.move, self.bm.get_adjacent
+        while (cell := knowledge.next_safe()) is not None:
+            clue = move(cell)
+            self.report.moves += 1
+            knowledge.record(cell, clue, adjacent(cell))
+            unknown, mines = knowledge.open_neighbours(cell)
+            if not unknown:
+                continue
+            if mines == 0 or mines == len(unknown):
+                for neighbour in unknown:
+                    self._prove(neighbour, mine=mines > 0, stage="clue")
+            else:
+                csp.add(cell, unknown, mines)
+
+    def _propagate(self) -> bool:
+        """Stage 2: AC-3 to a fixed point; ``True`` if it decided anything."""
+        decisions = self.csp.propagate()
+        knowledge = self.knowledge
+        for cell, mine in decisions:
+            if mine:
+                knowledge.prove_mine(cell)
+            else:
+                knowledge.prove_safe(cell)
+        self.report.proven_by["propagation"] += len(decisions)
+        return bool(decisions)
+
+    def _search_components(self) -> bool:
+        """Stage 3: search each component changed since the last search; ``True`` on news."""
+        csp = self.csp
+        components = list(csp.components(csp.take_touched()))
+        progress = False
+        for component in components:
+            self.report.searches += 1
+            self.report.largest_component = max(self.report.largest_component, len(component))
+            for cell, mine in self.search(component, csp.graph).items():
+                progress |= self._prove(cell, mine=mine, stage="search")
+        return progress
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _prove(self, cell: Cell, *, mine: bool, stage: str) -> bool:
+        """Record a fact found outside the CSP, and tell the CSP; ``True`` if it was news."""
+        knowledge = self.knowledge
+        news = knowledge.prove_mine(cell) if mine else knowledge.prove_safe(cell)
+        if news:
+            self.csp.fix(cell, mine)
+            self.report.proven_by[stage] += 1
+        return news
