@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Final
 
 from .errors import InvalidBoardError
@@ -70,6 +70,10 @@ class Geometry:
     def contains(self, row: int, col: int) -> bool:
         """Whether ``(row, col)`` lies on the board."""
         return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def neighbour_table(self) -> tuple[tuple[Cell, ...], ...]:
+        """Every cell's neighbours, computed once per geometry and shared."""
+        return _neighbour_table(self.rows, self.cols)
 
     def neighbours(self, cell: Cell) -> list[Cell]:
         """The up-to-8 cells around ``cell``, in row-major order."""
@@ -192,10 +196,18 @@ def render(grid: Sequence[Sequence[int | None]]) -> str:
     return "\n".join(" ".join(_GLYPHS.get(v, str(v)) for v in row) for row in grid)
 
 
+@lru_cache(maxsize=16)
+def _neighbour_table(rows: int, cols: int) -> tuple[tuple[Cell, ...], ...]:
+    """The neighbour lists of a ``rows`` x ``cols`` board."""
+    geometry = Geometry(rows, cols)
+    return tuple(tuple(geometry.neighbours(cell)) for cell in range(geometry.cells))
+
+
 def _clues(geometry: Geometry, mined: Sequence[bool]) -> Iterator[int]:
     """Each cell's value given which cells are mined."""
+    table = geometry.neighbour_table()
     for cell, is_mine in enumerate(mined):
-        yield MINE if is_mine else sum(mined[n] for n in geometry.neighbours(cell))
+        yield MINE if is_mine else sum(mined[n] for n in table[cell])
 
 
 def _check_shape(grid: object) -> list[list[int]]:

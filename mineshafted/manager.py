@@ -44,7 +44,7 @@ class BoardManager:
     RuntimeError: the game is over: a mine was explored at cell 5
     """
 
-    __slots__ = ("_board", "_exploded", "_values", "size")
+    __slots__ = ("_board", "_exploded", "_neighbours", "_values", "size")
 
     size: tuple[int, int]
 
@@ -52,6 +52,7 @@ class BoardManager:
         checked = board if isinstance(board, Board) else Board.from_grid(board)
         self._board = checked
         self._values = checked.values
+        self._neighbours = checked.geometry.neighbour_table()
         self._exploded: Cell | None = None
         self.size = (checked.geometry.rows, checked.geometry.cols)
 
@@ -86,7 +87,7 @@ class BoardManager:
         """
         if type(index) is not int or not 0 <= index < len(self._values):
             self._refuse(index)
-        return self._board.geometry.neighbours(index)
+        return list(self._neighbours[index])
 
     def __repr__(self) -> str:
         rows, cols = self.size

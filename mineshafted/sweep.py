@@ -25,7 +25,7 @@ from typing import Protocol
 from .board import Cell, Grid
 from .csp import ClueCSP
 from .errors import NeedsGuess
-from .knowledge import Knowledge
+from .knowledge import CellState, Knowledge
 from .search import BacktrackingSearch, ComponentSearch
 
 __all__ = ["Manager", "Sweep", "SweepReport", "sweep_mines"]
@@ -143,21 +143,31 @@ class Sweep:
     # -- the stages -----------------------------------------------------------------------
 
     def _explore(self) -> None:
-        """Stage 1: move onto every proven-safe cell and take in what its clue says alone."""
-        knowledge, csp = self.knowledge, self.csp
+        """Stage 1: move onto every proven-safe cell and apply each clue on its own.
+
+        A clue whose count alone decides its unknown neighbours (a zero, say) is settled at
+        once. The others become CSP variables only when no safe cell and no such clue is
+        left: by then most have been settled by their neighbours and need no variable.
+        """
+        knowledge = self.knowledge
         move, adjacent = self.bm.move, self.bm.get_adjacent
-        while (cell := knowledge.next_safe()) is not None:
-            clue = move(cell)
-            self.report.moves += 1
-            knowledge.record(cell, clue, adjacent(cell))
-            unknown, mines = knowledge.open_neighbours(cell)
-            if not unknown:
-                continue
-            if mines == 0 or mines == len(unknown):
+        fresh: list[Cell] = []
+        while True:
+            while (cell := knowledge.next_safe()) is not None:
+                clue = move(cell)
+                self.report.moves += 1
+                knowledge.record(cell, clue, adjacent(cell))
+                fresh.append(cell)
+            if (cell := knowledge.next_ripe()) is not None:
+                unknown, mines = knowledge.open_neighbours(cell)
                 for neighbour in unknown:
                     self._prove(neighbour, mine=mines > 0, stage="clue")
-            else:
-                csp.add(cell, unknown, mines)
+                continue
+            for cell in fresh:
+                if knowledge.hidden(cell):
+                    unknown, mines = knowledge.open_neighbours(cell)
+                    self.csp.add(cell, unknown, mines)
+            return
 
     def _propagate(self) -> bool:
         """Stage 2: AC-3 to a fixed point; ``True`` if it decided anything."""
