@@ -19,7 +19,8 @@ from .errors import (
 from .knowledge import CellState, Knowledge
 from .manager import BoardManager
 from .search import BacktrackingSearch, ConstraintSearch
-from .sweep import Sweep, SweepReport, sweep_mines
+from .formats import Puzzle, parse_puzzles, read_puzzles
+from .sweep import Status, Sweep, SweepReport, sweep_mines
 
 __all__ = [
     "MINE",
@@ -36,9 +37,13 @@ __all__ = [
     "Knowledge",
     "MineshaftedError",
     "NeedsGuess",
+    "Puzzle",
     "PuzzleFormatError",
+    "Status",
     "Sweep",
     "SweepReport",
+    "parse_puzzles",
+    "read_puzzles",
     "render",
     "sweep_mines",
 ]

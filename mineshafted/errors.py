@@ -58,15 +58,24 @@ class NeedsGuess(MineshaftedError):
         cells that are still undetermined.
     undetermined:
         Row-major indices of the undetermined cells, ascending.
+    frontier:
+        The undetermined cells beside an explored clue: where a guess would be made.
     moves:
         How many cells were explored before the solver stalled.
     """
 
-    def __init__(self, board: PartialGrid, undetermined: Sequence[int], moves: int) -> None:
+    def __init__(
+        self,
+        board: PartialGrid,
+        undetermined: Sequence[int],
+        frontier: Sequence[int],
+        moves: int,
+    ) -> None:
         self.board = board
         self.undetermined = list(undetermined)
+        self.frontier = list(frontier)
         self.moves = moves
         super().__init__(
-            f"no cell is provably safe: {len(self.undetermined)} undetermined cell(s) "
-            f"after {moves} move(s)"
+            f"no cell is provably safe: {len(self.undetermined)} undetermined cell(s), "
+            f"{len(self.frontier)} beside a clue, after {moves} move(s)"
         )

@@ -19,16 +19,17 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import Enum
 from time import perf_counter
 from typing import Protocol
 
 from .board import Cell, Grid
+from .errors import NeedsGuess, PartialGrid
 from .csp import ClueCSP
-from .errors import NeedsGuess
 from .knowledge import CellState, Knowledge
 from .search import BacktrackingSearch, ComponentSearch
 
-__all__ = ["Manager", "Sweep", "SweepReport", "sweep_mines"]
+__all__ = ["Manager", "Status", "Sweep", "SweepReport", "sweep_mines"]
 
 log = logging.getLogger(__name__)
 
@@ -43,23 +44,47 @@ class Manager(Protocol):
     def get_adjacent(self, index: int) -> list[int]: ...  # pragma: no cover - protocol
 
 
+class Status(Enum):
+    """How a sweep ended."""
+
+    SOLVED = "solved"
+    """Every safe cell explored: the board is complete."""
+    NEEDS_GUESS = "needs-guess"
+    """Stalled: no unexplored cell is provably safe."""
+
+
 @dataclass
 class SweepReport:
-    """What a finished sweep found, and what it took."""
+    """How a sweep ended, what it found, and what it took."""
 
-    board: Grid
-    """The solved board: every clue, ``-1`` for every mine."""
+    status: Status
+    board: PartialGrid
+    """The board as found: every clue, ``-1`` for proven mines, ``None`` where undetermined
+    (only when the sweep stalled)."""
+    undetermined: list[Cell]
+    """Cells still undetermined, ascending (empty when solved)."""
+    frontier: list[Cell]
+    """The undetermined cells beside an explored clue."""
     moves: int
-    """How many times ``move`` was called (once per safe cell)."""
+    """How many times ``move`` was called (once per explored cell)."""
     seconds: float
     """Wall-clock time of the sweep."""
     proven_by: Counter[str] = field(default_factory=Counter)
-    """How many cells each stage proved: ``start``, ``clue`` (a single clue at once),
+    """How many cells each stage proved: ``start``, ``clue`` (one clue's count alone),
     ``propagation`` (AC-3) and ``search``."""
     searches: int = 0
     """How many connected components were searched."""
     largest_component: int = 0
     """The most clue variables in one searched component."""
+
+    @property
+    def solved(self) -> bool:
+        """Whether every safe cell was explored."""
+        return self.status is Status.SOLVED
+
+    def needs_guess(self) -> NeedsGuess:
+        """The exception that tells a caller of :func:`sweep_mines` this sweep stalled."""
+        return NeedsGuess(self.board, self.undetermined, self.frontier, self.moves)
 
 
 def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
@@ -96,7 +121,10 @@ def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
     >>> sweep_mines(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]))
     [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
     """
-    return Sweep(bm, search=search).run().board
+    report = Sweep(bm, search=search).run()
+    if not report.solved:
+        raise report.needs_guess()
+    return report.board  # type: ignore[return-value]  # solved: no None left
 
 
 class Sweep:
@@ -115,15 +143,15 @@ class Sweep:
         self.knowledge = Knowledge(rows, cols)
         self.csp = ClueCSP()
         self.search = search if search is not None else BacktrackingSearch()
-        self.report = SweepReport(board=[], moves=0, seconds=0.0)
+        self.report = SweepReport(Status.SOLVED, [], [], [], moves=0, seconds=0.0)
 
     def run(self) -> SweepReport:
-        """Play until every safe cell is explored.
+        """Play until every safe cell is explored, or until no cell is provably safe.
 
         Raises
         ------
-        NeedsGuess
-            The stages stalled with cells undetermined.
+        ContradictionError
+            The manager's clues contradict each other.
         """
         began = perf_counter()
         self._prove(self.start, mine=False, stage="start")
@@ -132,13 +160,18 @@ class Sweep:
             if self._propagate() or self._search_components():
                 continue
             break
-        self.report.seconds = perf_counter() - began
-        undetermined = self.knowledge.undetermined()
-        if undetermined:
-            log.info("stalled with %d undetermined cell(s)", len(undetermined))
-            raise NeedsGuess(self.knowledge.partial_grid(), undetermined, self.report.moves)
-        self.report.board = self.knowledge.partial_grid()  # type: ignore[assignment]
-        return self.report
+        report = self.report
+        report.seconds = perf_counter() - began
+        report.board = self.knowledge.partial_grid()
+        report.undetermined = self.knowledge.undetermined()
+        if report.undetermined:
+            report.status = Status.NEEDS_GUESS
+            report.frontier = self.knowledge.frontier()
+            log.info(
+                "stalled after %d move(s): %d undetermined cell(s), %d beside a clue",
+                report.moves, len(report.undetermined), len(report.frontier),
+            )
+        return report
 
     # -- the stages -----------------------------------------------------------------------
 

@@ -1,0 +1,68 @@
+"""Shared test helpers: a stand-in for the course's manager and a recording wrapper."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import pytest
+
+from mineshafted import Board
+
+
+class CourseManager:
+    """Behaves like the course's starter: ``move`` is a generator's ``send`` that raises a bare
+    ``RuntimeError`` on a mine (and ``StopIteration`` ever after), ``size`` is a plain attribute."""
+
+    def __init__(self, board: list[list[int]]) -> None:
+        self.size = (len(board), len(board[0]))
+        it = CourseManager._move(board, self.size[1])
+        next(it)
+        self.move = it.send
+
+    def get_adjacent(self, index: int) -> list[int]:
+        rows, cols = self.size
+        row, col = index // cols, index % cols
+        # Reverse row-major order on purpose: a solver must not rely on the order.
+        return [
+            i * cols + j
+            for i in range(min(row + 2, rows) - 1, max(row - 1, 0) - 1, -1)
+            for j in range(min(col + 2, cols) - 1, max(col - 1, 0) - 1, -1)
+            if index != i * cols + j
+        ]
+
+    @staticmethod
+    def _move(board: list[list[int]], width: int) -> Generator[int, int, None]:
+        index = yield 0
+        while True:
+            clue = board[index // width][index % width]
+            if clue == -1:
+                raise RuntimeError
+            index = yield clue
+
+
+class Recorder:
+    """Wraps a manager and records every move, failing the test on a mine or a repeat."""
+
+    def __init__(self, inner: object, board: Board) -> None:
+        self.inner = inner
+        self.board = board
+        self.size = inner.size  # type: ignore[attr-defined]
+        self.moves: list[int] = []
+
+    def move(self, index: int) -> int:
+        assert self.board.values[index] != -1, f"moved onto the mine at {index}"
+        assert index not in self.moves, f"moved onto {index} twice"
+        self.moves.append(index)
+        return self.inner.move(index)  # type: ignore[attr-defined,no-any-return]
+
+    def get_adjacent(self, index: int) -> list[int]:
+        return self.inner.get_adjacent(index)  # type: ignore[attr-defined,no-any-return]
+
+
+SAMPLE = [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
+"""The assignment's 4x3 sample board."""
+
+
+@pytest.fixture
+def sample() -> list[list[int]]:
+    return [row[:] for row in SAMPLE]

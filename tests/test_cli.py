@@ -1,0 +1,116 @@
+"""The command line through typer's runner: exit codes, --json, stdin, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mineshafted import __version__
+from mineshafted.cli import app
+
+from .conftest import SAMPLE
+from .test_sweep import HUNTED
+
+runner = CliRunner()
+
+STALLS = [[0, 1, -1, 1], [0, 1, 2, 2], [0, 0, 1, -1], [0, 0, 1, 1]]
+
+
+@pytest.fixture
+def puzzle_file(tmp_path: Path) -> Path:
+    path = tmp_path / "sample.json"
+    path.write_text(json.dumps({"board": SAMPLE, "name": "sample"}))
+    return path
+
+
+def test_solve_prints_the_grid_and_figures(puzzle_file: Path) -> None:
+    result = runner.invoke(app, ["solve", str(puzzle_file)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "sample: 4x3, 2 mines"
+    assert lines[1:5] == [". 1 1", ". 2 *", ". 2 *", ". 1 1"]
+    assert lines[5].startswith("solved: 10 moves in ")
+
+
+def test_solve_json(puzzle_file: Path) -> None:
+    result = runner.invoke(app, ["solve", "--json", str(puzzle_file)])
+    assert result.exit_code == 0
+    report = json.loads(result.output)
+    assert report["status"] == "solved"
+    assert report["board"] == SAMPLE
+    assert report["moves"] == 10 and report["seconds"] >= 0
+    assert report["undetermined"] == []
+
+
+def test_solve_reads_stdin() -> None:
+    result = runner.invoke(app, ["solve", "-"], input=json.dumps(HUNTED))
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "puzzle 1: 8x9, 14 mines"
+
+
+def test_needs_guess_exits_1_with_the_partial_board() -> None:
+    result = runner.invoke(app, ["solve", "-"], input=json.dumps(STALLS))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[1:5] == [". 1 * ?", ". 1 2 2", ". . 1 ?", ". . 1 ?"]
+    assert lines[5].startswith("needs a guess: 12 moves in ")
+    assert lines[5].endswith("3 undetermined cell(s) (marked ?), 3 beside a clue: (0, 3), (2, 3), (3, 3)")
+
+
+def test_needs_guess_json() -> None:
+    result = runner.invoke(app, ["solve", "--json", "-"], input=json.dumps(STALLS))
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["status"] == "needs-guess"
+    assert report["board"][0] == [0, 1, -1, None]
+    assert report["undetermined"] == [[0, 3], [2, 3], [3, 3]]
+
+
+def test_several_puzzles_exit_with_the_worst_status() -> None:
+    text = json.dumps(SAMPLE) + "\n" + json.dumps(STALLS) + "\n"
+    result = runner.invoke(app, ["solve", "--json", "-"], input=text)
+    assert result.exit_code == 1
+    assert [json.loads(line)["status"] for line in result.output.splitlines()] == [
+        "solved",
+        "needs-guess",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "error: <stdin>: not valid JSON: Expecting value at line 1, column 1"),
+        ("[[0, 1]]", "error: <stdin>: board: row 0, column "),
+        ('{"board": [[-1, 1]]}', "error: <stdin>: the default start [0, 0] is a mine"),
+    ],
+)
+def test_invalid_input_exits_2_with_one_line(content: str, message: str) -> None:
+    result = runner.invoke(app, ["solve", "-"], input=content)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(message)
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_missing_file_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["solve", str(tmp_path / "nope.json")])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {tmp_path / 'nope.json'}: no such file\n"
+
+
+def test_engine_option(puzzle_file: Path) -> None:
+    result = runner.invoke(app, ["solve", "--engine", "python-constraint", str(puzzle_file)])
+    assert result.exit_code == 0
+    bad = runner.invoke(app, ["solve", "--engine", "guesswork", str(puzzle_file)])
+    assert bad.exit_code == 2
+
+
+def test_help_and_version() -> None:
+    top = runner.invoke(app, ["--help"])
+    assert top.exit_code == 0 and "solve" in top.output
+    solve_help = runner.invoke(app, ["solve", "--help"])
+    assert "Exit status: 0 solved; 1 needs a guess" in " ".join(solve_help.output.split())
+    assert runner.invoke(app, ["--version"]).output == f"mineshafted {__version__}\n"

@@ -1,0 +1,119 @@
+"""The clue-domain CSP: domains, arcs, AC-3 on the assignment's worked example, incrementality."""
+
+from __future__ import annotations
+
+import pytest
+
+from mineshafted import ClueCSP, ContradictionError
+from mineshafted.csp import compress, placements
+
+# The 4x3 sample after exploring from index 0: four clues border cells 2, 5, 8 and 11.
+WORKED = [(1, (2, 5), 1), (4, (2, 5, 8), 2), (7, (5, 8, 11), 2), (10, (8, 11), 1)]
+
+
+def worked_csp() -> ClueCSP:
+    csp = ClueCSP()
+    for cell, scope, mines in WORKED:
+        csp.add(cell, scope, mines)
+    return csp
+
+
+def domains(csp: ClueCSP) -> dict[int, list[list[int]]]:
+    return {cell: [var.mines(p) for p in var.domain] for cell, var in csp.variables.items()}
+
+
+def test_placements_are_every_choice_of_mines() -> None:
+    assert placements(4, 2) == (3, 5, 6, 9, 10, 12)
+    assert placements(3, 0) == (0,)
+    assert placements(3, 3) == (7,)
+    assert len(placements(8, 4)) == 70
+
+
+def test_compress_packs_the_masked_bits() -> None:
+    table = compress(0b1010, 4)
+    assert table[0b1010] == 0b11
+    assert table[0b0010] == 0b01
+    assert table[0b0101] == 0
+
+
+def test_worked_example_domains_before_ac3() -> None:
+    assert domains(worked_csp()) == {
+        1: [[2], [5]],
+        4: [[2, 5], [2, 8], [5, 8]],
+        7: [[5, 8], [5, 11], [8, 11]],
+        10: [[8], [11]],
+    }
+
+
+def test_worked_example_arcs_join_clues_that_share_a_cell() -> None:
+    csp = worked_csp()
+    assert sorted(csp.graph.edges) == [(1, 4), (1, 7), (4, 7), (4, 10), (7, 10)]
+    assert csp.graph.edges[1, 7]["shared"] == {5}
+    assert csp.graph.edges[4, 7]["shared"] == {5, 8}
+
+
+def test_worked_example_ac3_reduces_every_domain_to_the_truth() -> None:
+    csp = worked_csp()
+    variables = dict(csp.variables)
+    decided = csp.propagate()
+    assert sorted(decided) == [(2, False), (5, True), (8, True), (11, False)]
+    reduced = {cell: [var.mines(p) for p in var.domain] for cell, var in variables.items()}
+    assert reduced == {1: [[5]], 4: [[5, 8]], 7: [[5, 8]], 10: [[8]]}
+    # Every variable is fully decided, so it has left the CSP and the arc graph.
+    assert csp.variables == {} and csp.graph.number_of_nodes() == 0
+
+
+def test_fix_narrows_only_the_variables_that_watch_the_cell() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11, 12), 1)
+    csp.add(1, (20, 21), 1)
+    csp.take_touched()
+    csp.fix(10, True)
+    assert [csp.variables[1].mines(p) for p in csp.variables[1].domain] == [[20], [21]]
+    assert csp.take_touched() == {0}
+    assert sorted(csp.propagate()) == [(11, False), (12, False)]
+
+
+def test_an_arc_disappears_when_its_last_shared_cell_is_decided() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11, 12), 1)
+    csp.add(1, (11, 12, 13), 1)
+    assert csp.graph.edges[0, 1]["shared"] == {11, 12}
+    csp.fix(11, False)
+    assert csp.graph.edges[0, 1]["shared"] == {12}
+    csp.fix(12, False)
+    assert not csp.graph.has_edge(0, 1)
+    assert sorted(csp.propagate()) == [(10, True), (13, True)]
+
+
+def test_propagation_alone_can_stall() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11), 1)
+    csp.add(1, (11, 12), 1)
+    assert csp.propagate() == []
+    assert len(csp.variables[0].domain) == 2
+
+
+def test_contradictory_clues_raise() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11, 12), 2)
+    csp.add(1, (11, 12), 0)
+    with pytest.raises(ContradictionError):
+        csp.add(2, (10,), 0)
+        csp.propagate()
+
+
+def test_fixing_against_a_conclusion_raises() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11), 2)
+    with pytest.raises(ContradictionError):
+        csp.fix(10, False)
+
+
+def test_bad_additions_are_refused() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11), 1)
+    with pytest.raises(ValueError, match="already a variable"):
+        csp.add(0, (12,), 1)
+    with pytest.raises(ValueError, match="cannot fit"):
+        csp.add(1, (12,), 2)

@@ -1,0 +1,126 @@
+"""Component search: its solutions, the backbone, and a cross-check against python-constraint."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+from constraint import ExactSumConstraint, Problem
+
+from mineshafted import ClueCSP, ContradictionError
+from mineshafted.board import Board
+from mineshafted.search import ConstraintSearch, backbone, open_constraints, solutions
+
+# Three clues that are pairwise consistent but together prove 100 a mine and 101 safe.
+THREE_WAY = [(0, (101, 102, 104), 1), (1, (100, 104, 105), 2), (2, (100, 101), 1)]
+
+
+def build(constraints: list[tuple[int, tuple[int, ...], int]]) -> ClueCSP:
+    csp = ClueCSP()
+    for cell, scope, mines in constraints:
+        csp.add(cell, scope, mines)
+    return csp
+
+
+def mine_sets(csp: ClueCSP) -> set[frozenset[int]]:
+    variables = list(csp.variables.values())
+    return {
+        frozenset(c for var in variables for c in var.mines(solution[var.cell]))
+        for solution in solutions(variables, csp.graph)
+    }
+
+
+def test_solutions_of_a_chain() -> None:
+    csp = build([(0, (10, 11), 1), (1, (11, 12), 1)])
+    assert mine_sets(csp) == {frozenset({10, 12}), frozenset({11})}
+
+
+def test_required_cells_restrict_the_solutions() -> None:
+    csp = build([(0, (10, 11), 1), (1, (11, 12), 1)])
+    found = list(solutions(list(csp.variables.values()), csp.graph, require={11: True}))
+    assert found == [{0: 0b10, 1: 0b01}]
+
+
+def test_search_proves_what_arc_consistency_cannot() -> None:
+    csp = build(THREE_WAY)
+    assert csp.propagate() == []
+    (component,) = csp.components(csp.variables)
+    assert backbone(component, csp.graph) == {100: True, 101: False}
+    assert ConstraintSearch()(component, csp.graph) == {100: True, 101: False}
+
+
+def test_backbone_of_an_unsolvable_component_raises() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11, 12), 1)
+    csp.add(1, (11, 12, 13), 1)
+    csp.add(2, (10, 13), 2)
+    csp.add(3, (11, 12), 1)
+    variables = list(csp.variables.values())
+    # Pairwise consistent, jointly impossible: 10 and 13 mines leave no mine for 11/12.
+    with pytest.raises(ContradictionError):
+        csp.propagate()
+        backbone(variables, csp.graph)
+
+
+def test_open_constraints_describe_the_undecided_part() -> None:
+    csp = build([(0, (10, 11, 12), 2)])
+    csp.fix(10, True)
+    assert open_constraints(list(csp.variables.values())) == [((11, 12), 1)]
+
+
+def random_frontier(rng: random.Random) -> list[tuple[int, tuple[int, ...], int]]:
+    """The clues around a random explored patch of a random board, as CSP constraints."""
+    rows, cols = rng.randint(3, 7), rng.randint(3, 7)
+    cells = rows * cols
+    board = Board.from_mines(rows, cols, rng.sample(range(cells), rng.randint(1, cells // 2)))
+    safe = [c for c, v in enumerate(board.values) if v >= 0]
+    explored = set(rng.sample(safe, rng.randint(1, len(safe))))
+    table = board.geometry.neighbour_table()
+    constraints = []
+    for cell in sorted(explored):
+        scope = tuple(n for n in table[cell] if n not in explored)
+        if scope:
+            constraints.append((cell, scope, sum(board.values[n] == -1 for n in scope)))
+    return constraints
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_component_search_matches_python_constraint(seed: int) -> None:
+    constraints = random_frontier(random.Random(seed))
+    ours = mine_sets(build(constraints))
+
+    problem = Problem()
+    cells = sorted({c for _, scope, _ in constraints for c in scope})
+    if not cells:
+        assert ours == {frozenset()}
+        return
+    problem.addVariables(cells, [0, 1])
+    for _, scope, mines in constraints:
+        problem.addConstraint(ExactSumConstraint(mines), list(scope))
+    theirs = {frozenset(c for c, v in s.items() if v) for s in problem.getSolutions()}
+    assert ours == theirs and ours
+
+
+def test_backbone_matches_brute_force_on_random_frontiers() -> None:
+    rng = random.Random(2024)
+    checked = 0
+    for _ in range(200):
+        constraints = random_frontier(rng)
+        csp = build(constraints)
+        cells = sorted({c for _, scope, _ in constraints for c in scope})
+        if not cells or len(cells) > 14:
+            continue
+        worlds = [
+            dict(zip(cells, bits, strict=True))
+            for bits in product((False, True), repeat=len(cells))
+            if all(sum(bits[cells.index(c)] for c in scope) == m for _, scope, m in constraints)
+        ]
+        expected = {c: worlds[0][c] for c in cells if len({w[c] for w in worlds}) == 1}
+        proven = dict(csp.propagate())
+        for component in csp.components(list(csp.variables)):
+            proven.update(backbone(component, csp.graph))
+        # Singletons left in the CSP hold no cell beyond what propagation proved.
+        assert proven == expected
+        checked += 1
+    assert checked > 100
