@@ -158,6 +158,8 @@ class ClueCSP:
         ContradictionError
             The CSP had concluded the opposite, or no placement of some clue allows it.
         """
+        if cell not in self._watchers:
+            return
         pending = self._pending.pop(cell, None)
         if pending is not None and pending != mine:
             raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])

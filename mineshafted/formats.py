@@ -39,11 +39,11 @@ _KNOWN = ("board", "name", "source", "start")
 class Puzzle:
     """A board to solve, where to start, and what is known about where it came from.
 
-    >>> p = parse_puzzles('{"board": [[0, 1], [1, -1]], "name": "tiny", "seed": 7}')[0]
+    >>> p = parse_puzzles('{"board": [[1, 1], [1, -1]], "name": "tiny", "seed": 7}')[0]
     >>> p.name, p.start, p.extra
     ('tiny', 0, {'seed': 7})
     >>> dump_puzzle(p)
-    '{"board": [[0, 1], [1, -1]], "name": "tiny", "seed": 7}'
+    '{"board": [[1, 1], [1, -1]], "name": "tiny", "seed": 7}'
     """
 
     board: Board

@@ -78,8 +78,8 @@ class Knowledge:
         self.neighbours: dict[Cell, tuple[Cell, ...]] = {}
         self._safe_queue: deque[Cell] = deque()
         self._ripe: list[Cell] = []
-        self._around: dict[Cell, list[Cell]] = {}
-        """cell -> the explored clues beside it"""
+        self._around: list[list[Cell] | None] = [None] * cells
+        """cell -> the explored clues beside it, while it is unknown"""
         self._hidden = [0] * cells
         self._unplaced = [0] * cells
 
@@ -134,26 +134,44 @@ class Knowledge:
         ContradictionError
             The clue cannot hold given the mines already proven around it.
         """
-        self.state[cell] = CellState.EXPLORED
+        state, unknown, mine, around = self.state, CellState.UNKNOWN, CellState.MINE, self._around
+        state[cell] = CellState.EXPLORED
         self.clues[cell] = clue
-        around = tuple(neighbours)
-        self.neighbours[cell] = around
-        state, unknown, mine = self.state, CellState.UNKNOWN, CellState.MINE
+        self.neighbours[cell] = ring = tuple(neighbours)
         hidden = placed = 0
-        for n in around:
+        for n in ring:
             s = state[n]
             if s is unknown:
                 hidden += 1
-                beside = self._around.get(n)
+                beside = around[n]
                 if beside is None:
-                    self._around[n] = [cell]
+                    around[n] = [cell]
                 else:
                     beside.append(cell)
             elif s is mine:
                 placed += 1
+        unplaced = clue - placed
         self._hidden[cell] = hidden
-        self._unplaced[cell] = clue - placed
-        self._check(cell)
+        self._unplaced[cell] = unplaced
+        if not 0 <= unplaced <= hidden:
+            self._refuse(cell)
+        if hidden and (unplaced == 0 or unplaced == hidden):
+            self._ripe.append(cell)
+
+    def settle(self, cell: Cell) -> tuple[list[Cell], bool]:
+        """Decide the hidden neighbours of a ripe clue: ``(cells, all mines?)``.
+
+        The cells are proven (safe ones queued for exploration) before they are returned;
+        a clue that is no longer ripe (its neighbours were decided meanwhile) gives ``[]``.
+        """
+        cells, mines = self.open_neighbours(cell)
+        mine = mines > 0
+        if cells and (mines == 0 or mines == len(cells)):
+            prove = self.prove_mine if mine else self.prove_safe
+            for n in cells:
+                prove(n)
+            return cells, mine
+        return [], mine
 
     def hidden(self, cell: Cell) -> int:
         """How many neighbours of the explored ``cell`` are unknown."""
@@ -172,7 +190,7 @@ class Knowledge:
     def frontier(self) -> list[Cell]:
         """Undetermined cells beside an explored clue, ascending."""
         unknown, around = CellState.UNKNOWN, self._around
-        return [c for c, s in enumerate(self.state) if s is unknown and c in around]
+        return [c for c, s in enumerate(self.state) if s is unknown and around[c]]
 
     def partial_grid(self) -> list[list[int | None]]:
         """The board as known: clues, ``-1`` for proven mines, ``None`` for the rest."""
@@ -183,25 +201,37 @@ class Knowledge:
         return [values[r * cols : (r + 1) * cols] for r in range(self.rows)]
 
     def _count(self, cell: Cell, *, mine: bool) -> None:
-        """Update the counts of the clues beside a newly decided ``cell``."""
-        beside = self._around.get(cell)
+        """Update the counts of the clues beside a newly decided ``cell``.
+
+        A clue is queued as ripe once, when it becomes ripe: after a safe neighbour, when as
+        many mines are left as hidden cells; after a mined one, when no mine is left.
+        """
+        beside = self._around[cell]
         if beside is None:
             return
-        hidden, unplaced = self._hidden, self._unplaced
+        self._around[cell] = None
+        hidden, unplaced, ripe = self._hidden, self._unplaced, self._ripe
         for clue_cell in beside:
-            hidden[clue_cell] -= 1
+            left = hidden[clue_cell] - 1
+            hidden[clue_cell] = left
             if mine:
-                unplaced[clue_cell] -= 1
-            self._check(clue_cell)
+                need = unplaced[clue_cell] - 1
+                unplaced[clue_cell] = need
+                if need < 0:
+                    self._refuse(clue_cell)
+                if need == 0 and left:
+                    ripe.append(clue_cell)
+            else:
+                need = unplaced[clue_cell]
+                if need > left:
+                    self._refuse(clue_cell)
+                if need == left and need:
+                    ripe.append(clue_cell)
 
-    def _check(self, cell: Cell) -> None:
-        """Queue ``cell`` if ripe; refuse a count that no placement can meet."""
-        hidden, unplaced = self._hidden[cell], self._unplaced[cell]
-        if not 0 <= unplaced <= hidden:
-            raise ContradictionError(
-                f"clue {self.clues[cell]} at cell {cell} cannot hold: {unplaced} mine(s) left "
-                f"to place among {hidden} unknown neighbour(s)",
-                cells=[cell],
-            )
-        if hidden and (unplaced == 0 or unplaced == hidden):
-            self._ripe.append(cell)
+    def _refuse(self, cell: Cell) -> None:
+        """Raise for a clue whose count no placement can meet."""
+        raise ContradictionError(
+            f"clue {self.clues[cell]} at cell {cell} cannot hold: {self._unplaced[cell]} mine(s) "
+            f"left to place among {self._hidden[cell]} unknown neighbour(s)",
+            cells=[cell],
+        )

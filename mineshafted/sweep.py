@@ -182,9 +182,10 @@ class Sweep:
         once. The others become CSP variables only when no safe cell and no such clue is
         left: by then most have been settled by their neighbours and need no variable.
         """
-        knowledge = self.knowledge
+        knowledge, fix = self.knowledge, self.csp.fix
         move, adjacent = self.bm.move, self.bm.get_adjacent
         fresh: list[Cell] = []
+        proven = 0
         while True:
             while (cell := knowledge.next_safe()) is not None:
                 clue = move(cell)
@@ -192,14 +193,16 @@ class Sweep:
                 knowledge.record(cell, clue, adjacent(cell))
                 fresh.append(cell)
             if (cell := knowledge.next_ripe()) is not None:
-                unknown, mines = knowledge.open_neighbours(cell)
-                for neighbour in unknown:
-                    self._prove(neighbour, mine=mines > 0, stage="clue")
+                decided, mine = knowledge.settle(cell)
+                for neighbour in decided:
+                    fix(neighbour, mine)
+                proven += len(decided)
                 continue
             for cell in fresh:
                 if knowledge.hidden(cell):
                     unknown, mines = knowledge.open_neighbours(cell)
                     self.csp.add(cell, unknown, mines)
+            self.report.proven_by["clue"] += proven
             return
 
     def _propagate(self) -> bool:
