@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import Enum
 
 from .board import MINE, Cell
@@ -40,6 +40,7 @@ class Knowledge:
     >>> k.next_safe()
     0
     >>> k.record(0, 1, [1, 2, 3])
+    3
     >>> k.prove_safe(1), k.prove_safe(2)
     (True, True)
     >>> k.next_ripe()
@@ -59,6 +60,7 @@ class Knowledge:
     __slots__ = (
         "_around",
         "_hidden",
+        "_listener",
         "_ripe",
         "_safe_queue",
         "_unplaced",
@@ -69,7 +71,9 @@ class Knowledge:
         "state",
     )
 
-    def __init__(self, rows: int, cols: int) -> None:
+    def __init__(
+        self, rows: int, cols: int, *, listener: Callable[[Cell, bool], object] | None = None
+    ) -> None:
         self.rows = rows
         self.cols = cols
         cells = rows * cols
@@ -82,6 +86,8 @@ class Knowledge:
         """cell -> the explored clues beside it, while it is unknown"""
         self._hidden = [0] * cells
         self._unplaced = [0] * cells
+        self._listener = listener
+        """Told ``(cell, is_mine)`` of every newly decided cell, after the counts are updated."""
 
     def prove_safe(self, cell: Cell) -> bool:
         """Record that ``cell`` is safe; ``True`` if that is news.
@@ -95,7 +101,7 @@ class Knowledge:
         if state is CellState.UNKNOWN:
             self.state[cell] = CellState.SAFE
             self._safe_queue.append(cell)
-            self._count(cell, mine=False)
+            self._decided(cell, mine=False)
             return True
         if state is CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both a mine and safe", cells=[cell])
@@ -112,7 +118,7 @@ class Knowledge:
         state = self.state[cell]
         if state is CellState.UNKNOWN:
             self.state[cell] = CellState.MINE
-            self._count(cell, mine=True)
+            self._decided(cell, mine=True)
             return True
         if state is not CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])
@@ -126,18 +132,32 @@ class Knowledge:
         """A clue whose count alone decides its hidden neighbours, or ``None``."""
         return self._ripe.pop() if self._ripe else None
 
-    def record(self, cell: Cell, clue: int, neighbours: Iterable[Cell]) -> None:
+    def record(self, cell: Cell, clue: int, neighbours: Iterable[Cell]) -> int:
         """Record that exploring ``cell`` showed ``clue`` and that these are its neighbours.
+
+        A 0 proves its unknown neighbours safe at once. Returns how many neighbours are
+        still unknown.
 
         Raises
         ------
         ContradictionError
             The clue cannot hold given the mines already proven around it.
         """
-        state, unknown, mine, around = self.state, CellState.UNKNOWN, CellState.MINE, self._around
+        state, unknown, around = self.state, CellState.UNKNOWN, self._around
         state[cell] = CellState.EXPLORED
         self.clues[cell] = clue
         self.neighbours[cell] = ring = tuple(neighbours)
+        if not clue:
+            safe, queue, decided = CellState.SAFE, self._safe_queue, self._decided
+            for n in ring:
+                s = state[n]
+                if s is unknown:
+                    state[n] = safe
+                    queue.append(n)
+                    decided(n, mine=False)
+                elif s is CellState.MINE:
+                    self._refuse(cell)
+            return 0
         hidden = placed = 0
         for n in ring:
             s = state[n]
@@ -148,7 +168,7 @@ class Knowledge:
                     around[n] = [cell]
                 else:
                     beside.append(cell)
-            elif s is mine:
+            elif s is CellState.MINE:
                 placed += 1
         unplaced = clue - placed
         self._hidden[cell] = hidden
@@ -157,6 +177,7 @@ class Knowledge:
             self._refuse(cell)
         if hidden and (unplaced == 0 or unplaced == hidden):
             self._ripe.append(cell)
+        return hidden
 
     def settle(self, cell: Cell) -> tuple[list[Cell], bool]:
         """Decide the hidden neighbours of a ripe clue: ``(cells, all mines?)``.
@@ -166,12 +187,20 @@ class Knowledge:
         """
         cells, mines = self.open_neighbours(cell)
         mine = mines > 0
-        if cells and (mines == 0 or mines == len(cells)):
-            prove = self.prove_mine if mine else self.prove_safe
+        if not cells or 0 < mines < len(cells):
+            return [], mine
+        state, decided = self.state, self._decided
+        if mine:
             for n in cells:
-                prove(n)
-            return cells, mine
-        return [], mine
+                state[n] = CellState.MINE
+                decided(n, mine=True)
+        else:
+            safe, queue = CellState.SAFE, self._safe_queue
+            for n in cells:
+                state[n] = safe
+                queue.append(n)
+                decided(n, mine=False)
+        return cells, mine
 
     def hidden(self, cell: Cell) -> int:
         """How many neighbours of the explored ``cell`` are unknown."""
@@ -200,16 +229,21 @@ class Knowledge:
         cols = self.cols
         return [values[r * cols : (r + 1) * cols] for r in range(self.rows)]
 
-    def _count(self, cell: Cell, *, mine: bool) -> None:
-        """Update the counts of the clues beside a newly decided ``cell``.
+    def _decided(self, cell: Cell, *, mine: bool) -> None:
+        """Update the counts of the clues beside a newly decided ``cell``; tell the listener.
 
         A clue is queued as ripe once, when it becomes ripe: after a safe neighbour, when as
         many mines are left as hidden cells; after a mined one, when no mine is left.
         """
         beside = self._around[cell]
-        if beside is None:
-            return
-        self._around[cell] = None
+        if beside is not None:
+            self._around[cell] = None
+            self._count(beside, mine)
+        if self._listener is not None:
+            self._listener(cell, mine)
+
+    def _count(self, beside: list[Cell], mine: bool) -> None:
+        """Count one more decided neighbour for each clue in ``beside``."""
         hidden, unplaced, ripe = self._hidden, self._unplaced, self._ripe
         for clue_cell in beside:
             left = hidden[clue_cell] - 1

@@ -133,15 +133,15 @@ class Sweep:
     >>> from mineshafted import BoardManager
     >>> report = Sweep(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])).run()
     >>> report.moves, dict(report.proven_by)
-    (10, {'start': 1, 'clue': 7, 'propagation': 4})
+    (10, {'start': 1, 'propagation': 4, 'clue': 7})
     """
 
     def __init__(self, bm: Manager, *, search: ComponentSearch | None = None, start: Cell = 0):
         rows, cols = bm.size
         self.bm = bm
         self.start = start
-        self.knowledge = Knowledge(rows, cols)
         self.csp = ClueCSP()
+        self.knowledge = Knowledge(rows, cols, listener=self.csp.fix)
         self.search = search if search is not None else BacktrackingSearch()
         self.report = SweepReport(Status.SOLVED, [], [], [], moves=0, seconds=0.0)
 
@@ -164,6 +164,9 @@ class Sweep:
         report.seconds = perf_counter() - began
         report.board = self.knowledge.partial_grid()
         report.undetermined = self.knowledge.undetermined()
+        decided = len(self.knowledge.state) - len(report.undetermined)
+        others = sum(n for stage, n in report.proven_by.items() if stage != "clue")
+        report.proven_by["clue"] = decided - others
         if report.undetermined:
             report.status = Status.NEEDS_GUESS
             report.frontier = self.knowledge.frontier()
@@ -182,28 +185,25 @@ class Sweep:
         once. The others become CSP variables only when no safe cell and no such clue is
         left: by then most have been settled by their neighbours and need no variable.
         """
-        knowledge, fix = self.knowledge, self.csp.fix
+        knowledge = self.knowledge
         move, adjacent = self.bm.move, self.bm.get_adjacent
+        next_safe, next_ripe, record = knowledge.next_safe, knowledge.next_ripe, knowledge.record
         fresh: list[Cell] = []
-        proven = 0
+        explored = 0
         while True:
-            while (cell := knowledge.next_safe()) is not None:
-                clue = move(cell)
-                self.report.moves += 1
-                knowledge.record(cell, clue, adjacent(cell))
-                fresh.append(cell)
-            if (cell := knowledge.next_ripe()) is not None:
-                decided, mine = knowledge.settle(cell)
-                for neighbour in decided:
-                    fix(neighbour, mine)
-                proven += len(decided)
+            while (cell := next_safe()) is not None:
+                explored += 1
+                if record(cell, move(cell), adjacent(cell)):
+                    fresh.append(cell)
+            if (cell := next_ripe()) is not None:
+                knowledge.settle(cell)
                 continue
-            for cell in fresh:
-                if knowledge.hidden(cell):
-                    unknown, mines = knowledge.open_neighbours(cell)
-                    self.csp.add(cell, unknown, mines)
-            self.report.proven_by["clue"] += proven
-            return
+            break
+        for cell in fresh:
+            if knowledge.hidden(cell):
+                unknown, mines = knowledge.open_neighbours(cell)
+                self.csp.add(cell, unknown, mines)
+        self.report.moves += explored
 
     def _propagate(self) -> bool:
         """Stage 2: AC-3 to a fixed point; ``True`` if it decided anything."""
@@ -232,10 +232,9 @@ class Sweep:
     # -- helpers --------------------------------------------------------------------------
 
     def _prove(self, cell: Cell, *, mine: bool, stage: str) -> bool:
-        """Record a fact found outside the CSP, and tell the CSP; ``True`` if it was news."""
+        """Record a fact (the knowledge tells the CSP); ``True`` if it was news."""
         knowledge = self.knowledge
         news = knowledge.prove_mine(cell) if mine else knowledge.prove_safe(cell)
         if news:
-            self.csp.fix(cell, mine)
             self.report.proven_by[stage] += 1
         return news
