@@ -64,7 +64,7 @@ class Knowledge:
         "_ripe",
         "_safe_queue",
         "_unplaced",
-        "clues",
+        "values",
         "cols",
         "neighbours",
         "rows",
@@ -78,7 +78,8 @@ class Knowledge:
         self.cols = cols
         cells = rows * cols
         self.state: list[CellState] = [CellState.UNKNOWN] * cells
-        self.clues: dict[Cell, int] = {}
+        self.values: list[int | None] = [None] * cells
+        """The board as known, row-major: clues, ``MINE`` for proven mines, else ``None``."""
         self.neighbours: dict[Cell, tuple[Cell, ...]] = {}
         self._safe_queue: deque[Cell] = deque()
         self._ripe: list[Cell] = []
@@ -87,7 +88,7 @@ class Knowledge:
         self._hidden = [0] * cells
         self._unplaced = [0] * cells
         self._listener = listener
-        """Told ``(cell, is_mine)`` of every newly decided cell, after the counts are updated."""
+        """Told ``(cell, is_mine)`` of each newly decided cell that an explored clue sees."""
 
     def prove_safe(self, cell: Cell) -> bool:
         """Record that ``cell`` is safe; ``True`` if that is news.
@@ -118,6 +119,7 @@ class Knowledge:
         state = self.state[cell]
         if state is CellState.UNKNOWN:
             self.state[cell] = CellState.MINE
+            self.values[cell] = MINE
             self._decided(cell, mine=True)
             return True
         if state is not CellState.MINE:
@@ -135,72 +137,54 @@ class Knowledge:
     def record(self, cell: Cell, clue: int, neighbours: Iterable[Cell]) -> int:
         """Record that exploring ``cell`` showed ``clue`` and that these are its neighbours.
 
-        A 0 proves its unknown neighbours safe at once. Returns how many neighbours are
-        still unknown.
+        A clue that decides its unknown neighbours on its own (a 0, say) decides them at
+        once; any other clue is registered beside them. Returns how many neighbours are still
+        unknown.
 
         Raises
         ------
         ContradictionError
             The clue cannot hold given the mines already proven around it.
         """
-        state, unknown, around = self.state, CellState.UNKNOWN, self._around
+        state, unknown = self.state, CellState.UNKNOWN
         state[cell] = CellState.EXPLORED
-        self.clues[cell] = clue
+        self.values[cell] = clue
         self.neighbours[cell] = ring = tuple(neighbours)
-        if not clue:
-            safe, queue, decided = CellState.SAFE, self._safe_queue, self._decided
-            for n in ring:
-                s = state[n]
-                if s is unknown:
-                    state[n] = safe
-                    queue.append(n)
-                    decided(n, mine=False)
-                elif s is CellState.MINE:
-                    self._refuse(cell)
-            return 0
         hidden = placed = 0
         for n in ring:
             s = state[n]
             if s is unknown:
                 hidden += 1
+            elif s is CellState.MINE:
+                placed += 1
+        unplaced = clue - placed
+        if not 0 <= unplaced <= hidden:
+            self._refuse(cell, unplaced, hidden)
+        if unplaced == 0 or unplaced == hidden:
+            self._decide_all(ring, mine=unplaced > 0)
+            return 0
+        around = self._around
+        for n in ring:
+            if state[n] is unknown:
                 beside = around[n]
                 if beside is None:
                     around[n] = [cell]
                 else:
                     beside.append(cell)
-            elif s is CellState.MINE:
-                placed += 1
-        unplaced = clue - placed
         self._hidden[cell] = hidden
         self._unplaced[cell] = unplaced
-        if not 0 <= unplaced <= hidden:
-            self._refuse(cell)
-        if hidden and (unplaced == 0 or unplaced == hidden):
-            self._ripe.append(cell)
         return hidden
 
-    def settle(self, cell: Cell) -> tuple[list[Cell], bool]:
-        """Decide the hidden neighbours of a ripe clue: ``(cells, all mines?)``.
+    def settle(self, cell: Cell) -> None:
+        """Decide the unknown neighbours of a ripe clue.
 
-        The cells are proven (safe ones queued for exploration) before they are returned;
-        a clue that is no longer ripe (its neighbours were decided meanwhile) gives ``[]``.
+        A clue that is no longer ripe (its neighbours were decided meanwhile) is left alone.
         """
-        cells, mines = self.open_neighbours(cell)
-        mine = mines > 0
-        if not cells or 0 < mines < len(cells):
-            return [], mine
-        state, decided = self.state, self._decided
-        if mine:
-            for n in cells:
-                state[n] = CellState.MINE
-                decided(n, mine=True)
-        else:
-            safe, queue = CellState.SAFE, self._safe_queue
-            for n in cells:
-                state[n] = safe
-                queue.append(n)
-                decided(n, mine=False)
-        return cells, mine
+        if not self._hidden[cell]:
+            return
+        unplaced = self._unplaced[cell]
+        if unplaced == 0 or unplaced == self._hidden[cell]:
+            self._decide_all(self.neighbours[cell], mine=unplaced > 0)
 
     def hidden(self, cell: Cell) -> int:
         """How many neighbours of the explored ``cell`` are unknown."""
@@ -223,27 +207,40 @@ class Knowledge:
 
     def partial_grid(self) -> list[list[int | None]]:
         """The board as known: clues, ``-1`` for proven mines, ``None`` for the rest."""
-        values: list[int | None] = [
-            MINE if s is CellState.MINE else self.clues.get(c) for c, s in enumerate(self.state)
-        ]
-        cols = self.cols
+        values, cols = self.values, self.cols
         return [values[r * cols : (r + 1) * cols] for r in range(self.rows)]
+
+    def _decide_all(self, cells: Iterable[Cell], *, mine: bool) -> None:
+        """Decide every unknown cell of ``cells`` the same way (safe ones are queued)."""
+        state, unknown, decided = self.state, CellState.UNKNOWN, self._decided
+        if mine:
+            values = self.values
+            for n in cells:
+                if state[n] is unknown:
+                    state[n] = CellState.MINE
+                    values[n] = MINE
+                    decided(n, mine=True)
+        else:
+            safe, queue = CellState.SAFE, self._safe_queue
+            for n in cells:
+                if state[n] is unknown:
+                    state[n] = safe
+                    queue.append(n)
+                    decided(n, mine=False)
 
     def _decided(self, cell: Cell, *, mine: bool) -> None:
         """Update the counts of the clues beside a newly decided ``cell``; tell the listener.
 
         A clue is queued as ripe once, when it becomes ripe: after a safe neighbour, when as
         many mines are left as hidden cells; after a mined one, when no mine is left.
+
+        Only a cell that some explored clue sees can be in a CSP variable's scope (a scope is
+        a clue's unknown neighbours), so only such a cell is announced.
         """
         beside = self._around[cell]
-        if beside is not None:
-            self._around[cell] = None
-            self._count(beside, mine)
-        if self._listener is not None:
-            self._listener(cell, mine)
-
-    def _count(self, beside: list[Cell], mine: bool) -> None:
-        """Count one more decided neighbour for each clue in ``beside``."""
+        if beside is None:
+            return
+        self._around[cell] = None
         hidden, unplaced, ripe = self._hidden, self._unplaced, self._ripe
         for clue_cell in beside:
             left = hidden[clue_cell] - 1
@@ -252,20 +249,22 @@ class Knowledge:
                 need = unplaced[clue_cell] - 1
                 unplaced[clue_cell] = need
                 if need < 0:
-                    self._refuse(clue_cell)
+                    self._refuse(clue_cell, need, left)
                 if need == 0 and left:
                     ripe.append(clue_cell)
             else:
                 need = unplaced[clue_cell]
                 if need > left:
-                    self._refuse(clue_cell)
+                    self._refuse(clue_cell, need, left)
                 if need == left and need:
                     ripe.append(clue_cell)
+        if self._listener is not None:
+            self._listener(cell, mine)
 
-    def _refuse(self, cell: Cell) -> None:
+    def _refuse(self, cell: Cell, unplaced: int, hidden: int) -> None:
         """Raise for a clue whose count no placement can meet."""
         raise ContradictionError(
-            f"clue {self.clues[cell]} at cell {cell} cannot hold: {self._unplaced[cell]} mine(s) "
-            f"left to place among {self._hidden[cell]} unknown neighbour(s)",
+            f"clue {self.values[cell]} at cell {cell} cannot hold: {unplaced} mine(s) "
+            f"left to place among {hidden} unknown neighbour(s)",
             cells=[cell],
         )
