@@ -22,6 +22,7 @@ __all__ = [
     "Puzzle",
     "dump_puzzle",
     "find_puzzle_files",
+    "format_puzzle",
     "parse_puzzles",
     "read_puzzles",
 ]
@@ -70,6 +71,25 @@ class Puzzle:
 def dump_puzzle(puzzle: Puzzle) -> str:
     """One puzzle as one line of JSON."""
     return json.dumps(puzzle.to_json(), separators=(", ", ": "))
+
+
+def format_puzzle(puzzle: Puzzle) -> str:
+    """One puzzle as a readable JSON file: its fields first, then the board a row per line.
+
+    >>> print(format_puzzle(Puzzle(Board.from_grid([[1, 1], [1, -1]]), name="tiny")))
+    {
+      "name": "tiny",
+      "board": [
+        [1, 1],
+        [1, -1]
+      ]
+    }
+    """
+    fields = puzzle.to_json()
+    grid = fields.pop("board")
+    lines = [f"  {json.dumps(key)}: {json.dumps(value)}," for key, value in fields.items()]
+    rows = ",\n".join("    " + json.dumps(row) for row in grid)
+    return "{\n" + "\n".join(lines) + ("\n" if lines else "") + f'  "board": [\n{rows}\n  ]\n}}'
 
 
 def parse_puzzles(text: str, *, origin: str = "<input>") -> list[Puzzle]:
