@@ -6,6 +6,7 @@ import json
 import logging
 import sys
 from enum import Enum
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -13,7 +14,8 @@ import typer
 from . import __version__
 from .board import render
 from .errors import MineshaftedError
-from .formats import Puzzle, parse_puzzles, read_puzzles
+from .formats import Puzzle, dump_puzzle, format_puzzle, parse_puzzles, read_puzzles
+from .generate import generate_many
 from .manager import BoardManager
 from .search import BacktrackingSearch, ComponentSearch, ConstraintSearch
 from .sweep import Sweep, SweepReport
@@ -123,6 +125,82 @@ def solve(
             typer.echo(_as_text(item, number, report))
         worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
     raise typer.Exit(worst)
+
+
+def _parse_start(text: str) -> tuple[int, int]:
+    try:
+        row, col = (int(part) for part in text.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not ROW,COL (e.g. 0,0)") from None
+    return row, col
+
+
+@app.command()
+def generate(
+    rows: Annotated[int, typer.Argument(min=1, metavar="ROWS", help="Board rows.", show_default=False)],
+    cols: Annotated[int, typer.Argument(min=1, metavar="COLS", help="Board columns.", show_default=False)],
+    mines: Annotated[int, typer.Argument(min=0, metavar="MINES", help="Number of mines.", show_default=False)],
+    count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many boards.")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed: the same seed gives the same boards. Default: a random one."),
+    ] = None,
+    start: Annotated[
+        str,
+        typer.Option(
+            metavar="R,C", help="First move (row,column); it and its neighbours hold no mine."
+        ),
+    ] = "0,0",
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Write one puzzle file per board into this directory (created if needed) "
+            "instead of JSON Lines on stdout.",
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="With --out, overwrite existing puzzle files.")
+    ] = False,
+    timeout: Annotated[
+        float,
+        typer.Option(min=0.001, help="Seconds allowed per board before giving up."),
+    ] = 60.0,
+) -> None:
+    """Make no-guess boards: the solver finishes each from the start cell without a guess
+    and without knowing the mine total.
+
+    Output: JSON Lines, one puzzle object per line ({"board": ..., "seed": ..., ...}), or with
+    --out one file per board named ROWSxCOLS-MINES-NNN.json. Exit status: 0 done; 2 invalid
+    request or no board within --timeout.
+    """
+    start_cell = _parse_start(start)
+    try:
+        made = generate_many(rows, cols, mines, count, seed=seed, start=start_cell, timeout=timeout)
+        targets: list[Path] = []
+        if out is not None:
+            targets = [out / f"{rows}x{cols}-{mines}-{n:03d}.json" for n in range(1, count + 1)]
+            clash = [t for t in targets if t.exists()]
+            if clash and not force:
+                _fail(f"{clash[0]}: already exists (use --force to overwrite)")
+            out.mkdir(parents=True, exist_ok=True)
+        show = count > 1 and sys.stderr.isatty()
+        with typer.progressbar(
+            made, length=count, label="generating", file=sys.stderr, hidden=not show
+        ) as boards:
+            for number, board in enumerate(boards, 1):
+                name = f"{rows}x{cols}-{mines}-{number:03d}"
+                puzzle = board.to_puzzle(name)
+                if out is None:
+                    typer.echo(dump_puzzle(puzzle))
+                else:
+                    targets[number - 1].write_text(format_puzzle(puzzle) + "\n")
+    except MineshaftedError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{error.filename}: {error.strerror}")
+    if out is not None:
+        typer.echo(f"wrote {count} puzzle file(s) to {out}", err=True)
 
 
 def main() -> None:

@@ -114,3 +114,60 @@ def test_help_and_version() -> None:
     solve_help = runner.invoke(app, ["solve", "--help"])
     assert "Exit status: 0 solved; 1 needs a guess" in " ".join(solve_help.output.split())
     assert runner.invoke(app, ["--version"]).output == f"mineshafted {__version__}\n"
+
+
+def test_generate_writes_json_lines_to_stdout() -> None:
+    result = runner.invoke(app, ["generate", "9", "9", "10", "--count", "3", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3
+    for line in lines:
+        obj = json.loads(line)
+        assert obj["mines"] == 10 and isinstance(obj["seed"], int)
+        solved = runner.invoke(app, ["solve", "-"], input=line)
+        assert solved.exit_code == 0
+    again = runner.invoke(app, ["generate", "9", "9", "10", "--count", "3", "--seed", "5"])
+    assert again.stdout == result.stdout
+
+
+def test_generate_out_writes_files_and_never_overwrites(tmp_path: Path) -> None:
+    out = tmp_path / "made"
+    args = ["generate", "9", "9", "10", "-n", "2", "--seed", "1", "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["9x9-10-001.json", "9x9-10-002.json"]
+    before = (out / files[0]).read_text()
+    (out / files[0]).write_text("mine, keep out")
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 2
+    assert "already exists (use --force to overwrite)" in refused.stderr
+    assert (out / files[0]).read_text() == "mine, keep out"
+    assert runner.invoke(app, [*args, "--force"]).exit_code == 0
+    assert (out / files[0]).read_text() == before
+
+
+def test_generate_start_option(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["generate", "8", "8", "6", "--seed", "2", "--start", "4,4"])
+    obj = json.loads(result.stdout)
+    assert obj["start"] == [4, 4] and obj["board"][4][4] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["3", "3", "9"], "error: 9 mines do not fit"),
+        (["30", "16", "240", "--timeout", "0.05", "--seed", "0"], "error: no no-guess 30x16 board"),
+        (["9", "9", "10", "--start", "9,9"], "error: start [9, 9] is off the 9x9 board"),
+    ],
+)
+def test_generate_refusals_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["generate", *args])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+    assert result.stdout == ""
+
+
+def test_generate_usage_errors_exit_2() -> None:
+    assert runner.invoke(app, ["generate", "9", "9", "10", "--start", "x"]).exit_code == 2
+    assert runner.invoke(app, ["generate", "0", "9", "10"]).exit_code == 2
+    assert runner.invoke(app, ["generate", "9", "9"]).exit_code == 2

@@ -1,0 +1,95 @@
+"""The no-guess generator: certified, reproducible, bounded in time, honest about failure."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mineshafted import Board, BoardManager, Geometry, Sweep
+from mineshafted.generate import GenerationError, _perturb, generate, generate_many
+
+
+def certified(board: Board, start: int) -> bool:
+    return Sweep(BoardManager(board), start=start).run().solved
+
+
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(9, 9, 10), (16, 16, 40), (30, 16, 99)])
+def test_boards_are_certified_and_start_on_a_zero(rows: int, cols: int, mines: int) -> None:
+    made = generate(rows, cols, mines, seed=3)
+    assert made.board.geometry == Geometry(rows, cols)
+    assert made.board.mine_count == mines
+    assert made.board.values[made.start] == 0
+    assert certified(made.board, made.start)
+
+
+def test_a_dense_board_is_made_by_perturbation() -> None:
+    made = generate(30, 16, 130, seed=1, timeout=None)
+    assert made.perturbations > 0
+    assert certified(made.board, 0)
+
+
+def test_the_same_seed_gives_the_same_board() -> None:
+    assert generate(16, 16, 40, seed=11).board == generate(16, 16, 40, seed=11).board
+    assert generate(16, 16, 40, seed=11).board != generate(16, 16, 40, seed=12).board
+
+
+def test_start_elsewhere_is_kept_clear() -> None:
+    made = generate(10, 12, 25, seed=4, start=(5, 7))
+    assert made.start == 5 * 12 + 7
+    assert made.board.values[made.start] == 0
+    assert certified(made.board, made.start)
+
+
+def test_batches_are_reproducible_and_each_seed_remakes_its_board() -> None:
+    first = list(generate_many(9, 9, 10, 4, seed=99))
+    again = list(generate_many(9, 9, 10, 4, seed=99))
+    assert [g.board for g in first] == [g.board for g in again]
+    assert len({g.seed for g in first}) == 4
+    for made in first:
+        assert generate(9, 9, 10, seed=made.seed).board == made.board
+
+
+def test_impossible_requests_fail_at_once() -> None:
+    with pytest.raises(GenerationError, match="do not fit"):
+        generate(3, 3, 6)
+    with pytest.raises(GenerationError, match="off the 4x4 board"):
+        generate(4, 4, 2, start=(4, 0))
+    with pytest.raises(GenerationError, match="at least 1 row"):
+        generate(0, 4, 0)
+    with pytest.raises(GenerationError, match="cannot make -1 boards"):
+        list(generate_many(4, 4, 1, -1))
+
+
+def test_a_request_that_runs_out_of_time_fails_with_a_message() -> None:
+    with pytest.raises(GenerationError, match=r"within 0\.05 s .*lower the density"):
+        generate(30, 16, 240, seed=0, timeout=0.05)
+
+
+def test_to_puzzle_keeps_the_generators_figures() -> None:
+    made = generate(9, 9, 10, seed=2)
+    puzzle = made.to_puzzle("demo")
+    assert puzzle.name == "demo" and puzzle.board == made.board
+    assert puzzle.extra == {
+        "seed": 2,
+        "mines": 10,
+        "perturbations": made.perturbations,
+        "draws": made.draws,
+    }
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_perturbation_keeps_the_count_and_the_start_area(seed: int) -> None:
+    rng = random.Random(seed)
+    geometry = Geometry(12, 12)
+    keep_clear = {0, 1, 12, 13}
+    layout = set(rng.sample([c for c in range(144) if c not in keep_clear], 30))
+    for _ in range(10):
+        report = Sweep(BoardManager(Board.from_mines(12, 12, layout))).run()
+        if report.solved:
+            break
+        before = set(layout)
+        assert _perturb(layout, report, geometry, keep_clear, rng)
+        assert len(layout) == 30
+        assert not layout & keep_clear
+        assert layout != before
