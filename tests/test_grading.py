@@ -1,0 +1,293 @@
+"""The grading harness against well-behaved, broken and hostile submissions."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mineshafted import Board, Puzzle
+from mineshafted.cli import app
+from mineshafted.grading import (
+    Outcome,
+    SubmissionError,
+    check_submission,
+    grade,
+    grade_board,
+    shipped_puzzles,
+)
+
+runner = CliRunner()
+
+# Small boards: 1, 2 and 5 mines, all starting on a 0 at index 0.
+ONE = Board.from_text(
+    """
+    . . . .
+    . . . .
+    . . . *
+    . . . .
+    """
+)
+TWO = Board.from_text(
+    """
+    . . . . .
+    . . . * .
+    . . . . .
+    * . . . .
+    """
+)
+FIVE = Board.from_text(
+    """
+    . . . . . *
+    . . . . . .
+    . . * . . .
+    * . . . . .
+    . . . . * .
+    . * . . . .
+    """
+)
+PUZZLES = [("one", Puzzle(ONE)), ("two", Puzzle(TWO)), ("five", Puzzle(FIVE))]
+
+
+def submission(tmp_path: Path, code: str, name: str = "sub.py") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(code))
+    return path
+
+
+def one_board(path: Path, board: Board = TWO, timeout: float = 10.0, memory: int = 1024):  # type: ignore[no-untyped-def]
+    return grade_board(path, Puzzle(board), "board", timeout=timeout, memory_mb=memory)
+
+
+CORRECT = "from mineshafted import sweep_mines\n"
+
+
+def test_a_correct_submission_earns_full_marks(tmp_path: Path) -> None:
+    report = grade(submission(tmp_path, CORRECT), PUZZLES)
+    assert [b.outcome for b in report.boards] == [Outcome.SOLVED] * 3
+    assert [b.moves for b in report.boards] == [15, 18, 31]
+    by_name = {a.name: a for a in report.achievements}
+    assert by_name["Sweeps 1 Mine"].earned and by_name["Sweeps 2 Mines"].earned
+    assert by_name["Sweeps 5+ Mines"].earned
+    assert not by_name["Sweeps 3 Mines"].earned and by_name["Sweeps 3 Mines"].graded == 0
+    assert report.score == 10 + 15 + 30
+
+
+def test_full_marks_on_the_shipped_tiers(tmp_path: Path) -> None:
+    from mineshafted.formats import find_puzzle_files, read_puzzles
+
+    files = find_puzzle_files([shipped_puzzles() / f"tier-{n}-mine{'s' if n > 1 else ''}" for n in range(1, 6)])
+    report = grade(submission(tmp_path, CORRECT), [(str(p), read_puzzles(p)[0]) for p in files], jobs=2)
+    assert report.score == 100
+
+
+def test_exploding(tmp_path: Path) -> None:
+    path = submission(
+        tmp_path,
+        """
+        def sweep_mines(bm):
+            rows, cols = bm.size
+            return [[bm.move(r * cols + c) for c in range(cols)] for r in range(rows)]
+        """,
+    )
+    result = one_board(path)
+    assert result.outcome is Outcome.EXPLODED
+    assert result.detail == "moved onto the mine at (1, 3)"
+    assert result.moves == 8
+
+
+def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
+    path = submission(
+        tmp_path,
+        """
+        from mineshafted import sweep_mines as real
+
+        def sweep_mines(bm):
+            try:
+                bm.move(8)
+            except RuntimeError:
+                pass
+            return real(bm)
+        """,
+    )
+    assert one_board(path).outcome is Outcome.EXPLODED
+
+
+def test_looping_forever_times_out(tmp_path: Path) -> None:
+    path = submission(tmp_path, "def sweep_mines(bm):\n    while True:\n        pass\n")
+    result = one_board(path, timeout=1.0)
+    assert result.outcome is Outcome.TIMED_OUT
+    assert result.detail == "no answer within 1 s"
+
+
+def test_raising_is_a_crash_with_type_and_message(tmp_path: Path) -> None:
+    path = submission(tmp_path, "def sweep_mines(bm):\n    raise ValueError('no idea')\n")
+    result = one_board(path)
+    assert (result.outcome, result.detail) == (Outcome.CRASHED, "ValueError: no idea")
+
+
+def test_sys_exit_costs_only_that_board(tmp_path: Path) -> None:
+    path = submission(tmp_path, "import sys\ndef sweep_mines(bm):\n    sys.exit(3)\n")
+    report = grade(path, PUZZLES[:2])
+    assert [(b.outcome, b.detail) for b in report.boards] == [(Outcome.CRASHED, "SystemExit: 3")] * 2
+
+
+def test_hard_exit_is_a_crash(tmp_path: Path) -> None:
+    path = submission(tmp_path, "import os\ndef sweep_mines(bm):\n    os._exit(0)\n")
+    result = one_board(path)
+    assert (result.outcome, result.detail) == (Outcome.CRASHED, "exited with status 0")
+
+
+def test_a_wrong_board(tmp_path: Path) -> None:
+    path = submission(
+        tmp_path,
+        """
+        def sweep_mines(bm):
+            rows, cols = bm.size
+            bm.move(0)
+            return [[0] * cols for _ in range(rows)]
+        """,
+    )
+    result = one_board(path)
+    assert (result.outcome, result.detail) == (Outcome.WRONG, "(0, 2) is 0, not 1")
+    bad_type = submission(tmp_path, "def sweep_mines(bm):\n    return 'solved!'\n", "str.py")
+    assert one_board(bad_type).detail == "returned str, not a list of rows"
+    bad_shape = submission(tmp_path, "def sweep_mines(bm):\n    return [[0]]\n", "shape.py")
+    assert one_board(bad_shape).detail == "returned a 1x1 board for a 4x5 one"
+
+
+def test_printing_a_lot_stays_out_of_the_report(tmp_path: Path) -> None:
+    path = submission(
+        tmp_path,
+        """
+        import sys
+        from mineshafted import sweep_mines as real
+
+        def sweep_mines(bm):
+            for _ in range(100_000):
+                print("x" * 99)
+            print("to stderr", file=sys.stderr)
+            return real(bm)
+        """,
+    )
+    result = one_board(path)
+    assert result.outcome is Outcome.SOLVED
+    assert result.output_bytes == 100 * 100_000 + len("to stderr\n")
+    assert len(result.output) == 64 * 1024 and result.output.startswith("x" * 99)
+
+
+def test_memory_hog_is_stopped(tmp_path: Path) -> None:
+    path = submission(tmp_path, "def sweep_mines(bm):\n    return [0] * (10 ** 10)\n")
+    result = one_board(path, memory=256)
+    assert (result.outcome, result.detail.split(":")[0]) == (Outcome.CRASHED, "MemoryError")
+
+
+def test_its_own_board_manager_is_ignored(tmp_path: Path) -> None:
+    path = submission(
+        tmp_path,
+        """
+        class BoardManager:
+            def __init__(self, board):
+                self.size = (1, 1)
+            def move(self, index):
+                return 0
+
+        def sweep_mines(bm):
+            assert not isinstance(bm, BoardManager)
+            return [[0] * bm.size[1] for _ in range(bm.size[0])]
+        """,
+    )
+    result = one_board(path, board=ONE)
+    assert result.outcome is Outcome.WRONG
+
+
+CHEAT = """
+import gc, inspect, sys
+
+def _grids(rows, cols):
+    for obj in gc.get_objects():
+        if isinstance(obj, (list, tuple)) and len(obj) == rows * cols and obj and all(type(v) is int for v in obj):
+            yield [list(obj[r * cols:(r + 1) * cols]) for r in range(rows)]
+        if isinstance(obj, list) and len(obj) == rows and all(isinstance(r, list) and len(r) == cols for r in obj):
+            yield obj
+
+def sweep_mines(bm):
+    rows, cols = bm.size
+    seen = [repr(vars(bm)), repr(inspect.getmembers(bm))]
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            seen.append(repr(frame.f_locals))
+            frame = frame.f_back
+    for grid in _grids(rows, cols):
+        if any(-1 in row for row in grid):
+            return grid
+    print("\\n".join(seen))
+    raise LookupError("no board anywhere")
+"""
+
+
+def test_a_cheat_learns_nothing_from_the_manager(tmp_path: Path) -> None:
+    result = one_board(submission(tmp_path, CHEAT))
+    assert result.outcome is Outcome.CRASHED
+    assert result.detail == "LookupError: no board anywhere"
+    assert result.moves == 0
+    # What it could see: its own manager, the channel to the parent, no clue values.
+    assert "_channel" in result.output
+
+
+def test_unimportable_submissions_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SubmissionError, match="SyntaxError"):
+        check_submission(submission(tmp_path, "def sweep_mines(bm:\n", "syntax.py"))
+    with pytest.raises(SubmissionError, match="defines no function sweep_mines"):
+        check_submission(submission(tmp_path, "x = 1\n", "empty.py"))
+    with pytest.raises(SubmissionError, match="no such file"):
+        check_submission(tmp_path / "missing.py")
+    with pytest.raises(SubmissionError, match="ModuleNotFoundError"):
+        check_submission(submission(tmp_path, "import no_such_module_here\n", "imports.py"))
+
+
+def write_puzzles(tmp_path: Path) -> Path:
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    for name, puzzle in PUZZLES:
+        (folder / f"{name}.json").write_text(json.dumps({"board": puzzle.board.to_grid(), "name": name}))
+    return folder
+
+
+def test_cli_grade_table_and_score(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["grade", str(submission(tmp_path, CORRECT)), str(write_puzzles(tmp_path))])
+    assert result.exit_code == 0, result.output
+    assert "Sweeps 5+ Mines" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1] == "score: 55% (3 of 5 achievements)"
+
+
+def test_cli_grade_json_and_log(tmp_path: Path) -> None:
+    noisy = submission(tmp_path, "from mineshafted import sweep_mines as s\ndef sweep_mines(bm):\n    print('hello')\n    return s(bm)\n")
+    log = tmp_path / "out.log"
+    result = runner.invoke(app, ["grade", "--json", "--log", str(log), str(noisy), str(write_puzzles(tmp_path))])
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["score"] == 55
+    assert {b["outcome"] for b in report["boards"]} == {"solved"}
+    assert "hello" not in result.stdout
+    assert log.read_text().count("hello") == 3
+
+
+def test_cli_grade_exit_codes(tmp_path: Path) -> None:
+    boards = str(write_puzzles(tmp_path))
+    broken = runner.invoke(app, ["grade", str(submission(tmp_path, "def (\n", "bad.py")), boards])
+    assert broken.exit_code == 2
+    assert broken.stderr.startswith("error: ") and "SyntaxError" in broken.stderr
+    missing = runner.invoke(app, ["grade", str(tmp_path / "nope.py"), boards])
+    assert missing.exit_code == 2 and "no such file" in missing.stderr
+    no_puzzle = runner.invoke(app, ["grade", str(submission(tmp_path, CORRECT)), str(tmp_path / "none.json")])
+    assert no_puzzle.exit_code == 2 and "none.json: no such file" in no_puzzle.stderr
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps({"board": ONE.to_grid(), "start": [3, 0]}))
+    moved = runner.invoke(app, ["grade", str(submission(tmp_path, CORRECT)), str(elsewhere)])
+    assert moved.exit_code == 2 and "starts at [3, 0]" in moved.stderr
+    failing = runner.invoke(app, ["grade", str(submission(tmp_path, "def sweep_mines(bm):\n    raise ValueError\n", "fail.py")), boards])
+    assert failing.exit_code == 0
