@@ -1,4 +1,7 @@
-"""Our own solver as a Mine Shafted submission: `mineshafted grade examples/mineshafted_submission.py`."""
+"""Our own solver as a Mine Shafted submission.
+
+mineshafted grade examples/mineshafted_submission.py
+"""
 
 from mineshafted import sweep_mines
 

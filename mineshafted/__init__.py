@@ -16,10 +16,10 @@ from .errors import (
     NeedsGuess,
     PuzzleFormatError,
 )
+from .formats import Puzzle, parse_puzzles, read_puzzles
 from .knowledge import CellState, Knowledge
 from .manager import BoardManager
 from .search import BacktrackingSearch, ConstraintSearch
-from .formats import Puzzle, parse_puzzles, read_puzzles
 from .sweep import Status, Sweep, SweepReport, sweep_mines
 
 __all__ = [

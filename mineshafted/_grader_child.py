@@ -104,7 +104,7 @@ def main(argv: list[str]) -> None:
     channel = _Channel(int(read_fd), int(write_fd))
     try:
         sweep = _load(path)
-    except BaseException as error:  # noqa: BLE001 - anything the import does is its failure
+    except BaseException as error:
         channel.send({"error": {"stage": "import", **_describe(error)}})
         return
     channel.send({"ready": True})
@@ -114,7 +114,7 @@ def main(argv: list[str]) -> None:
     channel.send({"start": True})
     try:
         result = sweep(manager)
-    except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
+    except BaseException as error:
         channel.send({"error": _describe(error)})
         return
     try:

@@ -155,7 +155,9 @@ class Board:
         if not lines or any(len(line) != len(lines[0]) for line in lines):
             raise InvalidBoardError("a drawn board must be a non-empty rectangle")
         cols = len(lines[0])
-        mines = [r * cols + c for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "*"]
+        mines = [
+            r * cols + c for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "*"
+        ]
         return cls.from_mines(len(lines), cols, mines)
 
     @cached_property
@@ -229,4 +231,4 @@ def _check_shape(grid: object) -> list[list[int]]:
                 raise InvalidBoardError(f"{value!r} is not an integer", row=r, col=c)
             if not MINE <= value <= 8:
                 raise InvalidBoardError(f"{value} is not a clue 0-8 or a mine -1", row=r, col=c)
-    return grid  # type: ignore[return-value]
+    return grid

@@ -6,7 +6,7 @@ import json
 import logging
 import os
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -15,12 +15,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import __version__
+from . import __version__, grading
 from .board import render
 from .errors import MineshaftedError
-from .formats import Puzzle, dump_puzzle, format_puzzle, parse_puzzles, read_puzzles
-from . import grading
-from .formats import find_puzzle_files
+from .formats import (
+    Puzzle,
+    dump_puzzle,
+    find_puzzle_files,
+    format_puzzle,
+    parse_puzzles,
+    read_puzzles,
+)
 from .generate import generate_many
 from .manager import BoardManager
 from .search import BacktrackingSearch, ComponentSearch, ConstraintSearch
@@ -41,7 +46,7 @@ app = typer.Typer(
 )
 
 
-class Engine(str, Enum):
+class Engine(StrEnum):
     """Component-search engines selectable from the command line."""
 
     backtracking = "backtracking"
@@ -77,7 +82,9 @@ def _root(
 ) -> None:
     """Solve Minesweeper boards by constraint propagation and search, never guessing."""
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
 
 
 @app.command()
@@ -86,7 +93,7 @@ def solve(
         str,
         typer.Argument(
             metavar="PUZZLE",
-            help="Puzzle file: a JSON object with a \"board\", a bare 2D list, or JSON Lines "
+            help='Puzzle file: a JSON object with a "board", a bare 2D list, or JSON Lines '
             "of puzzles. '-' reads standard input.",
             show_default=False,
         ),
@@ -143,9 +150,15 @@ def _parse_start(text: str) -> tuple[int, int]:
 
 @app.command()
 def generate(
-    rows: Annotated[int, typer.Argument(min=1, metavar="ROWS", help="Board rows.", show_default=False)],
-    cols: Annotated[int, typer.Argument(min=1, metavar="COLS", help="Board columns.", show_default=False)],
-    mines: Annotated[int, typer.Argument(min=0, metavar="MINES", help="Number of mines.", show_default=False)],
+    rows: Annotated[
+        int, typer.Argument(min=1, metavar="ROWS", help="Board rows.", show_default=False)
+    ],
+    cols: Annotated[
+        int, typer.Argument(min=1, metavar="COLS", help="Board columns.", show_default=False)
+    ],
+    mines: Annotated[
+        int, typer.Argument(min=0, metavar="MINES", help="Number of mines.", show_default=False)
+    ],
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many boards.")] = 1,
     seed: Annotated[
         int | None,
@@ -233,9 +246,9 @@ def grade(
     memory: Annotated[
         int, typer.Option(min=64, metavar="MB", help="Address-space limit per board, in MiB.")
     ] = 1024,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Boards graded at once.")
-    ] = max(1, min(4, os.cpu_count() or 1)),
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Boards graded at once.")] = max(
+        1, min(4, os.cpu_count() or 1)
+    ),
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the grade as one JSON object.")
     ] = False,
@@ -272,7 +285,9 @@ def grade(
     if log is not None:
         try:
             log.write_text(
-                "".join(f"== {b.puzzle}: {b.output_bytes} bytes ==\n{b.output}\n" for b in report.boards)
+                "".join(
+                    f"== {b.puzzle}: {b.output_bytes} bytes ==\n{b.output}\n" for b in report.boards
+                )
             )
         except OSError as error:
             _fail(f"{log}: cannot write the log: {error.strerror}")
@@ -353,8 +368,8 @@ def _print_grade(report: grading.GradeReport) -> None:
     for column in ("achievement", "boards solved", "earned", "weight"):
         rubric.add_column(column, justify="right" if column == "weight" else "left")
     for a in report.achievements:
-        earned = "yes" if a.earned else "not graded" if not a.graded else "no"
-        rubric.add_row(a.name, f"{a.solved}/{a.graded}", earned, f"{a.weight}%")
+        verdict = "yes" if a.earned else "not graded" if not a.graded else "no"
+        rubric.add_row(a.name, f"{a.solved}/{a.graded}", verdict, f"{a.weight}%")
     console.print(rubric)
     earned = sum(a.earned for a in report.achievements)
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")

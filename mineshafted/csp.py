@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import networkx as nx
 
@@ -31,6 +31,7 @@ from .board import Cell
 from .errors import ContradictionError
 
 __all__ = [
+    "ArcGraph",
     "ClueCSP",
     "ClueVariable",
     "Decision",
@@ -47,6 +48,32 @@ Placement = int
 Decision = tuple[Cell, bool]
 """A proven fact about one cell: ``(cell, is_mine)``."""
 
+if TYPE_CHECKING:
+    _Graph: TypeAlias = nx.Graph[Cell]
+else:
+    _Graph = nx.Graph
+
+Arcs = dict[Cell, dict[Cell, dict[str, Any]]]
+"""networkx's adjacency layout: variable -> neighbour -> edge data."""
+
+
+class ArcGraph(_Graph):
+    """The arc graph: nodes are variable cells, edges join variables that share a cell.
+
+    A plain networkx graph, except that it supplies its own outer adjacency dict through
+    networkx's documented ``adjlist_outer_dict_factory`` hook and keeps it as :attr:`arcs`.
+    AC-3 reads arcs there directly, without the read-only view objects that ``adj``
+    builds on every lookup (13% of a 30x16 sweep).
+    """
+
+    def __init__(self) -> None:
+        self.arcs: Arcs = {}
+        super().__init__()
+
+    def adjlist_outer_dict_factory(self) -> Arcs:  # type: ignore[override]
+        """Hand networkx :attr:`arcs` as the graph's outer adjacency dict."""
+        return self.arcs
+
 
 class ClueVariable:
     """One explored clue as a CSP variable.
@@ -58,7 +85,7 @@ class ClueVariable:
 
     __slots__ = ("cell", "domain", "open", "scope")
 
-    def __init__(self, cell: Cell, scope: Sequence[Cell], mines: int) -> None:
+    def __init__(self, cell: Cell, scope: Iterable[Cell], mines: int) -> None:
         self.cell = cell
         self.scope = tuple(sorted(scope))
         self.domain: list[Placement] = list(placements(len(self.scope), mines))
@@ -110,9 +137,9 @@ class ClueCSP:
     """
 
     def __init__(self) -> None:
-        self.graph: nx.Graph = nx.Graph()
-        """Nodes are variable cells; an edge's data holds ``"shared"`` (the undecided cells the two
-        scopes share) and, under each endpoint's cell, that endpoint's mask of the shared cells."""
+        self.graph = ArcGraph()
+        """Nodes are variable cells. An edge's data holds ``"shared"``, the undecided cells the
+        two scopes share, and ``"masks"``, each endpoint's bitmask of those cells."""
         self.variables: dict[Cell, ClueVariable] = {}
         self.touched: set[Cell] = set()
         """Variables created or narrowed since :meth:`take_touched` last emptied this set."""
@@ -120,9 +147,7 @@ class ClueCSP:
         self._pending: dict[Cell, bool] = {}
         self._arcs: deque[tuple[Cell, Cell]] = deque()
         self._queued: set[tuple[Cell, Cell]] = set()
-        # networkx's own dict-of-dicts behind ``graph.adj``: reading it directly skips the
-        # read-only view objects, a third of the cost of every arc lookup on the hot path.
-        self._adj: dict[Cell, dict[Cell, dict[object, Any]]] = self.graph._adj
+        self._adj = self.graph.arcs
 
     # -- building -------------------------------------------------------------------------
 
@@ -224,13 +249,12 @@ class ClueCSP:
         if b.cell in adj[a.cell]:
             data = adj[a.cell][b.cell]
             data["shared"].add(shared)
-            data[a.cell] |= a.bit(shared)
-            data[b.cell] |= b.bit(shared)
+            data["masks"][a.cell] |= a.bit(shared)
+            data["masks"][b.cell] |= b.bit(shared)
         else:
             self.graph.add_edge(a.cell, b.cell, shared={shared})
             data = adj[a.cell][b.cell]
-            data[a.cell] = a.bit(shared)
-            data[b.cell] = b.bit(shared)
+            data["masks"] = {a.cell: a.bit(shared), b.cell: b.bit(shared)}
 
     def _enqueue(self, x: Cell, y: Cell) -> None:
         """Queue the arc ``(x, y)``: revise ``x`` against ``y``."""
@@ -238,11 +262,12 @@ class ClueCSP:
             self._queued.add((x, y))
             self._arcs.append((x, y))
 
-    def _revise(self, x: ClueVariable, y: ClueVariable, data: dict[object, Any]) -> bool:
+    def _revise(self, x: ClueVariable, y: ClueVariable, data: dict[str, Any]) -> bool:
         """Drop the placements of ``x`` that no placement of ``y`` agrees with; report a change."""
-        project_y = compress(data[y.cell], len(y.scope))
+        masks = data["masks"]
+        project_y = compress(masks[y.cell], len(y.scope))
         support = {project_y[p] for p in y.domain}
-        project_x = compress(data[x.cell], len(x.scope))
+        project_x = compress(masks[x.cell], len(x.scope))
         kept = [p for p in x.domain if project_x[p] in support]
         if len(kept) == len(x.domain):
             return False
@@ -329,5 +354,6 @@ def compress(mask: int, width: int) -> tuple[int, ...]:
     """
     positions = [i for i in range(width) if mask >> i & 1]
     return tuple(
-        sum(1 << k for k, i in enumerate(positions) if value >> i & 1) for value in range(1 << width)
+        sum(1 << k for k, i in enumerate(positions) if value >> i & 1)
+        for value in range(1 << width)
     )

@@ -167,7 +167,7 @@ def _puzzle(value: Any, where: str) -> Puzzle:
         value = {"board": value}
     if not isinstance(value, dict):
         raise PuzzleFormatError(
-            f"{where}: a puzzle is an object with a \"board\" or a 2D list, not {_kind(value)}"
+            f'{where}: a puzzle is an object with a "board" or a 2D list, not {_kind(value)}'
         )
     if "board" not in value:
         raise PuzzleFormatError(f'{where}: the puzzle has no "board" field')
@@ -199,18 +199,12 @@ def _start(value: Any, board: Board, where: str) -> Cell:
                 f'{where}: the default start [0, 0] is a mine: name a safe cell in "start"'
             )
         return 0
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or any(type(v) is not int for v in value)
-    ):
+    if not isinstance(value, list) or len(value) != 2 or any(type(v) is not int for v in value):
         raise PuzzleFormatError(f'{where}: "start" must be [row, column], not {json.dumps(value)}')
     row, col = value
     if not board.geometry.contains(row, col):
         rows, cols = board.geometry.rows, board.geometry.cols
-        raise PuzzleFormatError(
-            f'{where}: "start" [{row}, {col}] is off the {rows}x{cols} board'
-        )
+        raise PuzzleFormatError(f'{where}: "start" [{row}, {col}] is off the {rows}x{cols} board')
     cell = board.geometry.index(row, col)
     if board.values[cell] == MINE:
         raise PuzzleFormatError(f'{where}: "start" [{row}, {col}] is a mine')

@@ -26,7 +26,7 @@ from .formats import Puzzle
 from .manager import BoardManager
 from .sweep import Sweep, SweepReport
 
-__all__ = ["GenerationError", "Generated", "generate", "generate_many"]
+__all__ = ["Generated", "GenerationError", "generate", "generate_many"]
 
 log = logging.getLogger(__name__)
 
@@ -160,9 +160,7 @@ def generate_many(
         raise GenerationError(f"cannot make {count} boards")
     seeds = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
     for _ in range(count):
-        yield generate(
-            rows, cols, mines, seed=seeds.randrange(2**63), start=start, timeout=timeout
-        )
+        yield generate(rows, cols, mines, seed=seeds.randrange(2**63), start=start, timeout=timeout)
 
 
 def _checked(rows: int, cols: int, mines: int, start: tuple[int, int]) -> Geometry:

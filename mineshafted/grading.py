@@ -283,7 +283,9 @@ def _first_difference(result: Any, truth: list[list[int]]) -> str:
     """Why ``result`` is not ``truth``; ``""`` when it is."""
     if not isinstance(result, list) or not all(isinstance(row, list) for row in result):
         return f"returned {type(result).__name__}, not a list of rows"
-    if len(result) != len(truth) or any(len(a) != len(b) for a, b in zip(result, truth, strict=False)):
+    if len(result) != len(truth) or any(
+        len(a) != len(b) for a, b in zip(result, truth, strict=False)
+    ):
         shape = f"{len(result)}x{len(result[0]) if result else 0}"
         return f"returned a {shape} board for a {len(truth)}x{len(truth[0])} one"
     for r, (got, want) in enumerate(zip(result, truth, strict=True)):
@@ -325,7 +327,14 @@ class _Session:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         with tempfile.TemporaryDirectory(prefix="mineshafted-grade-") as workdir:
-            args = [sys.executable, "-I", str(CHILD), str(self.submission), str(self.rows), str(self.cols)]
+            args = [
+                sys.executable,
+                "-I",
+                str(CHILD),
+                str(self.submission),
+                str(self.rows),
+                str(self.cols),
+            ]
             args += [str(to_child_r), str(from_child_w)] + (["--check"] if self.check else [])
             try:
                 child = subprocess.Popen(
@@ -350,7 +359,11 @@ class _Session:
             self.ending = f"exited with status {code}" if code >= 0 else f"killed by signal {-code}"
 
     def _converse(
-        self, child: subprocess.Popen[bytes], channel: int, replies: Any, board: Sequence[int] | None
+        self,
+        child: subprocess.Popen[bytes],
+        channel: int,
+        replies: Any,
+        board: Sequence[int] | None,
     ) -> None:
         """Answer the child until its streams close; kill it at the deadline or on abuse.
 
@@ -425,7 +438,10 @@ class _Session:
         if self.exploded is not None:
             return {"over": True}
         if type(index) is not int or not 0 <= index < len(board):
-            return {"bad": f"cell index {index!r} is outside the board: valid indices are 0..{len(board) - 1}"}
+            last = len(board) - 1
+            return {
+                "bad": f"cell index {index!r} is outside the board: valid indices are 0..{last}"
+            }
         if board[index] < 0:
             self.exploded = index
             return {"mine": True}
@@ -452,7 +468,11 @@ class _Session:
 
 def _child_environment() -> dict[str, str]:
     """Just enough environment for an interpreter: no secrets of the grader's."""
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": "/nonexistent"}
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "HOME": "/nonexistent",
+    }
 
 
 def _limits(timeout: float, memory_mb: int) -> Callable[[], None]:

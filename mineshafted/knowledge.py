@@ -64,11 +64,11 @@ class Knowledge:
         "_ripe",
         "_safe_queue",
         "_unplaced",
-        "values",
         "cols",
         "neighbours",
         "rows",
         "state",
+        "values",
     )
 
     def __init__(

@@ -18,10 +18,8 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
-import networkx as nx
-
 from .board import Cell
-from .csp import ClueVariable, Placement, compress
+from .csp import ArcGraph, ClueVariable, Placement, compress
 from .errors import ContradictionError
 
 __all__ = [
@@ -44,7 +42,7 @@ class ComponentSearch(Protocol):
 
     name: str
 
-    def __call__(self, component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
+    def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
         """Return every undecided cell of ``component`` that has one value in all solutions.
 
         Raises ``ContradictionError`` when the component has no solution at all.
@@ -57,7 +55,7 @@ class BacktrackingSearch:
 
     name = "backtracking"
 
-    def __call__(self, component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
+    def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
         return backbone(component, graph)
 
 
@@ -70,8 +68,8 @@ class ConstraintSearch:
 
     name = "python-constraint"
 
-    def __call__(self, component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
-        from constraint import ExactSumConstraint, Problem
+    def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
+        from constraint import ExactSumConstraint, Problem  # type: ignore[import-untyped]
 
         problem = Problem()
         constraints = open_constraints(component)
@@ -111,7 +109,7 @@ def open_constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell
 
 def solutions(
     component: Sequence[ClueVariable],
-    graph: nx.Graph,
+    graph: ArcGraph,
     *,
     require: Mapping[Cell, bool] | None = None,
 ) -> Iterator[Solution]:
@@ -156,14 +154,15 @@ def solutions(
         for other, data in graph.adj[var.cell].items():
             j = index.get(other)
             if j is not None:
-                mine_table = compress(data[var.cell], len(var.scope))
-                their_table = compress(data[other], len(component[j].scope))
+                masks = data["masks"]
+                mine_table = compress(masks[var.cell], len(var.scope))
+                their_table = compress(masks[other], len(component[j].scope))
                 links.append((j, mine_table, their_table))
         neighbours.append(links)
     yield from _depth_first(component, domains, neighbours)
 
 
-def backbone(component: Sequence[ClueVariable], graph: nx.Graph) -> dict[Cell, bool]:
+def backbone(component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
     """Every undecided cell of ``component`` that is a mine in all solutions, or in none.
 
     Raises

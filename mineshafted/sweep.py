@@ -24,9 +24,9 @@ from time import perf_counter
 from typing import Protocol
 
 from .board import Cell, Grid
-from .errors import NeedsGuess, PartialGrid
 from .csp import ClueCSP
-from .knowledge import CellState, Knowledge
+from .errors import NeedsGuess, PartialGrid
+from .knowledge import Knowledge
 from .search import BacktrackingSearch, ComponentSearch
 
 __all__ = ["Manager", "Status", "Sweep", "SweepReport", "sweep_mines"]
@@ -172,7 +172,9 @@ class Sweep:
             report.frontier = self.knowledge.frontier()
             log.info(
                 "stalled after %d move(s): %d undetermined cell(s), %d beside a clue",
-                report.moves, len(report.undetermined), len(report.frontier),
+                report.moves,
+                len(report.undetermined),
+                len(report.frontier),
             )
         return report
 

@@ -30,9 +30,18 @@ def parse_size(text: str) -> tuple[int, int, int]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", nargs="+", type=parse_size, default=[parse_size(s) for s in DEFAULT_SIZES])
-    parser.add_argument("--boards", type=int, default=30, help="boards per size (default 30; a quarter for 10,000+ cells)")
-    parser.add_argument("--budget", type=float, default=30.0, help="seconds allowed per board (default 30)")
+    parser.add_argument(
+        "--sizes", nargs="+", type=parse_size, default=[parse_size(s) for s in DEFAULT_SIZES]
+    )
+    parser.add_argument(
+        "--boards",
+        type=int,
+        default=30,
+        help="boards per size (default 30; a quarter for 10,000+ cells)",
+    )
+    parser.add_argument(
+        "--budget", type=float, default=30.0, help="seconds allowed per board (default 30)"
+    )
     args = parser.parse_args(argv)
     print(f"# python {sys.version.split()[0]}, budget {args.budget:g} s per board")
     print("| board | made | median | p90 | perturbations (median) |")
@@ -52,9 +61,14 @@ def main(argv: list[str] | None = None) -> None:
         if not seconds:
             print(f"| {rows}x{cols}/{mines} | 0/{boards} | - | - | - |", flush=True)
             continue
-        p90 = statistics.quantiles(seconds, n=10, method="inclusive")[-1] if len(seconds) > 1 else seconds[0]
+        p90 = (
+            statistics.quantiles(seconds, n=10, method="inclusive")[-1]
+            if len(seconds) > 1
+            else seconds[0]
+        )
         print(
-            f"| {rows}x{cols}/{mines} | {len(seconds)}/{boards} | {statistics.median(seconds) * 1e3:.1f} ms | "
+            f"| {rows}x{cols}/{mines} | {len(seconds)}/{boards} | "
+            f"{statistics.median(seconds) * 1e3:.1f} ms | "
             f"{p90 * 1e3:.1f} ms | {statistics.median(perturbations):g} |",
             flush=True,
         )

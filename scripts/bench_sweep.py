@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from mineshafted import Board, BoardManager, sweep_mines
+from mineshafted import BoardManager, sweep_mines
 from mineshafted.generate import generate_many
 
 DEFAULT_SIZES = ["9x9x10", "16x16x40", "30x16x99", "60x60x540", "200x200x5000"]
@@ -47,10 +47,14 @@ def timed(run: Callable[[], object]) -> float:
 
 
 def p90(values: list[float]) -> float:
-    return statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+    return (
+        statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+    )
 
 
-def bench(rows: int, cols: int, mines: int, boards: int, repeats: int, seed: int) -> dict[str, float]:
+def bench(
+    rows: int, cols: int, mines: int, boards: int, repeats: int, seed: int
+) -> dict[str, float]:
     made = [g.board for g in generate_many(rows, cols, mines, boards, seed=seed)]
     sweep_times: list[float] = []
     oracle_times: list[float] = []
@@ -89,12 +93,18 @@ def parse_size(text: str) -> tuple[int, int, int]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", nargs="+", type=parse_size, default=[parse_size(s) for s in DEFAULT_SIZES])
+    parser.add_argument(
+        "--sizes", nargs="+", type=parse_size, default=[parse_size(s) for s in DEFAULT_SIZES]
+    )
     parser.add_argument("--boards", type=int, default=20, help="boards per size (default 20)")
-    parser.add_argument("--repeats", type=int, default=3, help="timings per board, best kept (default 3)")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="timings per board, best kept (default 3)"
+    )
     parser.add_argument("--seed", type=int, default=2026, help="generator seed (default 2026)")
     args = parser.parse_args(argv)
-    print(f"# python {sys.version.split()[0]}, {args.boards} boards per size, best of {args.repeats}")
+    print(
+        f"# python {sys.version.split()[0]}, {args.boards} boards per size, best of {args.repeats}"
+    )
     print("| board | sweep median | sweep p90 | per cell | oracle median | sweep / oracle |")
     print("|---|---:|---:|---:|---:|---:|")
     for rows, cols, mines in args.sizes:

@@ -46,7 +46,9 @@ NEEDS_GUESS = [(5, 5, 4, 2), (9, 9, 10, 2), (16, 16, 40, 2), (30, 16, 99, 2)]
 def puzzles() -> dict[str, str]:
     """Every shipped file: path relative to puzzles/ -> its content."""
     files: dict[str, str] = {}
-    sample = Puzzle(Board.from_grid(SAMPLE), name="assignment sample", source="Mine Shafted assignment")
+    sample = Puzzle(
+        Board.from_grid(SAMPLE), name="assignment sample", source="Mine Shafted assignment"
+    )
     files["no-guess/4x3-sample/01.json"] = format_puzzle(sample) + "\n"
     rng = random.Random(BASE_SEED)
     for rows, cols, mines, count in NO_GUESS:
@@ -57,13 +59,17 @@ def puzzles() -> dict[str, str]:
             files[f"{folder}/{number:02d}.json"] = format_puzzle(board.to_puzzle(name)) + "\n"
     for mines, rows, cols in TIERS:
         folder = f"no-guess/tier-{mines}-mine{'s' if mines > 1 else ''}"
-        made = generate_many(rows, cols, mines, TIER_BOARDS, seed=rng.randrange(2**63), timeout=None)
+        made = generate_many(
+            rows, cols, mines, TIER_BOARDS, seed=rng.randrange(2**63), timeout=None
+        )
         for number, board in enumerate(made, 1):
             name = f"{rows}x{cols}-{mines}-{number:02d}"
             files[f"{folder}/{number:02d}.json"] = format_puzzle(board.to_puzzle(name)) + "\n"
     for rows, cols, mines, count in NEEDS_GUESS:
         for number, puzzle in enumerate(stalling(rows, cols, mines, count, rng), 1):
-            files[f"needs-guess/{rows}x{cols}-{mines}-{number:02d}.json"] = format_puzzle(puzzle) + "\n"
+            files[f"needs-guess/{rows}x{cols}-{mines}-{number:02d}.json"] = (
+                format_puzzle(puzzle) + "\n"
+            )
     return files
 
 
@@ -74,21 +80,37 @@ def stalling(rows: int, cols: int, mines: int, count: int, rng: random.Random) -
     while len(found) < count:
         seed = rng.randrange(2**63)
         draw = random.Random(seed)
-        board = Board.from_mines(rows, cols, draw.sample([c for c in range(rows * cols) if c not in clear], mines))
+        board = Board.from_mines(
+            rows, cols, draw.sample([c for c in range(rows * cols) if c not in clear], mines)
+        )
         if not Sweep(BoardManager(board)).run().solved:
             name = f"{rows}x{cols}-{mines}-guess-{len(found) + 1:02d}"
-            found.append(Puzzle(board, name=name, source="random draw that needs a guess", extra={"seed": seed}))
+            found.append(
+                Puzzle(
+                    board, name=name, source="random draw that needs a guess", extra={"seed": seed}
+                )
+            )
     return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare with puzzles/ instead of writing")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with puzzles/ instead of writing"
+    )
     args = parser.parse_args()
     files = puzzles()
     if args.check:
-        stale = [p for p, text in files.items() if not (ROOT / p).is_file() or (ROOT / p).read_text() != text]
-        extra = sorted(str(p.relative_to(ROOT)) for p in ROOT.rglob("*.json") if str(p.relative_to(ROOT)) not in files)
+        stale = [
+            p
+            for p, text in files.items()
+            if not (ROOT / p).is_file() or (ROOT / p).read_text() != text
+        ]
+        extra = sorted(
+            str(p.relative_to(ROOT))
+            for p in ROOT.rglob("*.json")
+            if str(p.relative_to(ROOT)) not in files
+        )
         for path in stale + extra:
             print(f"differs: puzzles/{path}")
         sys.exit(1 if stale or extra else 0)

@@ -63,7 +63,7 @@ def test_wrong_clue_names_cell_expected_and_found() -> None:
 
 
 def test_from_mines_refuses_bad_indices() -> None:
-    with pytest.raises(InvalidBoardError, match="outside 0..5"):
+    with pytest.raises(InvalidBoardError, match=r"outside 0\.\.5"):
         Board.from_mines(2, 3, [6])
     with pytest.raises(InvalidBoardError, match="at least 1 row"):
         Board.from_mines(0, 3, [])

@@ -57,7 +57,9 @@ def test_needs_guess_exits_1_with_the_partial_board() -> None:
     lines = result.output.splitlines()
     assert lines[1:5] == [". 1 * ?", ". 1 2 2", ". . 1 ?", ". . 1 ?"]
     assert lines[5].startswith("needs a guess: 12 moves in ")
-    assert lines[5].endswith("3 undetermined cell(s) (marked ?), 3 beside a clue: (0, 3), (2, 3), (3, 3)")
+    assert lines[5].endswith(
+        "3 undetermined cell(s) (marked ?), 3 beside a clue: (0, 3), (2, 3), (3, 3)"
+    )
 
 
 def test_needs_guess_json() -> None:

@@ -79,8 +79,12 @@ def test_a_correct_submission_earns_full_marks(tmp_path: Path) -> None:
 def test_full_marks_on_the_shipped_tiers(tmp_path: Path) -> None:
     from mineshafted.formats import find_puzzle_files, read_puzzles
 
-    files = find_puzzle_files([shipped_puzzles() / f"tier-{n}-mine{'s' if n > 1 else ''}" for n in range(1, 6)])
-    report = grade(submission(tmp_path, CORRECT), [(str(p), read_puzzles(p)[0]) for p in files], jobs=2)
+    files = find_puzzle_files(
+        [shipped_puzzles() / f"tier-{n}-mine{'s' if n > 1 else ''}" for n in range(1, 6)]
+    )
+    report = grade(
+        submission(tmp_path, CORRECT), [(str(p), read_puzzles(p)[0]) for p in files], jobs=2
+    )
     assert report.score == 100
 
 
@@ -132,7 +136,9 @@ def test_raising_is_a_crash_with_type_and_message(tmp_path: Path) -> None:
 def test_sys_exit_costs_only_that_board(tmp_path: Path) -> None:
     path = submission(tmp_path, "import sys\ndef sweep_mines(bm):\n    sys.exit(3)\n")
     report = grade(path, PUZZLES[:2])
-    assert [(b.outcome, b.detail) for b in report.boards] == [(Outcome.CRASHED, "SystemExit: 3")] * 2
+    assert [(b.outcome, b.detail) for b in report.boards] == [
+        (Outcome.CRASHED, "SystemExit: 3")
+    ] * 2
 
 
 def test_hard_exit_is_a_crash(tmp_path: Path) -> None:
@@ -209,9 +215,11 @@ import gc, inspect, sys
 
 def _grids(rows, cols):
     for obj in gc.get_objects():
-        if isinstance(obj, (list, tuple)) and len(obj) == rows * cols and obj and all(type(v) is int for v in obj):
+        flat = isinstance(obj, (list, tuple)) and len(obj) == rows * cols
+        if flat and all(type(v) is int for v in obj):
             yield [list(obj[r * cols:(r + 1) * cols]) for r in range(rows)]
-        if isinstance(obj, list) and len(obj) == rows and all(isinstance(r, list) and len(r) == cols for r in obj):
+        nested = isinstance(obj, list) and len(obj) == rows
+        if nested and all(isinstance(r, list) and len(r) == cols for r in obj):
             yield obj
 
 def sweep_mines(bm):
@@ -253,21 +261,31 @@ def write_puzzles(tmp_path: Path) -> Path:
     folder = tmp_path / "boards"
     folder.mkdir()
     for name, puzzle in PUZZLES:
-        (folder / f"{name}.json").write_text(json.dumps({"board": puzzle.board.to_grid(), "name": name}))
+        (folder / f"{name}.json").write_text(
+            json.dumps({"board": puzzle.board.to_grid(), "name": name})
+        )
     return folder
 
 
 def test_cli_grade_table_and_score(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["grade", str(submission(tmp_path, CORRECT)), str(write_puzzles(tmp_path))])
+    result = runner.invoke(
+        app, ["grade", str(submission(tmp_path, CORRECT)), str(write_puzzles(tmp_path))]
+    )
     assert result.exit_code == 0, result.output
     assert "Sweeps 5+ Mines" in result.stdout
     assert result.stdout.rstrip().splitlines()[-1] == "score: 55% (3 of 5 achievements)"
 
 
 def test_cli_grade_json_and_log(tmp_path: Path) -> None:
-    noisy = submission(tmp_path, "from mineshafted import sweep_mines as s\ndef sweep_mines(bm):\n    print('hello')\n    return s(bm)\n")
+    noisy = submission(
+        tmp_path,
+        "from mineshafted import sweep_mines as s\n"
+        "def sweep_mines(bm):\n    print('hello')\n    return s(bm)\n",
+    )
     log = tmp_path / "out.log"
-    result = runner.invoke(app, ["grade", "--json", "--log", str(log), str(noisy), str(write_puzzles(tmp_path))])
+    result = runner.invoke(
+        app, ["grade", "--json", "--log", str(log), str(noisy), str(write_puzzles(tmp_path))]
+    )
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert report["score"] == 55
@@ -283,11 +301,20 @@ def test_cli_grade_exit_codes(tmp_path: Path) -> None:
     assert broken.stderr.startswith("error: ") and "SyntaxError" in broken.stderr
     missing = runner.invoke(app, ["grade", str(tmp_path / "nope.py"), boards])
     assert missing.exit_code == 2 and "no such file" in missing.stderr
-    no_puzzle = runner.invoke(app, ["grade", str(submission(tmp_path, CORRECT)), str(tmp_path / "none.json")])
+    no_puzzle = runner.invoke(
+        app, ["grade", str(submission(tmp_path, CORRECT)), str(tmp_path / "none.json")]
+    )
     assert no_puzzle.exit_code == 2 and "none.json: no such file" in no_puzzle.stderr
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(json.dumps({"board": ONE.to_grid(), "start": [3, 0]}))
     moved = runner.invoke(app, ["grade", str(submission(tmp_path, CORRECT)), str(elsewhere)])
     assert moved.exit_code == 2 and "starts at [3, 0]" in moved.stderr
-    failing = runner.invoke(app, ["grade", str(submission(tmp_path, "def sweep_mines(bm):\n    raise ValueError\n", "fail.py")), boards])
+    failing = runner.invoke(
+        app,
+        [
+            "grade",
+            str(submission(tmp_path, "def sweep_mines(bm):\n    raise ValueError\n", "fail.py")),
+            boards,
+        ],
+    )
     assert failing.exit_code == 0

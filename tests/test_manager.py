@@ -22,7 +22,7 @@ def test_moving_again_returns_the_clue_again(sample: list[list[int]]) -> None:
 
 def test_a_mine_ends_the_game(sample: list[list[int]]) -> None:
     bm = BoardManager(sample)
-    with pytest.raises(RuntimeError, match="cell 5 .row 1, column 2. is a mine"):
+    with pytest.raises(RuntimeError, match=r"cell 5 \(row 1, column 2\) is a mine"):
         bm.move(5)
     for index in (0, 5, 4):
         with pytest.raises(RuntimeError, match="game is over"):

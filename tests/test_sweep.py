@@ -163,9 +163,7 @@ def test_stalls_only_when_no_undetermined_cell_is_forced(board: Board) -> None:
     report = Sweep(BoardManager(board)).run()
     if report.solved:
         return
-    known = {
-        c: v for c, v in enumerate(v for row in report.board for v in row) if v is not None
-    }
+    known = {c: v for c, v in enumerate(v for row in report.board for v in row) if v is not None}
     cells = report.undetermined
     assume(len(cells) <= 12)
     seen: dict[int, set[bool]] = {c: set() for c in cells}
