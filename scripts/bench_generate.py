@@ -15,17 +15,11 @@ import statistics
 import sys
 import time
 
+from sizes import parse_size
+
 from mineshafted.generate import GenerationError, generate
 
 DEFAULT_SIZES = ["9x9x10", "16x16x40", "30x16x99", "30x16x130", "60x60x540", "200x200x5000"]
-
-
-def parse_size(text: str) -> tuple[int, int, int]:
-    try:
-        rows, cols, mines = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLSxMINES") from None
-    return rows, cols, mines
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -24,6 +24,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from sizes import parse_size
+
 from mineshafted import BoardManager, sweep_mines
 from mineshafted.generate import generate_many
 
@@ -81,14 +83,6 @@ def bench(
         "oracle_median_ms": oracle_median * 1e3,
         "ratio": sweep_median / oracle_median,
     }
-
-
-def parse_size(text: str) -> tuple[int, int, int]:
-    try:
-        rows, cols, mines = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLSxMINES") from None
-    return rows, cols, mines
 
 
 def main(argv: list[str] | None = None) -> None:
