@@ -146,31 +146,25 @@ class Knowledge:
         ContradictionError
             The clue cannot hold given the mines already proven around it.
         """
-        state, unknown = self.state, CellState.UNKNOWN
+        state, unknown, mine = self.state, CellState.UNKNOWN, CellState.MINE
         state[cell] = CellState.EXPLORED
         self.values[cell] = clue
         self.neighbours[cell] = ring = tuple(neighbours)
-        hidden = placed = 0
-        for n in ring:
-            s = state[n]
-            if s is unknown:
-                hidden += 1
-            elif s is CellState.MINE:
-                placed += 1
-        unplaced = clue - placed
+        hidden_cells = [n for n in ring if state[n] is unknown]
+        hidden = len(hidden_cells)
+        unplaced = clue - [state[n] for n in ring].count(mine)
         if not 0 <= unplaced <= hidden:
             self._refuse(cell, unplaced, hidden)
         if unplaced == 0 or unplaced == hidden:
-            self._decide_all(ring, mine=unplaced > 0)
+            self._decide_all(hidden_cells, mine=unplaced > 0)
             return 0
         around = self._around
-        for n in ring:
-            if state[n] is unknown:
-                beside = around[n]
-                if beside is None:
-                    around[n] = [cell]
-                else:
-                    beside.append(cell)
+        for n in hidden_cells:
+            beside = around[n]
+            if beside is None:
+                around[n] = [cell]
+            else:
+                beside.append(cell)
         self._hidden[cell] = hidden
         self._unplaced[cell] = unplaced
         return hidden
