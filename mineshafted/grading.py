@@ -348,6 +348,10 @@ class _Session:
                     start_new_session=True,
                     preexec_fn=_limits(self.timeout, self.memory_mb),
                 )
+            except OSError as error:
+                os.close(to_child_w)
+                os.close(from_child_r)
+                raise SubmissionError(f"cannot start a grading process: {error}") from None
             finally:
                 os.close(to_child_r)
                 os.close(from_child_w)

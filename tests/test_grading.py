@@ -318,3 +318,11 @@ def test_cli_grade_exit_codes(tmp_path: Path) -> None:
         ],
     )
     assert failing.exit_code == 0
+
+
+def test_a_grading_process_that_cannot_start_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.executable", str(tmp_path / "no-python-here"))
+    with pytest.raises(SubmissionError, match="cannot start a grading process"):
+        check_submission(submission(tmp_path, CORRECT))
