@@ -82,9 +82,7 @@ def _root(
 ) -> None:
     """Solve Minesweeper boards by constraint propagation and search, never guessing."""
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    logging.basicConfig(
-        level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
+    _log_to_stderr(level)
 
 
 @app.command()
@@ -373,6 +371,22 @@ def _print_grade(report: grading.GradeReport) -> None:
     console.print(rubric)
     earned = sum(a.earned for a in report.achievements)
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The CLI's handler on the package logger: what ``-v`` shows, on the current stderr."""
+
+
+def _log_to_stderr(level: int) -> None:
+    """Send the package's log records at ``level`` and above to stderr, and nowhere else."""
+    logger = logging.getLogger("mineshafted")
+    for handler in [h for h in logger.handlers if isinstance(h, _StderrHandler)]:
+        logger.removeHandler(handler)
+    handler = _StderrHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(level)
+    logger.propagate = False
 
 
 def _fail(message: str) -> NoReturn:

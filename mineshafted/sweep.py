@@ -167,7 +167,11 @@ class Sweep:
         decided = len(self.knowledge.state) - len(report.undetermined)
         others = sum(n for stage, n in report.proven_by.items() if stage != "clue")
         report.proven_by["clue"] = decided - others
-        if report.undetermined:
+        if not report.undetermined:
+            log.info(
+                "solved: %d move(s), cells proven by stage %s", report.moves, dict(report.proven_by)
+            )
+        else:
             report.status = Status.NEEDS_GUESS
             report.frontier = self.knowledge.frontier()
             log.info(
@@ -201,11 +205,14 @@ class Sweep:
                 knowledge.settle(cell)
                 continue
             break
+        added = 0
         for cell in fresh:
             if knowledge.hidden(cell):
                 unknown, mines = knowledge.open_neighbours(cell)
                 self.csp.add(cell, unknown, mines)
+                added += 1
         self.report.moves += explored
+        log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, added)
 
     def _propagate(self) -> bool:
         """Stage 2: AC-3 to a fixed point; ``True`` if it decided anything."""
@@ -217,6 +224,7 @@ class Sweep:
             else:
                 knowledge.prove_safe(cell)
         self.report.proven_by["propagation"] += len(decisions)
+        log.debug("propagate: AC-3 decided %d cell(s)", len(decisions))
         return bool(decisions)
 
     def _search_components(self) -> bool:
@@ -229,6 +237,7 @@ class Sweep:
             self.report.largest_component = max(self.report.largest_component, len(component))
             for cell, mine in self.search(component, csp.graph).items():
                 progress |= self._prove(cell, mine=mine, stage="search")
+        log.debug("search: %d component(s) searched, news: %s", len(components), progress)
         return progress
 
     # -- helpers --------------------------------------------------------------------------

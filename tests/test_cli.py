@@ -173,3 +173,25 @@ def test_generate_usage_errors_exit_2() -> None:
     assert runner.invoke(app, ["generate", "9", "9", "10", "--start", "x"]).exit_code == 2
     assert runner.invoke(app, ["generate", "0", "9", "10"]).exit_code == 2
     assert runner.invoke(app, ["generate", "9", "9"]).exit_code == 2
+
+
+def test_verbose_logs_the_stages_to_stderr(puzzle_file: Path) -> None:
+    result = runner.invoke(app, ["-vv", "solve", str(puzzle_file)])
+    assert result.exit_code == 0
+    assert "DEBUG mineshafted.sweep: explore: " in result.stderr
+    assert "DEBUG mineshafted.sweep: propagate: AC-3 decided 4 cell(s)" in result.stderr
+    assert "INFO mineshafted.sweep: solved: 10 move(s)" in result.stderr
+    assert "mineshafted.sweep" not in result.stdout
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "mineshafted", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.startswith("mineshafted ")
