@@ -37,6 +37,9 @@ EXIT_SOLVED = 0
 EXIT_NEEDS_GUESS = 1
 EXIT_INVALID = 2
 
+DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
+"""Boards graded at once by default: one per core, up to four."""
+
 app = typer.Typer(
     name="mineshafted",
     help="Solve Minesweeper boards by constraint propagation and search, never guessing.",
@@ -157,7 +160,9 @@ def generate(
     mines: Annotated[
         int, typer.Argument(min=0, metavar="MINES", help="Number of mines.", show_default=False)
     ],
-    count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many boards.")] = 1,
+    count: Annotated[
+        int, typer.Option("--count", "-n", min=1, max=1_000_000, help="How many boards.")
+    ] = 1,
     seed: Annotated[
         int | None,
         typer.Option(help="Seed: the same seed gives the same boards. Default: a random one."),
@@ -244,9 +249,9 @@ def grade(
     memory: Annotated[
         int, typer.Option(min=64, metavar="MB", help="Address-space limit per board, in MiB.")
     ] = 1024,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Boards graded at once.")] = max(
-        1, min(4, os.cpu_count() or 1)
-    ),
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, max=64, help="Boards graded at once.")
+    ] = DEFAULT_JOBS,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the grade as one JSON object.")
     ] = False,

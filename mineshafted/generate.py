@@ -22,7 +22,7 @@ from time import perf_counter
 
 from .board import Board, Cell, Geometry
 from .errors import MineshaftedError
-from .formats import Puzzle
+from .formats import MAX_CELLS, Puzzle
 from .manager import BoardManager
 from .sweep import Sweep, SweepReport
 
@@ -168,6 +168,8 @@ def _checked(rows: int, cols: int, mines: int, start: tuple[int, int]) -> Geomet
     if rows < 1 or cols < 1:
         raise GenerationError(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
     geometry = Geometry(rows, cols)
+    if geometry.cells > MAX_CELLS:
+        raise GenerationError(f"a {rows}x{cols} board is larger than {MAX_CELLS:,} cells")
     if not geometry.contains(*start):
         raise GenerationError(f"start {list(start)} is off the {rows}x{cols} board")
     clear = 1 + len(geometry.neighbours(geometry.index(*start)))

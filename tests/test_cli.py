@@ -195,3 +195,9 @@ def test_python_dash_m_runs_the_cli() -> None:
         check=False,
     )
     assert done.returncode == 0 and done.stdout.startswith("mineshafted ")
+
+
+def test_generate_refuses_huge_requests_at_once() -> None:
+    huge = runner.invoke(app, ["generate", "100000", "100000", "5"])
+    assert huge.exit_code == 2 and "larger than 1,000,000 cells" in huge.stderr
+    assert runner.invoke(app, ["generate", "9", "9", "10", "-n", "2000000"]).exit_code == 2

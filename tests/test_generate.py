@@ -93,3 +93,8 @@ def test_perturbation_keeps_the_count_and_the_start_area(seed: int) -> None:
         assert len(layout) == 30
         assert not layout & keep_clear
         assert layout != before
+
+
+def test_boards_larger_than_puzzle_files_allow_are_refused() -> None:
+    with pytest.raises(GenerationError, match="larger than 1,000,000 cells"):
+        generate(100_000, 100_000, 5)
