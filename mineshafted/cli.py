@@ -238,7 +238,7 @@ def grade(
     puzzles: Annotated[
         list[Path] | None,
         typer.Argument(
-            metavar="[PUZZLES]...",
+            metavar="PUZZLES",
             help="Puzzle files or directories of them. Default: the shipped no-guess sets.",
             show_default=False,
         ),
