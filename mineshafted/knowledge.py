@@ -100,9 +100,7 @@ class Knowledge:
         """
         state = self.state[cell]
         if state is CellState.UNKNOWN:
-            self.state[cell] = CellState.SAFE
-            self._safe_queue.append(cell)
-            self._decided(cell, mine=False)
+            self._decide_all((cell,), mine=False)
             return True
         if state is CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both a mine and safe", cells=[cell])
@@ -118,9 +116,7 @@ class Knowledge:
         """
         state = self.state[cell]
         if state is CellState.UNKNOWN:
-            self.state[cell] = CellState.MINE
-            self.values[cell] = MINE
-            self._decided(cell, mine=True)
+            self._decide_all((cell,), mine=True)
             return True
         if state is not CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])
