@@ -100,6 +100,12 @@ class ClueVariable:
         """The bit of ``cell`` in this variable's placements."""
         return 1 << self.scope.index(cell)
 
+    def agreeing(self, domain: list[Placement], cell: Cell, mine: bool) -> list[Placement]:
+        """The placements of ``domain`` that give ``cell`` (a scope cell) the value ``mine``."""
+        bit = self.bit(cell)
+        want = bit if mine else 0
+        return [p for p in domain if p & bit == want]
+
     def settled(self) -> tuple[Placement, Placement]:
         """``(mask, mines)``: the scope bits that agree across the domain, and their values."""
         may, must = 0, (1 << len(self.scope)) - 1
@@ -179,7 +185,7 @@ class ClueCSP:
         self._conclude(var)
 
     def fix(self, cell: Cell, mine: bool) -> None:
-        """Decide ``cell`` from outside (it was explored, or proven by search), at once.
+        """Decide ``cell`` from outside the CSP (the knowledge's listener), at once.
 
         Raises
         ------
@@ -315,9 +321,7 @@ class ClueCSP:
                     self.graph.remove_edge(a, b)
         for holder in holders:
             var = variables[holder]
-            bit = var.bit(cell)
-            want = bit if mine else 0
-            kept = [p for p in var.domain if p & bit == want]
+            kept = var.agreeing(var.domain, cell, mine)
             var.open -= 1
             if len(kept) != len(var.domain):
                 var.domain = kept

@@ -200,9 +200,7 @@ def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[
     if require:
         for cell, mine in require.items():
             if cell in var.scope:
-                bit = var.bit(cell)
-                want = bit if mine else 0
-                domain = [p for p in domain if p & bit == want]
+                domain = var.agreeing(domain, cell, mine)
     return domain
 
 
