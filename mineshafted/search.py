@@ -98,12 +98,10 @@ def open_constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell
     """
     result = []
     for var in component:
-        settled, _ = var.settled()
-        open_bits = [i for i in range(len(var.scope)) if not settled >> i & 1]
-        cells = tuple(var.scope[i] for i in open_bits)
-        mines = sum(var.domain[0] >> i & 1 for i in open_bits)
-        if cells:
-            result.append((cells, mines))
+        positions = _undecided(var)
+        if positions:
+            mines = sum(var.domain[0] >> i & 1 for i, _ in positions)
+            result.append((tuple(cell for _, cell in positions), mines))
     return result
 
 
@@ -144,22 +142,7 @@ def solutions(
     smallest remaining domain. Iterative, so component size is not bounded by the recursion
     limit. Worst case exponential (consistency is NP-complete); on real frontiers it is fast.
     """
-    index = {var.cell: k for k, var in enumerate(component)}
-    domains = [_restricted(var, require) for var in component]
-    if any(not d for d in domains):
-        return
-    neighbours: list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]] = []
-    for var in component:
-        links = []
-        for other, data in graph.adj[var.cell].items():
-            j = index.get(other)
-            if j is not None:
-                masks = data["masks"]
-                mine_table = compress(masks[var.cell], len(var.scope))
-                their_table = compress(masks[other], len(component[j].scope))
-                links.append((j, mine_table, their_table))
-        neighbours.append(links)
-    yield from _depth_first(component, domains, neighbours)
+    yield from _search(component, _links(component, graph), require)
 
 
 def backbone(component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
@@ -176,22 +159,61 @@ def backbone(component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, b
     solution with that cell flipped. A failed search proves the cell; a found one may flip
     many cells at once. At most ``1 + cells`` searches, each stopping at its first solution.
     """
-    first = next(solutions(component, graph), None)
+    links = _links(component, graph)
+    undecided = [_undecided(var) for var in component]
+    first = next(_search(component, links, None), None)
     if first is None:
         raise ContradictionError(
             "these clues admit no placement of mines", cells=[v.cell for v in component]
         )
-    value = _cell_values(component, first)
+    value = _cell_values(component, undecided, first)
     flipped: set[Cell] = set()
     for cell in sorted(value):
         if cell in flipped:
             continue
-        other = next(solutions(component, graph, require={cell: not value[cell]}), None)
+        other = next(_search(component, links, {cell: not value[cell]}), None)
         if other is not None:
-            flipped.update(c for c, m in _cell_values(component, other).items() if m != value[c])
+            changed = _cell_values(component, undecided, other)
+            flipped.update(c for c, m in changed.items() if m != value[c])
     proven = {c: m for c, m in value.items() if c not in flipped}
     log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
     return proven
+
+
+Links = list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]]
+"""Per variable position: (neighbour position, own projection table, neighbour's table)."""
+
+
+def _links(component: Sequence[ClueVariable], graph: ArcGraph) -> Links:
+    """The arcs inside ``component``, as positions and projection tables for the search."""
+    index = {var.cell: k for k, var in enumerate(component)}
+    links: Links = []
+    for var in component:
+        mine = []
+        for other, data in graph.adj[var.cell].items():
+            j = index.get(other)
+            if j is not None:
+                masks = data["masks"]
+                own_table = compress(masks[var.cell], len(var.scope))
+                their_table = compress(masks[other], len(component[j].scope))
+                mine.append((j, own_table, their_table))
+        links.append(mine)
+    return links
+
+
+def _search(
+    component: Sequence[ClueVariable], links: Links, require: Mapping[Cell, bool] | None
+) -> Iterator[Solution]:
+    """The solutions of ``component`` with ``require`` imposed, over prepared ``links``."""
+    domains = [_restricted(var, require) for var in component]
+    if all(domains):
+        yield from _depth_first(component, domains, links)
+
+
+def _undecided(var: ClueVariable) -> list[tuple[int, Cell]]:
+    """``(position, cell)`` of each scope cell on which ``var``'s placements disagree."""
+    settled, _ = var.settled()
+    return [(i, cell) for i, cell in enumerate(var.scope) if not settled >> i & 1]
 
 
 def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[Placement]:
@@ -204,15 +226,17 @@ def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[
     return domain
 
 
-def _cell_values(component: Sequence[ClueVariable], solution: Solution) -> dict[Cell, bool]:
+def _cell_values(
+    component: Sequence[ClueVariable],
+    undecided: Sequence[list[tuple[int, Cell]]],
+    solution: Solution,
+) -> dict[Cell, bool]:
     """The undecided cells of ``component`` and their values in ``solution``."""
     values: dict[Cell, bool] = {}
-    for var in component:
-        settled, _ = var.settled()
+    for var, positions in zip(component, undecided, strict=True):
         placement = solution[var.cell]
-        for i, cell in enumerate(var.scope):
-            if not settled >> i & 1:
-                values[cell] = bool(placement >> i & 1)
+        for i, cell in positions:
+            values[cell] = bool(placement >> i & 1)
     return values
 
 
@@ -232,7 +256,7 @@ class _Frame:
 def _depth_first(
     component: Sequence[ClueVariable],
     domains: list[list[Placement]],
-    neighbours: list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]],
+    neighbours: Links,
 ) -> Iterator[Solution]:
     """The search loop of :func:`solutions`, over positions ``0..len(component)-1``."""
     n = len(component)
