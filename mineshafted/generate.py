@@ -2,8 +2,11 @@
 
 Drawing random boards until one happens to be solvable works at beginner densities and
 collapses as density grows. Instead, when the sweep stalls, the mines around one stuck
-frontier cell are changed (the stuck cells are all cleared, or all filled, by swapping with
-undetermined cells further away) and the sweep runs again. The start area stays clear and
+cell are changed: the undetermined cells of its 3x3 block are all cleared, or all filled, by
+swapping with cells further away (undetermined ones no clue sees first, then other
+undetermined ones, then any cell outside the start area). A stuck cell that no clue sees is
+walled in by mines, and the wall moves too. Then the sweep runs again. The start area stays
+clear and
 the mine count never changes. A board is returned only after a full sweep of exactly that
 board, from the start cell and without the mine total, explored every safe cell.
 
