@@ -6,9 +6,8 @@ cell are changed: the undetermined cells of its 3x3 block are all cleared, or al
 swapping with cells further away (undetermined ones no clue sees first, then other
 undetermined ones, then any cell outside the start area). A stuck cell that no clue sees is
 walled in by mines, and the wall moves too. Then the sweep runs again. The start area stays
-clear and
-the mine count never changes. A board is returned only after a full sweep of exactly that
-board, from the start cell and without the mine total, explored every safe cell.
+clear and the mine count never changes. A board is returned only after a full sweep of
+exactly that board, from the start cell and without the mine total, explored every safe cell.
 
 The boards are therefore *not* uniform over no-guess boards: perturbation favours layouts
 near the first random draw that the solver can finish, which tends to push mines away from
