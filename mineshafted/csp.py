@@ -23,12 +23,13 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 import networkx as nx
 
 from .board import Cell
 from .errors import ContradictionError
+from .knowledge import Decision
 
 __all__ = [
     "ArcGraph",
@@ -45,9 +46,6 @@ log = logging.getLogger(__name__)
 Placement = int
 """A bitmask over a variable's scope: bit ``i`` set means ``scope[i]`` holds a mine."""
 
-Decision = tuple[Cell, bool]
-"""A proven fact about one cell: ``(cell, is_mine)``."""
-
 if TYPE_CHECKING:
     _Graph: TypeAlias = nx.Graph[Cell]
 else:
@@ -60,19 +58,69 @@ Arcs = dict[Cell, dict[Cell, dict[str, Any]]]
 class ArcGraph(_Graph):
     """The arc graph: nodes are variable cells, edges join variables that share a cell.
 
-    A plain networkx graph, except that it supplies its own outer adjacency dict through
-    networkx's documented ``adjlist_outer_dict_factory`` hook and keeps it as :attr:`arcs`.
-    AC-3 reads arcs there directly, without the read-only view objects that ``adj``
-    builds on every lookup (13% of a 30x16 sweep).
+    A networkx graph that supplies its own node and adjacency dicts through networkx's
+    documented factory hooks (``node_dict_factory``, ``adjlist_outer_dict_factory``) and
+    keeps them as :attr:`nodes_seen` and :attr:`arcs`. AC-3 reads arcs there directly,
+    without the read-only views that ``adj`` builds on every lookup, and the CSP grows and
+    shrinks the graph with :meth:`add_variable`, :meth:`join`, :meth:`part` and
+    :meth:`drop_variable`, which write the same dicts as ``add_node``, ``add_edge``,
+    ``remove_edge`` and ``remove_node`` without their generic checks. Every networkx
+    reader (``edges``, ``has_edge``, ``node_connected_component``...) sees the same graph.
+
+    >>> g = ArcGraph()
+    >>> g.add_variable(1); g.add_variable(2); g.add_variable(3)
+    >>> g.join(1, 2, {"shared": {7}}); g.join(2, 3, {"shared": {8}})
+    >>> sorted(g.edges), sorted(nx.node_connected_component(g, 1))
+    ([(1, 2), (2, 3)], [1, 2, 3])
+    >>> g.part(1, 2); g.drop_variable(3)
+    >>> sorted(g.nodes), list(g.edges)
+    ([1, 2], [])
     """
 
     def __init__(self) -> None:
         self.arcs: Arcs = {}
+        self.nodes_seen: dict[Cell, dict[str, Any]] = {}
         super().__init__()
 
     def adjlist_outer_dict_factory(self) -> Arcs:  # type: ignore[override]
         """Hand networkx :attr:`arcs` as the graph's outer adjacency dict."""
         return self.arcs
+
+    def node_dict_factory(self) -> dict[Cell, dict[str, Any]]:  # type: ignore[override]
+        """Hand networkx :attr:`nodes_seen` as the graph's node dict."""
+        return self.nodes_seen
+
+    def add_variable(self, cell: Cell) -> None:
+        """Add the node ``cell`` (not yet in the graph), with no edges."""
+        self.nodes_seen[cell] = {}
+        self.arcs[cell] = {}
+        self._changed()
+
+    def join(self, a: Cell, b: Cell, data: dict[str, Any]) -> None:
+        """Add the edge ``a``-``b`` (both nodes, not yet joined), holding ``data``."""
+        arcs = self.arcs
+        arcs[a][b] = arcs[b][a] = data
+        self._changed()
+
+    def part(self, a: Cell, b: Cell) -> None:
+        """Remove the edge ``a``-``b``."""
+        arcs = self.arcs
+        del arcs[a][b], arcs[b][a]
+        self._changed()
+
+    def drop_variable(self, cell: Cell) -> None:
+        """Remove the node ``cell`` and its edges."""
+        arcs = self.arcs
+        for other in arcs.pop(cell):
+            del arcs[other][cell]
+        del self.nodes_seen[cell]
+        self._changed()
+
+    def _changed(self) -> None:
+        """Forget networkx's cached conversions of this graph, as its own mutators do."""
+        cache = self.__networkx_cache__
+        if cache:
+            cache.clear()
 
 
 class ClueVariable:
@@ -83,7 +131,7 @@ class ClueVariable:
     [[2, 5], [2, 8], [5, 8]]
     """
 
-    __slots__ = ("cell", "domain", "open", "scope")
+    __slots__ = ("cell", "domain", "fixed", "fixed_mines", "open", "scope")
 
     def __init__(self, cell: Cell, scope: Iterable[Cell], mines: int) -> None:
         self.cell = cell
@@ -91,6 +139,10 @@ class ClueVariable:
         self.domain: list[Placement] = list(placements(len(self.scope), mines))
         self.open = len(self.scope)
         """How many scope cells the CSP has not yet decided."""
+        self.fixed = 0
+        """Scope bits decided but not yet applied to the domain."""
+        self.fixed_mines = 0
+        """Which of the :attr:`fixed` bits are mines."""
 
     def mines(self, placement: Placement) -> list[Cell]:
         """The scope cells that ``placement`` mines."""
@@ -151,8 +203,13 @@ class ClueCSP:
         """Variables created or narrowed since :meth:`take_touched` last emptied this set."""
         self._watchers: dict[Cell, list[Cell]] = {}
         self._pending: dict[Cell, bool] = {}
+        """Cells the CSP has concluded and not yet reported."""
+        self._fixes: list[Decision] = []
+        """Cells decided outside the CSP, not yet applied to the variables that watch them."""
         self._arcs: deque[tuple[Cell, Cell]] = deque()
+        """The AC-3 queue: arcs ``(x, y)`` to revise ``x`` against ``y``, first in first out."""
         self._queued: set[tuple[Cell, Cell]] = set()
+        """The arcs in :attr:`_arcs`, so that each waits there once."""
         self._adj = self.graph.arcs
 
     # -- building -------------------------------------------------------------------------
@@ -170,38 +227,90 @@ class ClueCSP:
         var = ClueVariable(cell, scope, mines)
         if not 0 <= mines <= len(var.scope):
             raise ValueError(f"{mines} mine(s) cannot fit among {len(var.scope)} cell(s)")
-        self.variables[cell] = var
-        self.graph.add_node(cell)
-        watchers = self._watchers
+        variables, watchers = self.variables, self._watchers
+        variables[cell] = var
+        self.graph.add_variable(cell)
         for shared in var.scope:
-            others = watchers.setdefault(shared, [])
+            others = watchers.get(shared)
+            if others is None:
+                watchers[shared] = [cell]
+                continue
             for other in others:
-                self._link(var, self.variables[other], shared)
+                self._link(var, variables[other], shared)
             others.append(cell)
         for other in self._adj[cell]:
             self._enqueue(cell, other)
             self._enqueue(other, cell)
         self.touched.add(cell)
-        self._conclude(var)
+        if mines == 0 or mines == len(var.scope):
+            self._conclude(var)
+
+    def learn(self, facts: Iterable[Decision]) -> None:
+        """Queue cells decided outside the CSP (by the knowledge's counting, say).
+
+        Facts are applied at the start of :meth:`propagate` (or by :meth:`apply_fixes`), not
+        here: a run of exploring often decides several cells of one clue, or all of them,
+        and each variable is then narrowed once, or simply retired. Cells no variable
+        watches are ignored.
+        """
+        self._fixes.extend(facts)
 
     def fix(self, cell: Cell, mine: bool) -> None:
-        """Decide ``cell`` from outside the CSP (the knowledge's listener), at once.
+        """Queue one fact: ``cell`` is a mine, or safe. See :meth:`learn`."""
+        self._fixes.append((cell, mine))
+
+    def apply_fixes(self) -> None:
+        """Restrict every variable to the placements that agree with the queued facts.
+
+        Each variable is filtered once for all its newly decided cells. A variable with no
+        undecided cell left is retired; one that was narrowed draws its conclusions and puts
+        the arcs into it back on the queue.
 
         Raises
         ------
         ContradictionError
-            The CSP had concluded the opposite, or no placement of some clue allows it.
+            The CSP had concluded the opposite of a fact, or no placement of some clue agrees
+            with the facts.
         """
-        if cell not in self._watchers:
-            return
-        pending = self._pending.pop(cell, None)
-        if pending is not None and pending != mine:
-            raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])
-        self._apply(cell, mine)
+        fixes, self._fixes = self._fixes, []
+        watchers, adj, variables, pending = self._watchers, self._adj, self.variables, self._pending
+        hit: dict[Cell, ClueVariable] = {}
+        for cell, mine in fixes:
+            holders = watchers.pop(cell, None)
+            if holders is None:
+                continue
+            if pending.pop(cell, mine) != mine:
+                raise ContradictionError(
+                    f"cell {cell} was proven both safe and a mine", cells=[cell]
+                )
+            for i, a in enumerate(holders):
+                for b in holders[i + 1 :]:
+                    shared = adj[a][b]["shared"]
+                    shared.discard(cell)
+                    if not shared:
+                        self.graph.part(a, b)
+            for holder in holders:
+                var = hit[holder] = variables[holder]
+                bit = var.bit(cell)
+                var.fixed |= bit
+                if mine:
+                    var.fixed_mines |= bit
+                var.open -= 1
+        for var in hit.values():
+            mask, want = var.fixed, var.fixed_mines
+            var.fixed = var.fixed_mines = 0
+            kept = [p for p in var.domain if p & mask == want]
+            if not kept:
+                self._empty(var)
+            if var.open == 0:
+                self._retire(var)
+            elif len(kept) != len(var.domain):
+                var.domain = kept
+                self._narrowed(var, None)
 
     # -- propagation ----------------------------------------------------------------------
 
-    def propagate(self) -> list[Decision]:
+    def propagate(self, *, until_news: bool = False) -> list[Decision]:
         """Run AC-3 to a fixed point and return the cells it decided, in the order decided.
 
         Raises
@@ -212,11 +321,18 @@ class ClueCSP:
         decided: list[Decision] = []
         pending, arcs, queued = self._pending, self._arcs, self._queued
         variables, adj = self.variables, self._adj
+        self.apply_fixes()
         while pending or arcs:
             if pending:
-                cell, mine = pending.popitem()
-                decided.append((cell, mine))
-                self._apply(cell, mine)
+                if until_news:
+                    found = list(pending.items())
+                    pending.clear()
+                    return found
+                found = list(pending.items())
+                pending.clear()
+                decided += found
+                self._fixes += found
+                self.apply_fixes()
                 continue
             arc = arcs.popleft()
             queued.discard(arc)
@@ -258,15 +374,15 @@ class ClueCSP:
             data["masks"][a.cell] |= a.bit(shared)
             data["masks"][b.cell] |= b.bit(shared)
         else:
-            self.graph.add_edge(a.cell, b.cell, shared={shared})
-            data = adj[a.cell][b.cell]
-            data["masks"] = {a.cell: a.bit(shared), b.cell: b.bit(shared)}
+            masks = {a.cell: a.bit(shared), b.cell: b.bit(shared)}
+            self.graph.join(a.cell, b.cell, {"shared": {shared}, "masks": masks})
 
     def _enqueue(self, x: Cell, y: Cell) -> None:
         """Queue the arc ``(x, y)``: revise ``x`` against ``y``."""
-        if (x, y) not in self._queued:
-            self._queued.add((x, y))
-            self._arcs.append((x, y))
+        arc = (x, y)
+        if arc not in self._queued:
+            self._queued.add(arc)
+            self._arcs.append(arc)
 
     def _revise(self, x: ClueVariable, y: ClueVariable, data: dict[str, Any]) -> bool:
         """Drop the placements of ``x`` that no placement of ``y`` agrees with; report a change."""
@@ -283,15 +399,13 @@ class ClueCSP:
     def _narrowed(self, var: ClueVariable, source: Cell | None) -> None:
         """``var``'s domain shrank: check it, draw conclusions, re-queue the arcs into it."""
         if not var.domain:
-            raise ContradictionError(
-                f"the clue at cell {var.cell} has no placement consistent with its neighbours",
-                cells=[var.cell],
-            )
+            self._empty(var)
         self.touched.add(var.cell)
         self._conclude(var)
-        for other in self._adj[var.cell]:
+        cell, enqueue = var.cell, self._enqueue
+        for other in self._adj[cell]:
             if other != source:
-                self._enqueue(other, var.cell)
+                enqueue(other, cell)
 
     def _conclude(self, var: ClueVariable) -> None:
         """Queue every undecided scope cell that is mined, or free, in all of ``var``'s domain."""
@@ -307,32 +421,17 @@ class ClueCSP:
                         f"cell {cell} is proven both safe and a mine", cells=[var.cell]
                     )
 
-    def _apply(self, cell: Cell, mine: bool) -> None:
-        """Restrict every variable watching ``cell`` to placements that agree with it."""
-        holders = self._watchers.pop(cell, None)
-        if holders is None:
-            return
-        adj, variables = self._adj, self.variables
-        for i, a in enumerate(holders):
-            for b in holders[i + 1 :]:
-                shared = adj[a][b]["shared"]
-                shared.discard(cell)
-                if not shared:
-                    self.graph.remove_edge(a, b)
-        for holder in holders:
-            var = variables[holder]
-            kept = var.agreeing(var.domain, cell, mine)
-            var.open -= 1
-            if len(kept) != len(var.domain):
-                var.domain = kept
-                self._narrowed(var, None)
-            if var.open == 0:
-                self._retire(var)
+    def _empty(self, var: ClueVariable) -> NoReturn:
+        """Raise for a variable left with no placement."""
+        raise ContradictionError(
+            f"the clue at cell {var.cell} has no placement consistent with its neighbours",
+            cells=[var.cell],
+        )
 
     def _retire(self, var: ClueVariable) -> None:
         """Forget a variable whose every scope cell is decided."""
         del self.variables[var.cell]
-        self.graph.remove_node(var.cell)
+        self.graph.drop_variable(var.cell)
         self.touched.discard(var.cell)
 
 

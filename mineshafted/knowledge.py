@@ -9,7 +9,10 @@ from enum import Enum
 from .board import MINE, Cell
 from .errors import ContradictionError
 
-__all__ = ["CellState", "Knowledge"]
+__all__ = ["CellState", "Decision", "Knowledge"]
+
+Decision = tuple[Cell, bool]
+"""A proven fact about one cell: ``(cell, is_mine)``."""
 
 
 class CellState(Enum):
@@ -32,25 +35,25 @@ class Knowledge:
     keeps count of its *hidden* (unknown) neighbours and its *unplaced* mines. When a clue's
     count alone decides its hidden neighbours (no mine left to place, or as many mines as
     hidden cells) the clue is *ripe*. Everything else is inferred in :mod:`mineshafted.csp`
-    and :mod:`mineshafted.search`.
+    and :mod:`mineshafted.search`, which learn each new fact through :meth:`take_news`.
 
+    >>> from mineshafted import BoardManager
+    >>> bm = BoardManager([[1, 1], [1, -1]])
     >>> k = Knowledge(2, 2)
     >>> k.prove_safe(0)
     True
-    >>> k.next_safe()
-    0
-    >>> k.record(0, 1, [1, 2, 3])
-    3
+    >>> k.explore(bm.move, bm.get_adjacent)  # clue 1 at cell 0: one mine among 1, 2, 3
+    [0]
+    >>> k.open_neighbours(0)
+    ([1, 2, 3], 1)
     >>> k.prove_safe(1), k.prove_safe(2)
     (True, True)
-    >>> k.next_ripe()
-    0
-    >>> k.open_neighbours(0)
-    ([3], 1)
-    >>> k.prove_mine(3)
-    True
-    >>> k.partial_grid()
-    [[1, None], [None, -1]]
+    >>> k.explore(bm.move, bm.get_adjacent)  # clue 1 at cell 1: cell 3 is its only mine
+    []
+    >>> k.take_news()
+    [(1, False), (2, False), (3, True)]
+    >>> k.partial_grid(), k.explored
+    ([[1, 1], [1, -1]], 3)
 
     Notes
     -----
@@ -60,20 +63,19 @@ class Knowledge:
     __slots__ = (
         "_around",
         "_hidden",
-        "_listener",
+        "_news",
         "_ripe",
         "_safe_queue",
         "_unplaced",
         "cols",
+        "explored",
         "neighbours",
         "rows",
         "state",
         "values",
     )
 
-    def __init__(
-        self, rows: int, cols: int, *, listener: Callable[[Cell, bool], object] | None = None
-    ) -> None:
+    def __init__(self, rows: int, cols: int) -> None:
         self.rows = rows
         self.cols = cols
         cells = rows * cols
@@ -81,14 +83,16 @@ class Knowledge:
         self.values: list[int | None] = [None] * cells
         """The board as known, row-major: clues, ``MINE`` for proven mines, else ``None``."""
         self.neighbours: dict[Cell, tuple[Cell, ...]] = {}
+        self.explored = 0
+        """How many cells have been explored (recorded)."""
         self._safe_queue: deque[Cell] = deque()
         self._ripe: list[Cell] = []
         self._around: list[list[Cell] | None] = [None] * cells
         """cell -> the explored clues beside it, while it is unknown"""
         self._hidden = [0] * cells
         self._unplaced = [0] * cells
-        self._listener = listener
-        """Told ``(cell, is_mine)`` of each newly decided cell that an explored clue sees."""
+        self._news: list[Decision] = []
+        """Newly decided cells that an explored clue sees, for :meth:`take_news`."""
 
     def prove_safe(self, cell: Cell) -> bool:
         """Record that ``cell`` is safe; ``True`` if that is news.
@@ -122,63 +126,70 @@ class Knowledge:
             raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])
         return False
 
-    def next_safe(self) -> Cell | None:
-        """The next proven-safe cell to explore, or ``None`` when there is none."""
-        return self._safe_queue.popleft() if self._safe_queue else None
+    def explore(
+        self, move: Callable[[Cell], int], adjacent: Callable[[Cell], Iterable[Cell]]
+    ) -> list[Cell]:
+        """Explore every proven-safe cell and settle every ripe clue, until neither is left.
 
-    def next_ripe(self) -> Cell | None:
-        """A clue whose count alone decides its hidden neighbours, or ``None``."""
-        return self._ripe.pop() if self._ripe else None
-
-    def record(self, cell: Cell, clue: int, neighbours: Iterable[Cell]) -> int:
-        """Record that exploring ``cell`` showed ``clue`` and that these are its neighbours.
-
-        A clue that decides its unknown neighbours on its own (a 0, say) decides them at
-        once; any other clue is registered beside them. Returns how many neighbours are still
-        unknown.
+        ``move`` and ``adjacent`` are a board manager's. Exploring a cell records its clue:
+        a clue that decides its unknown neighbours on its own (a 0, say) decides them at
+        once; any other is registered beside them, and settled when it becomes ripe.
+        Returns the clues explored here that their count alone could not settle and that
+        still have unknown neighbours: the CSP's new variables.
 
         Raises
         ------
         ContradictionError
-            The clue cannot hold given the mines already proven around it.
+            A clue cannot hold given the facts around it.
         """
-        state, unknown, mine = self.state, CellState.UNKNOWN, CellState.MINE
-        state[cell] = CellState.EXPLORED
-        self.values[cell] = clue
-        self.neighbours[cell] = ring = tuple(neighbours)
-        hidden_cells = [n for n in ring if state[n] is unknown]
-        hidden = len(hidden_cells)
-        unplaced = clue - [state[n] for n in ring].count(mine)
-        if not 0 <= unplaced <= hidden:
-            self._refuse(cell, unplaced, hidden)
-        if unplaced == 0 or unplaced == hidden:
-            self._decide_all(hidden_cells, mine=unplaced > 0)
-            return 0
-        around = self._around
-        for n in hidden_cells:
-            beside = around[n]
-            if beside is None:
-                around[n] = [cell]
-            else:
-                beside.append(cell)
-        self._hidden[cell] = hidden
-        self._unplaced[cell] = unplaced
-        return hidden
+        queue, ripe, decide_all = self._safe_queue, self._ripe, self._decide_all
+        state, values, rings, around = self.state, self.values, self.neighbours, self._around
+        hidden, unplaced = self._hidden, self._unplaced
+        unknown, explored, mined = CellState.UNKNOWN, CellState.EXPLORED, CellState.MINE
+        fresh: list[Cell] = []
+        count = 0
+        while True:
+            while queue:
+                cell = queue.popleft()
+                clue = move(cell)
+                count += 1
+                state[cell] = explored
+                values[cell] = clue
+                rings[cell] = ring = tuple(adjacent(cell))
+                cells = [n for n in ring if state[n] is unknown]
+                left = len(cells)
+                need = clue - [state[n] for n in ring].count(mined)
+                if need == 0 or need == left:
+                    decide_all(cells, mine=need > 0)
+                    continue
+                if not 0 < need < left:
+                    self._refuse(cell, need, left)
+                for n in cells:
+                    beside = around[n]
+                    if beside is None:
+                        around[n] = [cell]
+                    else:
+                        beside.append(cell)
+                hidden[cell] = left
+                unplaced[cell] = need
+                fresh.append(cell)
+            if not ripe:
+                break
+            cell = ripe.pop()
+            need = unplaced[cell]
+            if hidden[cell] and (need == 0 or need == hidden[cell]):
+                decide_all(rings[cell], mine=need > 0)
+        self.explored += count
+        return [cell for cell in fresh if hidden[cell]]
 
-    def settle(self, cell: Cell) -> None:
-        """Decide the unknown neighbours of a ripe clue.
+    def take_news(self) -> list[Decision]:
+        """Hand over and forget the cells decided since the last call that a clue sees.
 
-        A clue that is no longer ripe (its neighbours were decided meanwhile) is left alone.
+        Only such a cell can be in a CSP variable's scope (a scope is a clue's unknown
+        neighbours), so these are all the facts the CSP needs, in the order decided.
         """
-        if not self._hidden[cell]:
-            return
-        unplaced = self._unplaced[cell]
-        if unplaced == 0 or unplaced == self._hidden[cell]:
-            self._decide_all(self.neighbours[cell], mine=unplaced > 0)
-
-    def hidden(self, cell: Cell) -> int:
-        """How many neighbours of the explored ``cell`` are unknown."""
-        return self._hidden[cell]
+        news, self._news = self._news, []
+        return news
 
     def open_neighbours(self, cell: Cell) -> tuple[list[Cell], int]:
         """The explored ``cell``'s unknown neighbours, and how many of its mines are unplaced."""
@@ -201,55 +212,56 @@ class Knowledge:
         return [values[r * cols : (r + 1) * cols] for r in range(self.rows)]
 
     def _decide_all(self, cells: Iterable[Cell], *, mine: bool) -> None:
-        """Decide every unknown cell of ``cells`` the same way (safe ones are queued)."""
-        state, unknown, decided = self.state, CellState.UNKNOWN, self._decided
+        """Decide every unknown cell of ``cells`` the same way (safe ones are queued).
+
+        Each clue beside a decided cell updates its counts, and is queued as ripe once, when
+        it becomes ripe: after a safe neighbour, when as many mines are left as hidden cells;
+        after a mined one, when no mine is left. A decided cell that some clue sees is news.
+        """
+        state, unknown, around = self.state, CellState.UNKNOWN, self._around
+        hidden, unplaced, ripe, news = self._hidden, self._unplaced, self._ripe, self._news
         if mine:
             values = self.values
             for n in cells:
-                if state[n] is unknown:
-                    state[n] = CellState.MINE
-                    values[n] = MINE
-                    decided(n, mine=True)
+                if state[n] is not unknown:
+                    continue
+                state[n] = CellState.MINE
+                values[n] = MINE
+                beside = around[n]
+                if beside is None:
+                    continue
+                around[n] = None
+                news.append((n, True))
+                for clue_cell in beside:
+                    left = hidden[clue_cell] - 1
+                    hidden[clue_cell] = left
+                    need = unplaced[clue_cell] - 1
+                    unplaced[clue_cell] = need
+                    if need <= 0:
+                        if need < 0:
+                            self._refuse(clue_cell, need, left)
+                        if left:
+                            ripe.append(clue_cell)
         else:
             safe, queue = CellState.SAFE, self._safe_queue
             for n in cells:
-                if state[n] is unknown:
-                    state[n] = safe
-                    queue.append(n)
-                    decided(n, mine=False)
-
-    def _decided(self, cell: Cell, *, mine: bool) -> None:
-        """Update the counts of the clues beside a newly decided ``cell``; tell the listener.
-
-        A clue is queued as ripe once, when it becomes ripe: after a safe neighbour, when as
-        many mines are left as hidden cells; after a mined one, when no mine is left.
-
-        Only a cell that some explored clue sees can be in a CSP variable's scope (a scope is
-        a clue's unknown neighbours), so only such a cell is announced.
-        """
-        beside = self._around[cell]
-        if beside is None:
-            return
-        self._around[cell] = None
-        hidden, unplaced, ripe = self._hidden, self._unplaced, self._ripe
-        for clue_cell in beside:
-            left = hidden[clue_cell] - 1
-            hidden[clue_cell] = left
-            if mine:
-                need = unplaced[clue_cell] - 1
-                unplaced[clue_cell] = need
-                if need < 0:
-                    self._refuse(clue_cell, need, left)
-                if need == 0 and left:
-                    ripe.append(clue_cell)
-            else:
-                need = unplaced[clue_cell]
-                if need > left:
-                    self._refuse(clue_cell, need, left)
-                if need == left and need:
-                    ripe.append(clue_cell)
-        if self._listener is not None:
-            self._listener(cell, mine)
+                if state[n] is not unknown:
+                    continue
+                state[n] = safe
+                queue.append(n)
+                beside = around[n]
+                if beside is None:
+                    continue
+                around[n] = None
+                news.append((n, False))
+                for clue_cell in beside:
+                    left = hidden[clue_cell] - 1
+                    hidden[clue_cell] = left
+                    need = unplaced[clue_cell]
+                    if need >= left and need:
+                        if need > left:
+                            self._refuse(clue_cell, need, left)
+                        ripe.append(clue_cell)
 
     def _refuse(self, cell: Cell, unplaced: int, hidden: int) -> None:
         """Raise for a clue whose count no placement can meet."""

@@ -133,7 +133,7 @@ class Sweep:
     >>> from mineshafted import BoardManager
     >>> report = Sweep(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])).run()
     >>> report.moves, dict(report.proven_by)
-    (10, {'start': 1, 'propagation': 4, 'clue': 7})
+    (10, {'start': 1, 'propagation': 1, 'clue': 10})
     """
 
     def __init__(self, bm: Manager, *, search: ComponentSearch | None = None, start: Cell = 0):
@@ -141,7 +141,7 @@ class Sweep:
         self.bm = bm
         self.start = start
         self.csp = ClueCSP()
-        self.knowledge = Knowledge(rows, cols, listener=self.csp.fix)
+        self.knowledge = Knowledge(rows, cols)
         self.search = search if search is not None else BacktrackingSearch()
         self.report = SweepReport(Status.SOLVED, [], [], [], moves=0, seconds=0.0)
 
@@ -192,31 +192,19 @@ class Sweep:
         left: by then most have been settled by their neighbours and need no variable.
         """
         knowledge = self.knowledge
-        move, adjacent = self.bm.move, self.bm.get_adjacent
-        next_safe, next_ripe, record = knowledge.next_safe, knowledge.next_ripe, knowledge.record
-        fresh: list[Cell] = []
-        explored = 0
-        while True:
-            while (cell := next_safe()) is not None:
-                explored += 1
-                if record(cell, move(cell), adjacent(cell)):
-                    fresh.append(cell)
-            if (cell := next_ripe()) is not None:
-                knowledge.settle(cell)
-                continue
-            break
-        added = 0
+        before = knowledge.explored
+        fresh = knowledge.explore(self.bm.move, self.bm.get_adjacent)
         for cell in fresh:
-            if knowledge.hidden(cell):
-                unknown, mines = knowledge.open_neighbours(cell)
-                self.csp.add(cell, unknown, mines)
-                added += 1
+            unknown, mines = knowledge.open_neighbours(cell)
+            self.csp.add(cell, unknown, mines)
+        explored = knowledge.explored - before
         self.report.moves += explored
-        log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, added)
+        log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, len(fresh))
 
     def _propagate(self) -> bool:
-        """Stage 2: AC-3 to a fixed point; ``True`` if it decided anything."""
-        decisions = self.csp.propagate()
+        """Stage 2: tell the CSP the new facts, AC-3 to a fixed point; ``True`` on news."""
+        self.csp.learn(self.knowledge.take_news())
+        decisions = self.csp.propagate(until_news=True)
         knowledge = self.knowledge
         for cell, mine in decisions:
             if mine:

@@ -69,9 +69,42 @@ def test_fix_narrows_only_the_variables_that_watch_the_cell() -> None:
     csp.add(1, (20, 21), 1)
     csp.take_touched()
     csp.fix(10, True)
+    assert len(csp.variables[0].domain) == 3  # queued, not yet applied
+    csp.apply_fixes()
+    assert [csp.variables[0].mines(p) for p in csp.variables[0].domain] == [[10]]
     assert [csp.variables[1].mines(p) for p in csp.variables[1].domain] == [[20], [21]]
     assert csp.take_touched() == {0}
     assert sorted(csp.propagate()) == [(11, False), (12, False)]
+
+
+def test_learning_several_cells_of_a_clue_narrows_it_once() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11, 12, 13), 2)
+    csp.learn([(10, True), (11, False)])
+    csp.apply_fixes()
+    assert [csp.variables[0].mines(p) for p in csp.variables[0].domain] == [[10, 12], [10, 13]]
+    csp.learn([(12, False), (13, True), (99, True)])  # 99: watched by no variable
+    csp.apply_fixes()
+    assert csp.variables == {}  # every scope cell decided: retired without a conclusion
+    assert csp.propagate() == []
+
+
+def test_facts_that_no_placement_allows_raise_when_applied() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11, 12), 1)
+    csp.learn([(10, True), (11, True)])
+    with pytest.raises(ContradictionError, match="no placement"):
+        csp.apply_fixes()
+
+
+def test_propagate_until_news_stops_at_the_first_conclusions() -> None:
+    csp = worked_csp()
+    first = csp.propagate(until_news=True)
+    assert first and set(first) < {(2, False), (5, True), (8, True), (11, False)}
+    # The conclusions are the caller's to report back; the rest of the queue waits.
+    csp.learn(first)
+    rest = csp.propagate()
+    assert sorted(first + rest) == [(2, False), (5, True), (8, True), (11, False)]
 
 
 def test_an_arc_disappears_when_its_last_shared_cell_is_decided() -> None:
@@ -80,8 +113,10 @@ def test_an_arc_disappears_when_its_last_shared_cell_is_decided() -> None:
     csp.add(1, (11, 12, 13), 1)
     assert csp.graph.edges[0, 1]["shared"] == {11, 12}
     csp.fix(11, False)
+    csp.apply_fixes()
     assert csp.graph.edges[0, 1]["shared"] == {12}
     csp.fix(12, False)
+    csp.apply_fixes()
     assert not csp.graph.has_edge(0, 1)
     assert sorted(csp.propagate()) == [(10, True), (13, True)]
 
@@ -106,8 +141,9 @@ def test_contradictory_clues_raise() -> None:
 def test_fixing_against_a_conclusion_raises() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11), 2)
-    with pytest.raises(ContradictionError):
-        csp.fix(10, False)
+    csp.fix(10, False)
+    with pytest.raises(ContradictionError, match="both safe and a mine"):
+        csp.propagate()
 
 
 def test_bad_additions_are_refused() -> None:

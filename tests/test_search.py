@@ -66,6 +66,7 @@ def test_backbone_of_an_unsolvable_component_raises() -> None:
 def test_open_constraints_describe_the_undecided_part() -> None:
     csp = build([(0, (10, 11, 12), 2)])
     csp.fix(10, True)
+    csp.apply_fixes()
     assert open_constraints(list(csp.variables.values())) == [((11, 12), 1)]
 
 
