@@ -64,7 +64,6 @@ class Knowledge:
         "_around",
         "_hidden",
         "_news",
-        "_ripe",
         "_safe_queue",
         "_unplaced",
         "cols",
@@ -86,7 +85,6 @@ class Knowledge:
         self.explored = 0
         """How many cells have been explored (recorded)."""
         self._safe_queue: deque[Cell] = deque()
-        self._ripe: list[Cell] = []
         self._around: list[list[Cell] | None] = [None] * cells
         """cell -> the explored clues beside it, while it is unknown"""
         self._hidden = [0] * cells
@@ -104,7 +102,7 @@ class Knowledge:
         """
         state = self.state[cell]
         if state is CellState.UNKNOWN:
-            self._decide_all((cell,), mine=False)
+            self._settle((cell,), mine=False)
             return True
         if state is CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both a mine and safe", cells=[cell])
@@ -120,7 +118,7 @@ class Knowledge:
         """
         state = self.state[cell]
         if state is CellState.UNKNOWN:
-            self._decide_all((cell,), mine=True)
+            self._settle((cell,), mine=True)
             return True
         if state is not CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])
@@ -142,43 +140,36 @@ class Knowledge:
         ContradictionError
             A clue cannot hold given the facts around it.
         """
-        queue, ripe, decide_all = self._safe_queue, self._ripe, self._decide_all
+        queue, settle = self._safe_queue, self._settle
         state, values, rings, around = self.state, self.values, self.neighbours, self._around
         hidden, unplaced = self._hidden, self._unplaced
         unknown, explored, mined = CellState.UNKNOWN, CellState.EXPLORED, CellState.MINE
         fresh: list[Cell] = []
         count = 0
-        while True:
-            while queue:
-                cell = queue.popleft()
-                clue = move(cell)
-                count += 1
-                state[cell] = explored
-                values[cell] = clue
-                rings[cell] = ring = tuple(adjacent(cell))
-                cells = [n for n in ring if state[n] is unknown]
-                left = len(cells)
-                need = clue - [state[n] for n in ring].count(mined)
-                if need == 0 or need == left:
-                    decide_all(cells, mine=need > 0)
-                    continue
-                if not 0 < need < left:
-                    self._refuse(cell, need, left)
-                for n in cells:
-                    beside = around[n]
-                    if beside is None:
-                        around[n] = [cell]
-                    else:
-                        beside.append(cell)
-                hidden[cell] = left
-                unplaced[cell] = need
-                fresh.append(cell)
-            if not ripe:
-                break
-            cell = ripe.pop()
-            need = unplaced[cell]
-            if hidden[cell] and (need == 0 or need == hidden[cell]):
-                decide_all(rings[cell], mine=need > 0)
+        while queue:
+            cell = queue.popleft()
+            clue = move(cell)
+            count += 1
+            state[cell] = explored
+            values[cell] = clue
+            rings[cell] = ring = tuple(adjacent(cell))
+            cells = [n for n in ring if state[n] is unknown]
+            left = len(cells)
+            need = clue - [state[n] for n in ring].count(mined)
+            if need == 0 or need == left:
+                settle(cells, mine=need > 0)
+                continue
+            if not 0 < need < left:
+                self._refuse(cell, need, left)
+            for n in cells:
+                beside = around[n]
+                if beside is None:
+                    around[n] = [cell]
+                else:
+                    beside.append(cell)
+            hidden[cell] = left
+            unplaced[cell] = need
+            fresh.append(cell)
         self.explored += count
         return [cell for cell in fresh if hidden[cell]]
 
@@ -211,57 +202,69 @@ class Knowledge:
         values, cols = self.values, self.cols
         return [values[r * cols : (r + 1) * cols] for r in range(self.rows)]
 
-    def _decide_all(self, cells: Iterable[Cell], *, mine: bool) -> None:
-        """Decide every unknown cell of ``cells`` the same way (safe ones are queued).
+    def _settle(self, cells: Iterable[Cell], *, mine: bool) -> None:
+        """Decide every unknown cell of ``cells`` the same way, then settle each ripe clue.
 
         Each clue beside a decided cell updates its counts, and is queued as ripe once, when
         it becomes ripe: after a safe neighbour, when as many mines are left as hidden cells;
-        after a mined one, when no mine is left. A decided cell that some clue sees is news.
+        after a mined one, when no mine is left. Its unknown neighbours are then decided in
+        turn, until no clue is ripe. Safe cells are queued for exploring; a decided cell that
+        some clue sees is news.
         """
         state, unknown, around = self.state, CellState.UNKNOWN, self._around
-        hidden, unplaced, ripe, news = self._hidden, self._unplaced, self._ripe, self._news
-        if mine:
-            values = self.values
-            for n in cells:
-                if state[n] is not unknown:
-                    continue
-                state[n] = CellState.MINE
-                values[n] = MINE
-                beside = around[n]
-                if beside is None:
-                    continue
-                around[n] = None
-                news.append((n, True))
-                for clue_cell in beside:
-                    left = hidden[clue_cell] - 1
-                    hidden[clue_cell] = left
-                    need = unplaced[clue_cell] - 1
-                    unplaced[clue_cell] = need
-                    if need <= 0:
-                        if need < 0:
-                            self._refuse(clue_cell, need, left)
-                        if left:
+        hidden, unplaced, news = self._hidden, self._unplaced, self._news
+        ripe: list[Cell] = []
+        values, queue, rings = self.values, self._safe_queue, self.neighbours
+        safe, mined = CellState.SAFE, CellState.MINE
+        while True:
+            if mine:
+                for n in cells:
+                    if state[n] is not unknown:
+                        continue
+                    state[n] = mined
+                    values[n] = MINE
+                    beside = around[n]
+                    if beside is None:
+                        continue
+                    around[n] = None
+                    news.append((n, True))
+                    for clue_cell in beside:
+                        left = hidden[clue_cell] - 1
+                        hidden[clue_cell] = left
+                        need = unplaced[clue_cell] - 1
+                        unplaced[clue_cell] = need
+                        if need <= 0:
+                            if need < 0:
+                                self._refuse(clue_cell, need, left)
+                            if left:
+                                ripe.append(clue_cell)
+            else:
+                for n in cells:
+                    if state[n] is not unknown:
+                        continue
+                    state[n] = safe
+                    queue.append(n)
+                    beside = around[n]
+                    if beside is None:
+                        continue
+                    around[n] = None
+                    news.append((n, False))
+                    for clue_cell in beside:
+                        left = hidden[clue_cell] - 1
+                        hidden[clue_cell] = left
+                        need = unplaced[clue_cell]
+                        if need >= left and need:
+                            if need > left:
+                                self._refuse(clue_cell, need, left)
                             ripe.append(clue_cell)
-        else:
-            safe, queue = CellState.SAFE, self._safe_queue
-            for n in cells:
-                if state[n] is not unknown:
-                    continue
-                state[n] = safe
-                queue.append(n)
-                beside = around[n]
-                if beside is None:
-                    continue
-                around[n] = None
-                news.append((n, False))
-                for clue_cell in beside:
-                    left = hidden[clue_cell] - 1
-                    hidden[clue_cell] = left
-                    need = unplaced[clue_cell]
-                    if need >= left and need:
-                        if need > left:
-                            self._refuse(clue_cell, need, left)
-                        ripe.append(clue_cell)
+            while ripe:
+                clue_cell = ripe.pop()
+                left, need = hidden[clue_cell], unplaced[clue_cell]
+                if left and (need == 0 or need == left):
+                    cells, mine = rings[clue_cell], need > 0
+                    break
+            else:
+                return
 
     def _refuse(self, cell: Cell, unplaced: int, hidden: int) -> None:
         """Raise for a clue whose count no placement can meet."""
