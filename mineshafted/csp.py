@@ -66,6 +66,8 @@ class ArcGraph(_Graph):
     :meth:`drop_variable`, which write the same dicts as ``add_node``, ``add_edge``,
     ``remove_edge`` and ``remove_node`` without their generic checks. Every networkx
     reader (``edges``, ``has_edge``, ``node_connected_component``...) sees the same graph.
+    Its ``__networkx_cache__`` is ``None``, networkx's documented way to turn off caching
+    converted copies of a graph, so no mutation has a cache to clear.
 
     >>> g = ArcGraph()
     >>> g.add_variable(1); g.add_variable(2); g.add_variable(3)
@@ -81,6 +83,7 @@ class ArcGraph(_Graph):
         self.arcs: Arcs = {}
         self.nodes_seen: dict[Cell, dict[str, Any]] = {}
         super().__init__()
+        self.__networkx_cache__ = None
 
     def adjlist_outer_dict_factory(self) -> Arcs:  # type: ignore[override]
         """Hand networkx :attr:`arcs` as the graph's outer adjacency dict."""
@@ -94,19 +97,16 @@ class ArcGraph(_Graph):
         """Add the node ``cell`` (not yet in the graph), with no edges."""
         self.nodes_seen[cell] = {}
         self.arcs[cell] = {}
-        self._changed()
 
     def join(self, a: Cell, b: Cell, data: dict[str, Any]) -> None:
         """Add the edge ``a``-``b`` (both nodes, not yet joined), holding ``data``."""
         arcs = self.arcs
         arcs[a][b] = arcs[b][a] = data
-        self._changed()
 
     def part(self, a: Cell, b: Cell) -> None:
         """Remove the edge ``a``-``b``."""
         arcs = self.arcs
         del arcs[a][b], arcs[b][a]
-        self._changed()
 
     def drop_variable(self, cell: Cell) -> None:
         """Remove the node ``cell`` and its edges."""
@@ -114,13 +114,6 @@ class ArcGraph(_Graph):
         for other in arcs.pop(cell):
             del arcs[other][cell]
         del self.nodes_seen[cell]
-        self._changed()
-
-    def _changed(self) -> None:
-        """Forget networkx's cached conversions of this graph, as its own mutators do."""
-        cache = self.__networkx_cache__
-        if cache:
-            cache.clear()
 
 
 class ClueVariable:
@@ -291,7 +284,7 @@ class ClueCSP:
                         self.graph.part(a, b)
             for holder in holders:
                 var = hit[holder] = variables[holder]
-                bit = var.bit(cell)
+                bit = 1 << var.scope.index(cell)
                 var.fixed |= bit
                 if mine:
                     var.fixed_mines |= bit
@@ -367,15 +360,16 @@ class ClueCSP:
 
     def _link(self, a: ClueVariable, b: ClueVariable, shared: Cell) -> None:
         """Record that ``a`` and ``b`` share the undecided cell ``shared``."""
-        adj = self._adj
-        if b.cell in adj[a.cell]:
-            data = adj[a.cell][b.cell]
-            data["shared"].add(shared)
-            data["masks"][a.cell] |= a.bit(shared)
-            data["masks"][b.cell] |= b.bit(shared)
-        else:
-            masks = {a.cell: a.bit(shared), b.cell: b.bit(shared)}
+        bit_a, bit_b = 1 << a.scope.index(shared), 1 << b.scope.index(shared)
+        data = self._adj[a.cell].get(b.cell)
+        if data is None:
+            masks = {a.cell: bit_a, b.cell: bit_b}
             self.graph.join(a.cell, b.cell, {"shared": {shared}, "masks": masks})
+        else:
+            data["shared"].add(shared)
+            masks = data["masks"]
+            masks[a.cell] |= bit_a
+            masks[b.cell] |= bit_b
 
     def _enqueue(self, x: Cell, y: Cell) -> None:
         """Queue the arc ``(x, y)``: revise ``x`` against ``y``."""
