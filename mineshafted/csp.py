@@ -83,7 +83,7 @@ class ArcGraph(_Graph):
         self.arcs: Arcs = {}
         self.nodes_seen: dict[Cell, dict[str, Any]] = {}
         super().__init__()
-        self.__networkx_cache__ = None
+        self.__networkx_cache__ = None  # type: ignore[assignment]  # documented opt-out
 
     def adjlist_outer_dict_factory(self) -> Arcs:  # type: ignore[override]
         """Hand networkx :attr:`arcs` as the graph's outer adjacency dict."""
