@@ -189,8 +189,10 @@ class Knowledge:
 
     def undetermined(self) -> list[Cell]:
         """Cells neither explored, nor proven mines, nor proven safe, ascending."""
-        unknown = CellState.UNKNOWN
-        return [c for c, s in enumerate(self.state) if s is unknown]
+        unknown, state = CellState.UNKNOWN, self.state
+        if unknown not in state:  # the usual end of a sweep: a scan in C
+            return []
+        return [c for c, s in enumerate(state) if s is unknown]
 
     def frontier(self) -> list[Cell]:
         """Undetermined cells beside an explored clue, ascending."""
