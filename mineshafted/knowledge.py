@@ -65,6 +65,7 @@ class Knowledge:
         "_hidden",
         "_news",
         "_safe_queue",
+        "_uncounted",
         "_unplaced",
         "cols",
         "explored",
@@ -89,20 +90,26 @@ class Knowledge:
         """cell -> the explored clues beside it, while it is unknown"""
         self._hidden = [0] * cells
         self._unplaced = [0] * cells
+        self._uncounted: deque[Cell] = deque()
+        """Decided cells whose clues' counts :meth:`explore` has yet to update."""
         self._news: list[Decision] = []
         """Newly decided cells that an explored clue sees, for :meth:`take_news`."""
 
     def prove_safe(self, cell: Cell) -> bool:
-        """Record that ``cell`` is safe; ``True`` if that is news.
+        """Record that ``cell`` is safe and queue it for exploring; ``True`` if that is news.
+
+        The clues beside it update their counts at the next :meth:`explore`.
 
         Raises
         ------
         ContradictionError
-            ``cell`` was already proven to be a mine, or a clue beside it now cannot hold.
+            ``cell`` was already proven to be a mine.
         """
         state = self.state[cell]
         if state is CellState.UNKNOWN:
-            self._settle((cell,), mine=False)
+            self.state[cell] = CellState.SAFE
+            self._safe_queue.append(cell)
+            self._counted(cell)
             return True
         if state is CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both a mine and safe", cells=[cell])
@@ -111,14 +118,18 @@ class Knowledge:
     def prove_mine(self, cell: Cell) -> bool:
         """Record that ``cell`` holds a mine; ``True`` if that is news.
 
+        The clues beside it update their counts at the next :meth:`explore`.
+
         Raises
         ------
         ContradictionError
-            ``cell`` was already proven safe, or a clue beside it now cannot hold.
+            ``cell`` was already proven safe (or explored).
         """
         state = self.state[cell]
         if state is CellState.UNKNOWN:
-            self._settle((cell,), mine=True)
+            self.state[cell] = CellState.MINE
+            self.values[cell] = MINE
+            self._counted(cell)
             return True
         if state is not CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])
@@ -129,9 +140,15 @@ class Knowledge:
     ) -> list[Cell]:
         """Explore every proven-safe cell and settle every ripe clue, until neither is left.
 
-        ``move`` and ``adjacent`` are a board manager's. Exploring a cell records its clue:
-        a clue that decides its unknown neighbours on its own (a 0, say) decides them at
-        once; any other is registered beside them, and settled when it becomes ripe.
+        ``move`` and ``adjacent`` are a board manager's. One loop, highest priority first:
+
+        1. a newly decided cell updates the counts of the clues beside it (hidden cells,
+           unplaced mines) and is news; a clue that turns ripe is queued, once;
+        2. a ripe clue decides its unknown neighbours (safe ones join the safe queue);
+        3. a safe cell is explored and its clue recorded: a clue that decides its unknown
+           neighbours on its own (a 0, say) is ripe on sight; any other is registered
+           beside them.
+
         Returns the clues explored here that their count alone could not settle and that
         still have unknown neighbours: the CSP's new variables.
 
@@ -140,13 +157,80 @@ class Knowledge:
         ContradictionError
             A clue cannot hold given the facts around it.
         """
-        queue, settle = self._safe_queue, self._settle
+        queue, uncounted, news = self._safe_queue, self._uncounted, self._news
         state, values, rings, around = self.state, self.values, self.neighbours, self._around
         hidden, unplaced = self._hidden, self._unplaced
-        unknown, explored, mined = CellState.UNKNOWN, CellState.EXPLORED, CellState.MINE
+        unknown, safe, explored, mined = (
+            CellState.UNKNOWN,
+            CellState.SAFE,
+            CellState.EXPLORED,
+            CellState.MINE,
+        )
+        orders: list[tuple[Iterable[Cell], bool]] = []
+        """cells to decide, all one way: a clue's unknown neighbours when it is ripe on sight"""
+        ripe: list[Cell] = []
+        """registered clues that became ripe"""
         fresh: list[Cell] = []
         count = 0
-        while queue:
+        while True:
+            if uncounted:
+                # A decided cell: update the counts of the clues beside it.
+                n = uncounted.popleft()
+                beside = around[n]
+                if beside is None:
+                    continue
+                around[n] = None
+                if state[n] is mined:
+                    news.append((n, True))
+                    for clue_cell in beside:
+                        left = hidden[clue_cell] - 1
+                        hidden[clue_cell] = left
+                        need = unplaced[clue_cell] - 1
+                        unplaced[clue_cell] = need
+                        if need <= 0:
+                            if need < 0:
+                                self._refuse(clue_cell, need, left)
+                            if left:
+                                ripe.append(clue_cell)
+                else:
+                    news.append((n, False))
+                    for clue_cell in beside:
+                        left = hidden[clue_cell] - 1
+                        hidden[clue_cell] = left
+                        need = unplaced[clue_cell]
+                        if need >= left and need:
+                            if need > left:
+                                self._refuse(clue_cell, need, left)
+                            ripe.append(clue_cell)
+                continue
+            if orders or ripe:
+                # Decide the unknown neighbours of a ripe clue.
+                if orders:
+                    cells, mine = orders.pop()
+                else:
+                    cell = ripe.pop()
+                    left, need = hidden[cell], unplaced[cell]
+                    if not left or (need and need != left):
+                        continue
+                    cells, mine = rings[cell], need > 0
+                if mine:
+                    for n in cells:
+                        if state[n] is unknown:
+                            state[n] = mined
+                            values[n] = MINE
+                            if around[n] is not None:
+                                uncounted.append(n)
+                else:
+                    for n in cells:
+                        if state[n] is unknown:
+                            state[n] = safe
+                            queue.append(n)
+                            if around[n] is not None:
+                                uncounted.append(n)
+                continue
+            if not queue:
+                break
+            # Explore a safe cell and record its clue.
             cell = queue.popleft()
             clue = move(cell)
             count += 1
@@ -157,7 +241,7 @@ class Knowledge:
             left = len(cells)
             need = clue - [state[n] for n in ring].count(mined)
             if need == 0 or need == left:
-                settle(cells, mine=need > 0)
+                orders.append((cells, need > 0))
                 continue
             if not 0 < need < left:
                 self._refuse(cell, need, left)
@@ -204,69 +288,10 @@ class Knowledge:
         values, cols = self.values, self.cols
         return [values[r * cols : (r + 1) * cols] for r in range(self.rows)]
 
-    def _settle(self, cells: Iterable[Cell], *, mine: bool) -> None:
-        """Decide every unknown cell of ``cells`` the same way, then settle each ripe clue.
-
-        Each clue beside a decided cell updates its counts, and is queued as ripe once, when
-        it becomes ripe: after a safe neighbour, when as many mines are left as hidden cells;
-        after a mined one, when no mine is left. Its unknown neighbours are then decided in
-        turn, until no clue is ripe. Safe cells are queued for exploring; a decided cell that
-        some clue sees is news.
-        """
-        state, unknown, around = self.state, CellState.UNKNOWN, self._around
-        hidden, unplaced, news = self._hidden, self._unplaced, self._news
-        ripe: list[Cell] = []
-        values, queue, rings = self.values, self._safe_queue, self.neighbours
-        safe, mined = CellState.SAFE, CellState.MINE
-        while True:
-            if mine:
-                for n in cells:
-                    if state[n] is not unknown:
-                        continue
-                    state[n] = mined
-                    values[n] = MINE
-                    beside = around[n]
-                    if beside is None:
-                        continue
-                    around[n] = None
-                    news.append((n, True))
-                    for clue_cell in beside:
-                        left = hidden[clue_cell] - 1
-                        hidden[clue_cell] = left
-                        need = unplaced[clue_cell] - 1
-                        unplaced[clue_cell] = need
-                        if need <= 0:
-                            if need < 0:
-                                self._refuse(clue_cell, need, left)
-                            if left:
-                                ripe.append(clue_cell)
-            else:
-                for n in cells:
-                    if state[n] is not unknown:
-                        continue
-                    state[n] = safe
-                    queue.append(n)
-                    beside = around[n]
-                    if beside is None:
-                        continue
-                    around[n] = None
-                    news.append((n, False))
-                    for clue_cell in beside:
-                        left = hidden[clue_cell] - 1
-                        hidden[clue_cell] = left
-                        need = unplaced[clue_cell]
-                        if need >= left and need:
-                            if need > left:
-                                self._refuse(clue_cell, need, left)
-                            ripe.append(clue_cell)
-            while ripe:
-                clue_cell = ripe.pop()
-                left, need = hidden[clue_cell], unplaced[clue_cell]
-                if left and (need == 0 or need == left):
-                    cells, mine = rings[clue_cell], need > 0
-                    break
-            else:
-                return
+    def _counted(self, cell: Cell) -> None:
+        """Have the next :meth:`explore` update the counts of the clues beside ``cell``."""
+        if self._around[cell] is not None:
+            self._uncounted.append(cell)
 
     def _refuse(self, cell: Cell, unplaced: int, hidden: int) -> None:
         """Raise for a clue whose count no placement can meet."""
