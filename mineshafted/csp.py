@@ -220,20 +220,34 @@ class ClueCSP:
         var = ClueVariable(cell, scope, mines)
         if not 0 <= mines <= len(var.scope):
             raise ValueError(f"{mines} mine(s) cannot fit among {len(var.scope)} cell(s)")
-        variables, watchers = self.variables, self._watchers
+        variables, watchers, graph, adj = self.variables, self._watchers, self.graph, self._adj
         variables[cell] = var
-        self.graph.add_variable(cell)
+        graph.add_variable(cell)
+        arcs_here = adj[cell]
         for shared in var.scope:
             others = watchers.get(shared)
             if others is None:
                 watchers[shared] = [cell]
                 continue
+            bit = 1 << var.scope.index(shared)
             for other in others:
-                self._link(var, variables[other], shared)
+                other_bit = 1 << variables[other].scope.index(shared)
+                data = arcs_here.get(other)
+                if data is None:
+                    masks = {cell: bit, other: other_bit}
+                    graph.join(cell, other, {"shared": {shared}, "masks": masks})
+                else:
+                    data["shared"].add(shared)
+                    masks = data["masks"]
+                    masks[cell] |= bit
+                    masks[other] |= other_bit
             others.append(cell)
-        for other in self._adj[cell]:
-            self._enqueue(cell, other)
-            self._enqueue(other, cell)
+        queue, queued = self._arcs, self._queued
+        for other in arcs_here:  # a new variable: none of its arcs is queued yet
+            queue.append((cell, other))
+            queue.append((other, cell))
+            queued.add((cell, other))
+            queued.add((other, cell))
         self.touched.add(cell)
         if mines == 0 or mines == len(var.scope):
             self._conclude(var)
@@ -361,26 +375,6 @@ class ClueCSP:
 
     # -- internals ------------------------------------------------------------------------
 
-    def _link(self, a: ClueVariable, b: ClueVariable, shared: Cell) -> None:
-        """Record that ``a`` and ``b`` share the undecided cell ``shared``."""
-        bit_a, bit_b = 1 << a.scope.index(shared), 1 << b.scope.index(shared)
-        data = self._adj[a.cell].get(b.cell)
-        if data is None:
-            masks = {a.cell: bit_a, b.cell: bit_b}
-            self.graph.join(a.cell, b.cell, {"shared": {shared}, "masks": masks})
-        else:
-            data["shared"].add(shared)
-            masks = data["masks"]
-            masks[a.cell] |= bit_a
-            masks[b.cell] |= bit_b
-
-    def _enqueue(self, x: Cell, y: Cell) -> None:
-        """Queue the arc ``(x, y)``: revise ``x`` against ``y``."""
-        arc = (x, y)
-        if arc not in self._queued:
-            self._queued.add(arc)
-            self._arcs.append(arc)
-
     def _revise(self, x: ClueVariable, y: ClueVariable, data: dict[str, Any]) -> bool:
         """Drop the placements of ``x`` that no placement of ``y`` agrees with; report a change."""
         masks = data["masks"]
@@ -404,10 +398,11 @@ class ClueCSP:
             self._empty(var)
         self.touched.add(var.cell)
         self._conclude(var)
-        cell, enqueue = var.cell, self._enqueue
+        cell, queue, queued = var.cell, self._arcs, self._queued
         for other in self._adj[cell]:
-            if other != source:
-                enqueue(other, cell)
+            if other != source and (other, cell) not in queued:
+                queued.add((other, cell))
+                queue.append((other, cell))
 
     def _conclude(self, var: ClueVariable) -> None:
         """Queue every undecided scope cell that is mined, or free, in all of ``var``'s domain."""
