@@ -282,6 +282,7 @@ class ClueCSP:
         fixes, self._fixes = self._fixes, []
         watchers, adj, variables, pending = self._watchers, self._adj, self.variables, self._pending
         hit: dict[Cell, ClueVariable] = {}
+        shared_by: list[tuple[Cell, list[Cell]]] = []
         for cell, mine in fixes:
             holders = watchers.pop(cell, None)
             if holders is None:
@@ -290,12 +291,8 @@ class ClueCSP:
                 raise ContradictionError(
                     f"cell {cell} was proven both safe and a mine", cells=[cell]
                 )
-            for i, a in enumerate(holders):
-                for b in holders[i + 1 :]:
-                    shared = adj[a][b]["shared"]
-                    shared.discard(cell)
-                    if not shared:
-                        self.graph.part(a, b)
+            if len(holders) > 1:
+                shared_by.append((cell, holders))
             for holder in holders:
                 var = hit[holder] = variables[holder]
                 bit = 1 << var.scope.index(cell)
@@ -303,6 +300,7 @@ class ClueCSP:
                 if mine:
                     var.fixed_mines |= bit
                 var.open -= 1
+        narrowed = []
         for var in hit.values():
             mask, want = var.fixed, var.fixed_mines
             var.fixed = var.fixed_mines = 0
@@ -313,10 +311,25 @@ class ClueCSP:
             if not kept:
                 self._empty(var)
             if var.open == 0:
-                self._retire(var)
+                self._retire(var)  # and its arcs with it
             elif len(kept) != len(var.domain):
                 var.domain = kept
-                self._narrowed(var, None)
+                narrowed.append(var)
+        # Arcs between live variables lose the decided cells; an arc with none left goes.
+        for cell, holders in shared_by:
+            for i, a in enumerate(holders):
+                arcs_a = adj.get(a)
+                if arcs_a is None:
+                    continue
+                for b in holders[i + 1 :]:
+                    data = arcs_a.get(b)
+                    if data is not None:
+                        shared = data["shared"]
+                        shared.discard(cell)
+                        if not shared:
+                            self.graph.part(a, b)
+        for var in narrowed:
+            self._narrowed(var, None)
 
     # -- propagation ----------------------------------------------------------------------
 
