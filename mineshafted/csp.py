@@ -12,14 +12,14 @@ domain
 arc
     Two variables whose scopes share an undecided cell: an edge of :attr:`ClueCSP.graph`.
 
-The CSP is incremental: :meth:`ClueCSP.add` and :meth:`ClueCSP.fix` touch only the variables and
-arcs around one cell, and :meth:`ClueCSP.propagate` runs AC-3 from the arcs they queued.
+The CSP is incremental: :meth:`ClueCSP.add` touches only the variables and arcs around one
+clue, facts learnt from outside (:meth:`ClueCSP.learn`) touch only the variables that watch
+those cells, and :meth:`ClueCSP.propagate` runs AC-3 from the arcs they put on the queue.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import combinations
@@ -185,12 +185,18 @@ class ClueCSP:
     Arc revision projects both domains onto the shared cells (a table lookup per placement),
     so revising ``(x, y)`` costs ``O(|D(x)| + |D(y)|)``; domains hold at most ``C(8, 4) = 70``
     placements. Each domain only shrinks, so AC-3 re-queues each arc a bounded number of times.
+
+    The queue holds variables rather than arcs (the variable-oriented form of AC-3): a variable
+    whose domain shrank stands for every arc pointing into it, and a new variable also for
+    every arc leaving it. Retiring a variable takes it off the queue, so no stale arc is ever
+    popped, and a variable waits there once however many of its arcs are due.
     """
 
     def __init__(self) -> None:
         self.graph = ArcGraph()
         """Nodes are variable cells. An edge's data holds ``"shared"``, the undecided cells the
-        two scopes share, and ``"masks"``, each endpoint's bitmask of those cells."""
+        two scopes share, and ``"masks"``, each endpoint's bitmask of the cells they shared
+        when linked (a cell decided since stays in the masks: both domains agree on it)."""
         self.variables: dict[Cell, ClueVariable] = {}
         self.touched: set[Cell] = set()
         """Variables created or narrowed since :meth:`take_touched` last emptied this set."""
@@ -199,10 +205,12 @@ class ClueCSP:
         """Cells the CSP has concluded and not yet reported."""
         self._fixes: list[Decision] = []
         """Cells decided outside the CSP, not yet applied to the variables that watch them."""
-        self._arcs: deque[tuple[Cell, Cell]] = deque()
-        """The AC-3 queue: arcs ``(x, y)`` to revise ``x`` against ``y``, first in first out."""
-        self._queued: set[tuple[Cell, Cell]] = set()
-        """The arcs in :attr:`_arcs`, so that each waits there once."""
+        self._fresh: dict[Cell, None] = {}
+        """The AC-3 queue, part 1: new variables, each standing for the arcs out of it (to
+        revise it against each neighbour). A dict as an ordered set: first in, first out."""
+        self._changed: dict[Cell, None] = {}
+        """The AC-3 queue, part 2: variables that are new or whose domain shrank, each
+        standing for the arcs into it (to revise each neighbour against it)."""
         self._adj = self.graph.arcs
 
     # -- building -------------------------------------------------------------------------
@@ -242,12 +250,7 @@ class ClueCSP:
                     masks[cell] |= bit
                     masks[other] |= other_bit
             others.append(cell)
-        queue, queued = self._arcs, self._queued
-        for other in arcs_here:  # a new variable: none of its arcs is queued yet
-            queue.append((cell, other))
-            queue.append((other, cell))
-            queued.add((cell, other))
-            queued.add((other, cell))
+        self._fresh[cell] = self._changed[cell] = None
         self.touched.add(cell)
         if mines == 0 or mines == len(var.scope):
             self._conclude(var)
@@ -329,12 +332,19 @@ class ClueCSP:
                         if not shared:
                             self.graph.part(a, b)
         for var in narrowed:
-            self._narrowed(var, None)
+            self._narrowed(var)
 
     # -- propagation ----------------------------------------------------------------------
 
     def propagate(self, *, until_news: bool = False) -> list[Decision]:
-        """Run AC-3 to a fixed point and return the cells it decided, in the order decided.
+        """Run AC-3 and return the cells it decided, in the order decided.
+
+        Queued facts are applied first (:meth:`apply_fixes`). By default AC-3 runs to a fixed
+        point, applying its own conclusions as it goes. With ``until_news`` it stops at its
+        first conclusions and returns them unapplied, with the rest of the queue kept for the
+        next call: the caller (the sweep) records them, explores what they open, and sends
+        them back through :meth:`learn` with everything that follows from them by counting,
+        which costs far less than AC-3 would to find the same cells.
 
         Raises
         ------
@@ -342,30 +352,37 @@ class ClueCSP:
             Some domain became empty: the clues contradict each other.
         """
         decided: list[Decision] = []
-        pending, arcs, queued = self._pending, self._arcs, self._queued
-        variables, adj = self.variables, self._adj
+        pending, fresh, changed = self._pending, self._fresh, self._changed
+        variables, adj, revise = self.variables, self._adj, self._revise
         self.apply_fixes()
-        while pending or arcs:
+        while True:
             if pending:
-                if until_news:
-                    found = list(pending.items())
-                    pending.clear()
-                    return found
                 found = list(pending.items())
                 pending.clear()
+                if until_news:
+                    return found
                 decided += found
                 self._fixes += found
                 self.apply_fixes()
-                continue
-            arc = arcs.popleft()
-            queued.discard(arc)
-            x, y = arc
-            var_x, var_y = variables.get(x), variables.get(y)
-            if var_x is None or var_y is None or y not in adj[x]:
-                continue
-            if self._revise(var_x, var_y, adj[x][y]):
-                self._narrowed(var_x, y)
-        return decided
+            elif fresh:
+                cell = next(iter(fresh))
+                del fresh[cell]
+                x = variables[cell]
+                shrank = False
+                for other, data in adj[cell].items():
+                    shrank |= revise(x, variables[other], data)
+                if shrank:
+                    self._narrowed(x)
+            elif changed:
+                cell = next(iter(changed))
+                del changed[cell]
+                y = variables[cell]
+                for other, data in adj[cell].items():
+                    x = variables[other]
+                    if revise(x, y, data):
+                        self._narrowed(x)
+            else:
+                return decided
 
     def take_touched(self) -> set[Cell]:
         """Hand over and forget the set of variables touched since the last call."""
@@ -405,17 +422,13 @@ class ClueCSP:
         x.domain = kept
         return True
 
-    def _narrowed(self, var: ClueVariable, source: Cell | None) -> None:
+    def _narrowed(self, var: ClueVariable) -> None:
         """``var``'s domain shrank: check it, draw conclusions, re-queue the arcs into it."""
         if not var.domain:
             self._empty(var)
         self.touched.add(var.cell)
         self._conclude(var)
-        cell, queue, queued = var.cell, self._arcs, self._queued
-        for other in self._adj[cell]:
-            if other != source and (other, cell) not in queued:
-                queued.add((other, cell))
-                queue.append((other, cell))
+        self._changed[var.cell] = None
 
     def _conclude(self, var: ClueVariable) -> None:
         """Queue every undecided scope cell that is mined, or free, in all of ``var``'s domain."""
@@ -440,9 +453,12 @@ class ClueCSP:
 
     def _retire(self, var: ClueVariable) -> None:
         """Forget a variable whose every scope cell is decided."""
-        del self.variables[var.cell]
-        self.graph.drop_variable(var.cell)
-        self.touched.discard(var.cell)
+        cell = var.cell
+        del self.variables[cell]
+        self.graph.drop_variable(cell)
+        self.touched.discard(cell)
+        self._fresh.pop(cell, None)
+        self._changed.pop(cell, None)
 
 
 @cache
