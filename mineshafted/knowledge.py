@@ -68,7 +68,6 @@ class Knowledge:
         "_uncounted",
         "_unplaced",
         "cols",
-        "explored",
         "neighbours",
         "rows",
         "state",
@@ -83,8 +82,6 @@ class Knowledge:
         self.values: list[int | None] = [None] * cells
         """The board as known, row-major: clues, ``MINE`` for proven mines, else ``None``."""
         self.neighbours: dict[Cell, tuple[Cell, ...]] = {}
-        self.explored = 0
-        """How many cells have been explored (recorded)."""
         self._safe_queue: deque[Cell] = deque()
         self._around: list[list[Cell] | None] = [None] * cells
         """cell -> the explored clues beside it, while it is unknown"""
@@ -171,7 +168,6 @@ class Knowledge:
         ripe: list[Cell] = []
         """registered clues that became ripe"""
         fresh: list[Cell] = []
-        count = 0
         while True:
             if uncounted:
                 # A decided cell: update the counts of the clues beside it.
@@ -233,7 +229,6 @@ class Knowledge:
             # Explore a safe cell and record its clue.
             cell = queue.popleft()
             clue = move(cell)
-            count += 1
             state[cell] = explored
             values[cell] = clue
             rings[cell] = ring = tuple(adjacent(cell))
@@ -261,8 +256,12 @@ class Knowledge:
             hidden[cell] = left
             unplaced[cell] = need
             fresh.append(cell)
-        self.explored += count
         return [cell for cell in fresh if hidden[cell]]
+
+    @property
+    def explored(self) -> int:
+        """How many cells have been explored."""
+        return len(self.neighbours)
 
     def take_news(self) -> list[Decision]:
         """Hand over and forget the cells decided since the last call that a clue sees.
