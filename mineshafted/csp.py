@@ -200,7 +200,8 @@ class ClueCSP:
         self.variables: dict[Cell, ClueVariable] = {}
         self.touched: set[Cell] = set()
         """Variables created or narrowed since :meth:`take_touched` last emptied this set."""
-        self._watchers: dict[Cell, list[Cell]] = {}
+        self._watchers: dict[Cell, list[tuple[ClueVariable, Placement]]] = {}
+        """undecided cell -> each variable whose scope holds it, with the cell's bit there"""
         self._pending: dict[Cell, bool] = {}
         """Cells the CSP has concluded and not yet reported."""
         self._fixes: list[Decision] = []
@@ -228,18 +229,18 @@ class ClueCSP:
         var = ClueVariable(cell, scope, mines)
         if not 0 <= mines <= len(var.scope):
             raise ValueError(f"{mines} mine(s) cannot fit among {len(var.scope)} cell(s)")
-        variables, watchers, graph, adj = self.variables, self._watchers, self.graph, self._adj
-        variables[cell] = var
+        watchers, graph = self._watchers, self.graph
+        self.variables[cell] = var
         graph.add_variable(cell)
-        arcs_here = adj[cell]
-        for shared in var.scope:
+        arcs_here = self._adj[cell]
+        for i, shared in enumerate(var.scope):
+            bit = 1 << i
             others = watchers.get(shared)
             if others is None:
-                watchers[shared] = [cell]
+                watchers[shared] = [(var, bit)]
                 continue
-            bit = 1 << var.scope.index(shared)
-            for other in others:
-                other_bit = 1 << variables[other].scope.index(shared)
+            for other_var, other_bit in others:
+                other = other_var.cell
                 data = arcs_here.get(other)
                 if data is None:
                     masks = {cell: bit, other: other_bit}
@@ -249,7 +250,7 @@ class ClueCSP:
                     masks = data["masks"]
                     masks[cell] |= bit
                     masks[other] |= other_bit
-            others.append(cell)
+            others.append((var, bit))
         self._fresh[cell] = self._changed[cell] = None
         self.touched.add(cell)
         if mines == 0 or mines == len(var.scope):
@@ -283,9 +284,9 @@ class ClueCSP:
             with the facts.
         """
         fixes, self._fixes = self._fixes, []
-        watchers, adj, variables, pending = self._watchers, self._adj, self.variables, self._pending
+        watchers, adj, pending = self._watchers, self._adj, self._pending
         hit: dict[Cell, ClueVariable] = {}
-        shared_by: list[tuple[Cell, list[Cell]]] = []
+        shared_by: list[tuple[Cell, list[tuple[ClueVariable, int]]]] = []
         for cell, mine in fixes:
             holders = watchers.pop(cell, None)
             if holders is None:
@@ -296,9 +297,8 @@ class ClueCSP:
                 )
             if len(holders) > 1:
                 shared_by.append((cell, holders))
-            for holder in holders:
-                var = hit[holder] = variables[holder]
-                bit = 1 << var.scope.index(cell)
+            for var, bit in holders:
+                hit[var.cell] = var
                 var.fixed |= bit
                 if mine:
                     var.fixed_mines |= bit
@@ -320,11 +320,13 @@ class ClueCSP:
                 narrowed.append(var)
         # Arcs between live variables lose the decided cells; an arc with none left goes.
         for cell, holders in shared_by:
-            for i, a in enumerate(holders):
+            for i, (var_a, _) in enumerate(holders):
+                a = var_a.cell
                 arcs_a = adj.get(a)
                 if arcs_a is None:
                     continue
-                for b in holders[i + 1 :]:
+                for var_b, _ in holders[i + 1 :]:
+                    b = var_b.cell
                     data = arcs_a.get(b)
                     if data is not None:
                         shared = data["shared"]
