@@ -2,13 +2,15 @@
 
 The solve is a pipeline of three named stages, repeated until none of them makes progress:
 
-1. **explore** every cell proven safe: ``move`` it, record its clue, and either decide its
-   neighbours at once (a clue whose mines are all placed, or that needs every unknown
-   neighbour) or add it to the CSP as a variable;
-2. **propagate**: AC-3 over the arcs the new facts touched, deciding every cell that is safe
-   (or mined) in all remaining placements of some clue;
-3. **search**: when AC-3 stalls, search each changed connected component for the cells that
-   take one value in every consistent joint placement.
+1. **explore** every cell proven safe: ``move`` it, record its clue, and let each clue's
+   count decide what it can on its own (a clue whose mines are all placed, or that needs
+   every unknown neighbour); the clues left open become CSP variables;
+2. **propagate**: hand the CSP the cells decided since the last round, then AC-3 over the
+   arcs they and the new variables touched, until it decides a cell that is safe (or mined)
+   in all remaining placements of some clue; exploring takes over from there;
+3. **search**: when AC-3 reaches a fixed point with nothing decided, search each changed
+   connected component for the cells that take one value in every consistent joint
+   placement.
 
 When all three stall with cells still undetermined, the position needs a guess: the sweep
 raises :class:`~mineshafted.errors.NeedsGuess` rather than take one.
@@ -187,9 +189,9 @@ class Sweep:
     def _explore(self) -> None:
         """Stage 1: move onto every proven-safe cell and apply each clue on its own.
 
-        A clue whose count alone decides its unknown neighbours (a zero, say) is settled at
-        once. The others become CSP variables only when no safe cell and no such clue is
-        left: by then most have been settled by their neighbours and need no variable.
+        A clue whose count alone decides its unknown neighbours (a zero, say) settles them.
+        The others become CSP variables only when no safe cell and no such clue is left: by
+        then most have been settled by their neighbours and need no variable.
         """
         knowledge = self.knowledge
         before = knowledge.explored
@@ -202,7 +204,10 @@ class Sweep:
         log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, len(fresh))
 
     def _propagate(self) -> bool:
-        """Stage 2: tell the CSP the new facts, AC-3 to a fixed point; ``True`` on news."""
+        """Stage 2: tell the CSP the new facts, AC-3 until it decides something; ``True`` then.
+
+        ``False`` means AC-3 reached a fixed point without deciding anything.
+        """
         self.csp.learn(self.knowledge.take_news())
         decisions = self.csp.propagate(until_news=True)
         knowledge = self.knowledge
