@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import pytest
 
 from mineshafted import ClueCSP, ContradictionError
@@ -153,3 +154,25 @@ def test_bad_additions_are_refused() -> None:
         csp.add(0, (12,), 1)
     with pytest.raises(ValueError, match="cannot fit"):
         csp.add(1, (12,), 2)
+
+
+def test_a_retired_variable_leaves_the_queue() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10, 11), 1)
+    csp.add(1, (11, 12), 1)
+    csp.add(2, (12, 13), 1)
+    # All three wait on the AC-3 queue; deciding both cells of 0 retires it before it is popped.
+    csp.learn([(10, True), (11, False)])
+    assert sorted(csp.propagate()) == [(12, True), (13, False)]
+    assert csp.variables == {}
+
+
+def test_the_arc_graph_is_a_networkx_graph_throughout() -> None:
+    csp = worked_csp()
+    assert nx.number_connected_components(csp.graph) == 1
+    csp.learn([(5, True), (8, True)])
+    csp.apply_fixes()
+    # Only 2 (clues 1 and 4) and 11 (clues 7 and 10) are still shared.
+    assert sorted(csp.graph.edges) == [(1, 4), (7, 10)]
+    assert sorted(csp.graph.nodes) == [1, 4, 7, 10]
+    assert nx.number_connected_components(csp.graph) == 2
