@@ -106,7 +106,7 @@ class Knowledge:
         if state is CellState.UNKNOWN:
             self.state[cell] = CellState.SAFE
             self._safe_queue.append(cell)
-            self._counted(cell)
+            self._count_later(cell)
             return True
         if state is CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both a mine and safe", cells=[cell])
@@ -126,7 +126,7 @@ class Knowledge:
         if state is CellState.UNKNOWN:
             self.state[cell] = CellState.MINE
             self.values[cell] = MINE
-            self._counted(cell)
+            self._count_later(cell)
             return True
         if state is not CellState.MINE:
             raise ContradictionError(f"cell {cell} was proven both safe and a mine", cells=[cell])
@@ -297,7 +297,7 @@ class Knowledge:
         values, cols = self.values, self.cols
         return [values[r * cols : (r + 1) * cols] for r in range(self.rows)]
 
-    def _counted(self, cell: Cell) -> None:
+    def _count_later(self, cell: Cell) -> None:
         """Have the next :meth:`explore` update the counts of the clues beside ``cell``."""
         if self._around[cell] is not None:
             self._uncounted.append(cell)
