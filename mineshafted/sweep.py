@@ -210,13 +210,8 @@ class Sweep:
         """
         self.csp.learn(self.knowledge.take_news())
         decisions = self.csp.propagate(until_news=True)
-        knowledge = self.knowledge
         for cell, mine in decisions:
-            if mine:
-                knowledge.prove_mine(cell)
-            else:
-                knowledge.prove_safe(cell)
-        self.report.proven_by["propagation"] += len(decisions)
+            self._prove(cell, mine=mine, stage="propagation")
         log.debug("propagate: AC-3 decided %d cell(s)", len(decisions))
         return bool(decisions)
 
