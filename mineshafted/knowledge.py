@@ -163,10 +163,10 @@ class Knowledge:
             CellState.EXPLORED,
             CellState.MINE,
         )
+        # Cells to decide all one way: a clue's unknown neighbours when it is ripe on sight.
         orders: list[tuple[Iterable[Cell], bool]] = []
-        """cells to decide, all one way: a clue's unknown neighbours when it is ripe on sight"""
+        # Registered clues that became ripe.
         ripe: list[Cell] = []
-        """registered clues that became ripe"""
         fresh: list[Cell] = []
         while True:
             if uncounted:
