@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from .board import MINE, Board, Geometry, render
-from .csp import ClueCSP, ClueVariable
 from .errors import (
     ContradictionError,
     InvalidBoardError,
@@ -17,10 +16,11 @@ from .errors import (
     PuzzleFormatError,
 )
 from .formats import Puzzle, parse_puzzles, read_puzzles
-from .knowledge import CellState, Knowledge
-from .manager import BoardManager
-from .search import BacktrackingSearch, ConstraintSearch
-from .sweep import Status, Sweep, SweepReport, sweep_mines
+from .game.manager import BoardManager
+from .solver.csp import ClueCSP, ClueVariable
+from .solver.knowledge import CellState, Knowledge
+from .solver.search import BacktrackingSearch, ConstraintSearch
+from .solver.sweep import Status, Sweep, SweepReport, sweep_mines
 
 __all__ = [
     "MINE",

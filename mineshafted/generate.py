@@ -25,8 +25,8 @@ from time import perf_counter
 from .board import Board, Cell, Geometry
 from .errors import MineshaftedError
 from .formats import MAX_CELLS, Puzzle
-from .manager import BoardManager
-from .sweep import Sweep, SweepReport
+from .game.manager import BoardManager
+from .solver.sweep import Sweep, SweepReport
 
 __all__ = ["Generated", "GenerationError", "generate", "generate_many"]
 

@@ -1,6 +1,6 @@
 """Grade any ``sweep_mines`` against no-guess boards, one isolated child process per board.
 
-Each board is played by a fresh interpreter running :mod:`mineshafted._grader_child`, which
+Each board is played by a fresh interpreter running :mod:`mineshafted.grading.child`, which
 imports the submission and hands its ``sweep_mines`` a manager whose ``move`` asks this
 process over a pipe. The hidden board stays here, so nothing the submission does to its
 manager can reveal more than the clues it moves onto. The child runs with a wall-clock
@@ -31,8 +31,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from .errors import MineshaftedError
-from .formats import Puzzle
+from ..errors import MineshaftedError
+from ..formats import Puzzle
 
 __all__ = [
     "RUBRIC",
@@ -48,7 +48,7 @@ __all__ = [
     "shipped_puzzles_root",
 ]
 
-CHILD = Path(__file__).with_name("_grader_child.py")
+CHILD = Path(__file__).with_name("child.py")
 OUTPUT_CAP = 64 * 1024
 """Bytes of a submission's output kept per board; the rest is counted, not kept."""
 MESSAGE_CAP = 64 * 1024 * 1024
@@ -163,7 +163,7 @@ class GradeReport:
 
 def shipped_puzzles_root() -> Path | None:
     """The shipped ``puzzles/`` folder: inside an installed wheel, or beside a source checkout."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent
     for candidate in (here / "puzzles", here.parent / "puzzles"):
         if (candidate / "no-guess").is_dir():
             return candidate

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 import networkx as nx
 
-from .board import Cell
-from .errors import ContradictionError
+from ..board import Cell
+from ..errors import ContradictionError
 from .knowledge import Decision
 
 __all__ = [

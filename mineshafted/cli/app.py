@@ -15,10 +15,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import __version__, grading
-from .board import render
-from .errors import MineshaftedError
-from .formats import (
+from .. import __version__, grading
+from ..board import render
+from ..errors import MineshaftedError
+from ..formats import (
     Puzzle,
     dump_puzzle,
     find_puzzle_files,
@@ -26,10 +26,10 @@ from .formats import (
     parse_puzzles,
     read_puzzles,
 )
-from .generate import generate_many
-from .manager import BoardManager
-from .search import BacktrackingSearch, ComponentSearch, ConstraintSearch
-from .sweep import Sweep, SweepReport
+from ..game.manager import BoardManager
+from ..generate import generate_many
+from ..solver.search import BacktrackingSearch, ComponentSearch, ConstraintSearch
+from ..solver.sweep import Sweep, SweepReport
 
 __all__ = ["EXIT_INVALID", "EXIT_NEEDS_GUESS", "EXIT_SOLVED", "app", "main"]
 

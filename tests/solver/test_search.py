@@ -10,7 +10,7 @@ from constraint import ExactSumConstraint, Problem
 
 from mineshafted import ClueCSP, ContradictionError
 from mineshafted.board import Board
-from mineshafted.search import ConstraintSearch, backbone, open_constraints, solutions
+from mineshafted.solver.search import ConstraintSearch, backbone, open_constraints, solutions
 
 # Three clues that are pairwise consistent but together prove 100 a mine and 101 safe.
 THREE_WAY = [(0, (101, 102, 104), 1), (1, (100, 104, 105), 2), (2, (100, 101), 1)]

@@ -6,7 +6,7 @@ import networkx as nx
 import pytest
 
 from mineshafted import ClueCSP, ContradictionError
-from mineshafted.csp import compress, placements
+from mineshafted.solver.csp import compress, placements
 
 # The 4x3 sample after exploring from index 0: four clues border cells 2, 5, 8 and 11.
 WORKED = [(1, (2, 5), 1), (4, (2, 5, 8), 2), (7, (5, 8, 11), 2), (10, (8, 11), 1)]

@@ -19,7 +19,7 @@ from mineshafted import (
     sweep_mines,
 )
 
-from .conftest import SAMPLE, CourseManager, Recorder
+from ..conftest import SAMPLE, CourseManager, Recorder
 
 
 def test_sample_board(sample: list[list[int]]) -> None:

@@ -25,9 +25,9 @@ from enum import Enum
 from time import perf_counter
 from typing import Protocol
 
-from .board import Cell, Grid
+from ..board import Cell, Grid
+from ..errors import NeedsGuess, PartialGrid
 from .csp import ClueCSP
-from .errors import NeedsGuess, PartialGrid
 from .knowledge import Knowledge
 from .search import BacktrackingSearch, ComponentSearch
 
@@ -100,8 +100,8 @@ def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
     bm:
         The board manager.
     search:
-        The component-search engine (default :class:`~mineshafted.search.BacktrackingSearch`;
-        :class:`~mineshafted.search.ConstraintSearch` uses python-constraint instead).
+        The component-search engine (default :class:`~mineshafted.solver.search.BacktrackingSearch`;
+        :class:`~mineshafted.solver.search.ConstraintSearch` uses python-constraint instead).
 
     Returns
     -------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mineshafted import Board, BoardManager, ContradictionError
-from mineshafted.knowledge import CellState, Knowledge
+from mineshafted.solver.knowledge import CellState, Knowledge
 
 
 def knowledge_of(board: Board) -> tuple[Knowledge, BoardManager]:

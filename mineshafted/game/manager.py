@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import MINE, Board, Cell
+from ..board import MINE, Board, Cell
 
 __all__ = ["BoardManager"]
 

@@ -6,8 +6,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from enum import Enum
 
-from .board import MINE, Cell
-from .errors import ContradictionError
+from ..board import MINE, Cell
+from ..errors import ContradictionError
 
 __all__ = ["CellState", "Decision", "Knowledge"]
 
@@ -34,8 +34,8 @@ class Knowledge:
     Only facts live here, with the one inference that is pure bookkeeping: each explored clue
     keeps count of its *hidden* (unknown) neighbours and its *unplaced* mines. When a clue's
     count alone decides its hidden neighbours (no mine left to place, or as many mines as
-    hidden cells) the clue is *ripe*. Everything else is inferred in :mod:`mineshafted.csp`
-    and :mod:`mineshafted.search`, which learn each new fact through :meth:`take_news`.
+    hidden cells) the clue is *ripe*. Everything else is inferred in :mod:`mineshafted.solver.csp`
+    and :mod:`mineshafted.solver.search`, which learn each new fact through :meth:`take_news`.
 
     >>> from mineshafted import BoardManager
     >>> bm = BoardManager([[1, 1], [1, -1]])

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from mineshafted import __version__
 from mineshafted.cli import app
 
-from .conftest import SAMPLE
-from .test_sweep import HUNTED
+from ..conftest import SAMPLE
+from ..solver.test_sweep import HUNTED
 
 runner = CliRunner()
 
@@ -178,10 +178,10 @@ def test_generate_usage_errors_exit_2() -> None:
 def test_verbose_logs_the_stages_to_stderr(puzzle_file: Path) -> None:
     result = runner.invoke(app, ["-vv", "solve", str(puzzle_file)])
     assert result.exit_code == 0
-    assert "DEBUG mineshafted.sweep: explore: " in result.stderr
-    assert "DEBUG mineshafted.sweep: propagate: AC-3 decided 1 cell(s)" in result.stderr
-    assert "INFO mineshafted.sweep: solved: 10 move(s)" in result.stderr
-    assert "mineshafted.sweep" not in result.stdout
+    assert "DEBUG mineshafted.solver.sweep: explore: " in result.stderr
+    assert "DEBUG mineshafted.solver.sweep: propagate: AC-3 decided 1 cell(s)" in result.stderr
+    assert "INFO mineshafted.solver.sweep: solved: 10 move(s)" in result.stderr
+    assert "mineshafted.solver.sweep" not in result.stdout
 
 
 def test_python_dash_m_runs_the_cli() -> None:

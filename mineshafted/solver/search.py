@@ -18,9 +18,9 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
-from .board import Cell
+from ..board import Cell
+from ..errors import ContradictionError
 from .csp import ArcGraph, ClueVariable, Placement, compress
-from .errors import ContradictionError
 
 __all__ = [
     "BacktrackingSearch",
@@ -129,7 +129,7 @@ def solutions(
 
     Examples
     --------
-    >>> from mineshafted.csp import ClueCSP
+    >>> from mineshafted.solver.csp import ClueCSP
     >>> csp = ClueCSP()
     >>> csp.add(0, (10, 11), 1); csp.add(1, (11, 12), 1)
     >>> [sorted(s.items()) for s in solutions(list(csp.variables.values()), csp.graph)]
