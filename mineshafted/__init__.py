@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+
 from .board import MINE, Board, Geometry, render
 from .errors import (
     ContradictionError,
@@ -16,11 +18,22 @@ from .errors import (
     PuzzleFormatError,
 )
 from .formats import Puzzle, parse_puzzles, read_puzzles
-from .game.manager import BoardManager
-from .solver.csp import ClueCSP, ClueVariable
-from .solver.knowledge import CellState, Knowledge
-from .solver.search import BacktrackingSearch, ConstraintSearch
-from .solver.sweep import Status, Sweep, SweepReport, sweep_mines
+from .game import BoardManager
+from .solver import (
+    BacktrackingSearch,
+    CellState,
+    ClueCSP,
+    ClueVariable,
+    ComponentSearch,
+    ConstraintSearch,
+    Knowledge,
+    Position,
+    Stage,
+    Status,
+    Sweep,
+    SweepReport,
+    sweep_mines,
+)
 
 __all__ = [
     "MINE",
@@ -30,6 +43,7 @@ __all__ = [
     "CellState",
     "ClueCSP",
     "ClueVariable",
+    "ComponentSearch",
     "ConstraintSearch",
     "ContradictionError",
     "Geometry",
@@ -37,8 +51,10 @@ __all__ = [
     "Knowledge",
     "MineshaftedError",
     "NeedsGuess",
+    "Position",
     "Puzzle",
     "PuzzleFormatError",
+    "Stage",
     "Status",
     "Sweep",
     "SweepReport",
@@ -48,4 +64,7 @@ __all__ = [
     "sweep_mines",
 ]
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("mineshafted")
+except PackageNotFoundError:  # pragma: no cover - imported from a source tree, not installed
+    __version__ = "0+unknown"

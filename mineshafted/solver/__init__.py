@@ -1,23 +1,46 @@
-"""Deduction: what a player knows, the explore loop, clue variables, arcs, AC-3, search, sweep."""
+"""Deduction: what a player knows, the explore loop, clue variables, arcs, AC-3, search, sweep.
+
+The modules, in the order a sweep uses them: :mod:`.knowledge` (the facts),
+:mod:`.explore` (moving onto safe cells and counting), :mod:`.variables` and :mod:`.arcs`
+(the CSP's pieces), :mod:`.csp` (AC-3), :mod:`.search` (complete component search),
+:mod:`.sweep` (the pipeline) and :mod:`.position` (a stall, described for counting).
+"""
 
 from __future__ import annotations
 
-from .csp import ClueCSP, ClueVariable
+from .arcs import Arc, ArcGraph
+from .csp import ClueCSP
+from .explore import Explorer
 from .knowledge import CellState, Knowledge
-from .search import BacktrackingSearch, ComponentSearch, ConstraintSearch
-from .sweep import Manager, Status, Sweep, SweepReport, sweep_mines
+from .position import Constraint, Position, components
+from .search import BacktrackingSearch, ComponentSearch, ConstraintSearch, backbone, solutions
+from .sweep import Manager, Stage, Status, Sweep, SweepReport, sweep_mines
+from .variables import ClueVariable, Fact, Placement, compress, placements
 
 __all__ = [
+    "Arc",
+    "ArcGraph",
     "BacktrackingSearch",
     "CellState",
     "ClueCSP",
     "ClueVariable",
     "ComponentSearch",
+    "Constraint",
     "ConstraintSearch",
+    "Explorer",
+    "Fact",
     "Knowledge",
     "Manager",
+    "Placement",
+    "Position",
+    "Stage",
     "Status",
     "Sweep",
     "SweepReport",
+    "backbone",
+    "components",
+    "compress",
+    "placements",
+    "solutions",
     "sweep_mines",
 ]

@@ -20,14 +20,15 @@ from typing import Protocol
 
 from ..board import Cell
 from ..errors import ContradictionError
-from .csp import ArcGraph, ClueVariable, Placement, compress
+from .arcs import ArcGraph
+from .variables import ClueVariable, Placement, compress
 
 __all__ = [
     "BacktrackingSearch",
     "ComponentSearch",
     "ConstraintSearch",
     "backbone",
-    "open_constraints",
+    "constraints",
     "solutions",
 ]
 
@@ -40,8 +41,6 @@ Solution = dict[Cell, Placement]
 class ComponentSearch(Protocol):
     """An engine that decides what a component's clues imply together."""
 
-    name: str
-
     def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
         """Return every undecided cell of ``component`` that has one value in all solutions.
 
@@ -53,8 +52,6 @@ class ComponentSearch(Protocol):
 class BacktrackingSearch:
     """The default engine: :func:`backbone` over :func:`solutions`."""
 
-    name = "backtracking"
-
     def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
         return backbone(component, graph)
 
@@ -63,45 +60,52 @@ class ConstraintSearch:
     """The python-constraint engine: enumerate every solution, keep the constant cells.
 
     Slower (it lists all solutions, not one per cell) and independent of this package's
-    domains and arcs, which makes it a cross-check and an alternative backend.
+    search and arcs, which makes it a cross-check and an alternative backend. Each variable
+    becomes an ``ExactSumConstraint`` over its whole scope, with every cell its domain settles
+    pinned to that value, so a component whose settled cells already clash has no solution.
     """
-
-    name = "python-constraint"
 
     def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
         from constraint import ExactSumConstraint, Problem  # type: ignore[import-untyped]
 
         problem = Problem()
-        constraints = open_constraints(component)
-        cells = sorted({c for cells, _ in constraints for c in cells})
-        problem.addVariables(cells, [0, 1])
-        for scope, mines in constraints:
-            problem.addConstraint(ExactSumConstraint(mines), list(scope))
-        seen: dict[Cell, set[int]] = {c: set() for c in cells}
+        values: dict[Cell, set[int]] = {}
+        undecided: set[Cell] = set()
+        for var in component:
+            settled, mines = var.settled()
+            for i, cell in enumerate(var.scope):
+                allowed = values.setdefault(cell, {0, 1})
+                if settled >> i & 1:
+                    allowed &= {mines >> i & 1}
+                else:
+                    undecided.add(cell)
+        seen: dict[Cell, set[int]] = {c: set() for c in undecided}
         found = False
-        for solution in problem.getSolutionIter():
-            found = True
-            for cell, value in solution.items():
-                seen[cell].add(value)
+        if all(values.values()):  # no cell pinned both ways
+            for cell, allowed in values.items():
+                problem.addVariable(cell, sorted(allowed))
+            for var in component:
+                mines = var.domain[0].bit_count()
+                problem.addConstraint(ExactSumConstraint(mines), list(var.scope))
+            for solution in problem.getSolutionIter():
+                found = True
+                for cell in undecided:
+                    seen[cell].add(solution[cell])
         if not found:
             raise ContradictionError(
                 "these clues admit no placement of mines", cells=[v.cell for v in component]
             )
-        return {c: values == {1} for c, values in seen.items() if len(values) == 1}
+        return {c: bits == {1} for c, bits in seen.items() if len(bits) == 1}
 
 
-def open_constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell, ...], int]]:
-    """Each variable as ``(undecided cells, mines among them)``, from its current domain.
-
-    A scope cell is undecided when the domain's placements disagree on it; every placement
-    mines the same number of the undecided cells.
-    """
+def constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell, ...], int]]:
+    """Each variable of ``component`` with a cell left undecided, as its
+    :meth:`~.variables.ClueVariable.constraint` ``(undecided cells, mines among them)``."""
     result = []
     for var in component:
-        positions = _undecided(var)
-        if positions:
-            mines = sum(var.domain[0] >> i & 1 for i, _ in positions)
-            result.append((tuple(cell for _, cell in positions), mines))
+        cells, mines = var.constraint()
+        if cells:
+            result.append((cells, mines))
     return result
 
 
@@ -129,7 +133,7 @@ def solutions(
 
     Examples
     --------
-    >>> from mineshafted.solver.csp import ClueCSP
+    >>> from mineshafted.solver import ClueCSP
     >>> csp = ClueCSP()
     >>> csp.add(0, (10, 11), 1); csp.add(1, (11, 12), 1)
     >>> [sorted(s.items()) for s in solutions(list(csp.variables.values()), csp.graph)]
@@ -190,10 +194,10 @@ def _links(component: Sequence[ClueVariable], graph: ArcGraph) -> Links:
     links: Links = []
     for var in component:
         mine = []
-        for other, data in graph.adj[var.cell].items():
+        for other, arc in graph.arcs[var.cell].items():
             j = index.get(other)
             if j is not None:
-                masks = data["masks"]
+                masks = arc.masks
                 own_table = compress(masks[var.cell], len(var.scope))
                 their_table = compress(masks[other], len(component[j].scope))
                 mine.append((j, own_table, their_table))

@@ -1,4 +1,4 @@
-"""sweep_mines: play a hidden board to the end without a guess.
+"""sweep_mines: play a hidden board as far as logic goes, and on from there when told.
 
 The solve is a pipeline of three named stages, repeated until none of them makes progress:
 
@@ -6,14 +6,16 @@ The solve is a pipeline of three named stages, repeated until none of them makes
    count decide what it can on its own (a clue whose mines are all placed, or that needs
    every unknown neighbour); the clues left open become CSP variables;
 2. **propagate**: hand the CSP the cells decided since the last round, then AC-3 over the
-   arcs they and the new variables touched, until it decides a cell that is safe (or mined)
-   in all remaining placements of some clue; exploring takes over from there;
+   arcs they and the new variables touched, until it draws a fact (a cell safe, or mined,
+   in all remaining placements of some clue); exploring takes over from there;
 3. **search**: when AC-3 reaches a fixed point with nothing decided, search each changed
    connected component for the cells that take one value in every consistent joint
    placement.
 
-When all three stall with cells still undetermined, the position needs a guess: the sweep
-raises :class:`~mineshafted.errors.NeedsGuess` rather than take one.
+When all three stall with cells still undetermined, the position needs a guess.
+:func:`sweep_mines` raises :class:`~mineshafted.errors.NeedsGuess` rather than take one; a
+:class:`Sweep` can be told a guessed cell (:meth:`Sweep.guess`) or any fact
+(:meth:`Sweep.tell`) and advanced again, keeping all it knew.
 """
 
 from __future__ import annotations
@@ -21,17 +23,19 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from time import perf_counter
 from typing import Protocol
 
 from ..board import Cell, Grid
 from ..errors import NeedsGuess, PartialGrid
 from .csp import ClueCSP
-from .knowledge import Knowledge
+from .explore import Explorer
+from .knowledge import CellState, Knowledge
+from .position import Position, components
 from .search import BacktrackingSearch, ComponentSearch
 
-__all__ = ["Manager", "Status", "Sweep", "SweepReport", "sweep_mines"]
+__all__ = ["Manager", "Stage", "Status", "Sweep", "SweepReport", "sweep_mines"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +59,23 @@ class Status(Enum):
     """Stalled: no unexplored cell is provably safe."""
 
 
+class Stage(StrEnum):
+    """Who decided a cell: the keys of :attr:`SweepReport.proven_by`."""
+
+    START = "start"
+    """The start cell, safe by the rules."""
+    CLUE = "clue"
+    """One clue's count alone (the explore loop)."""
+    PROPAGATION = "propagation"
+    """AC-3."""
+    SEARCH = "search"
+    """The component search."""
+    GUESS = "guess"
+    """A guess the caller made and survived (:meth:`Sweep.guess`)."""
+    TOLD = "told"
+    """A fact the caller told (:meth:`Sweep.tell`)."""
+
+
 @dataclass
 class SweepReport:
     """How a sweep ended, what it found, and what it took."""
@@ -70,14 +91,11 @@ class SweepReport:
     moves: int
     """How many times ``move`` was called (once per explored cell)."""
     seconds: float
-    """Wall-clock time of the sweep."""
+    """Wall-clock time of the sweep, every advance added up."""
     proven_by: Counter[str] = field(default_factory=Counter)
-    """How many cells each stage proved: ``start``, ``clue`` (one clue's count alone),
-    ``propagation`` (AC-3) and ``search``."""
+    """How many cells each stage decided, keyed by the :class:`Stage`'s value."""
     searches: int = 0
     """How many connected components were searched."""
-    largest_component: int = 0
-    """The most clue variables in one searched component."""
 
     @property
     def solved(self) -> bool:
@@ -100,7 +118,8 @@ def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
     bm:
         The board manager.
     search:
-        The component-search engine (default :class:`~mineshafted.solver.search.BacktrackingSearch`;
+        The component-search engine (default
+        :class:`~mineshafted.solver.search.BacktrackingSearch`;
         :class:`~mineshafted.solver.search.ConstraintSearch` uses python-constraint instead).
 
     Returns
@@ -132,57 +151,109 @@ def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
 class Sweep:
     """One game on one manager: the facts, the CSP, and the stages that grow them.
 
+    :meth:`run` (or :meth:`advance`, the same) plays until the board is solved or stalls.
+    After a stall, :meth:`guess` or :meth:`tell` adds a fact from outside and :meth:`advance`
+    carries on from there: nothing known is lost or recomputed. :meth:`position` describes a
+    stall for counting placements.
+
     >>> from mineshafted import BoardManager
     >>> report = Sweep(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])).run()
-    >>> report.moves, dict(report.proven_by)
-    (10, {'start': 1, 'propagation': 1, 'clue': 10})
+    >>> report.moves, sorted(report.proven_by.items())
+    (10, [('clue', 10), ('propagation', 1), ('start', 1)])
+
+    A board that needs a guess (cell 3 is walled in by the mine), advanced again after one:
+
+    >>> sweep = Sweep(BoardManager([[0, 1, -1, 1]]))
+    >>> sweep.run().undetermined
+    [3]
+    >>> sweep.position().unconstrained
+    [3]
+    >>> sweep.guess(3)
+    >>> report = sweep.advance()
+    >>> report.board, report.status.value, sorted(report.proven_by.items())
+    ([[0, 1, -1, 1]], 'solved', [('clue', 2), ('guess', 1), ('start', 1)])
     """
 
-    def __init__(self, bm: Manager, *, search: ComponentSearch | None = None, start: Cell = 0):
+    def __init__(
+        self, bm: Manager, *, search: ComponentSearch | None = None, start: Cell = 0
+    ) -> None:
         rows, cols = bm.size
         self.bm = bm
         self.start = start
         self.csp = ClueCSP()
         self.knowledge = Knowledge(rows, cols)
+        self.explorer = Explorer(self.knowledge)
         self.search = search if search is not None else BacktrackingSearch()
-        self.report = SweepReport(Status.SOLVED, [], [], [], moves=0, seconds=0.0)
+        self.report = SweepReport(Status.NEEDS_GUESS, [], [], [], moves=0, seconds=0.0)
+        self._started = False
 
     def run(self) -> SweepReport:
         """Play until every safe cell is explored, or until no cell is provably safe.
 
+        The same as :meth:`advance`; the name for a sweep that is run once.
+        """
+        return self.advance()
+
+    def advance(self) -> SweepReport:
+        """Play on from what is known until solved or stalled; return the report so far.
+
         Raises
         ------
         ContradictionError
-            The manager's clues contradict each other.
+            The manager's clues (or facts told) contradict each other.
         """
         began = perf_counter()
-        self._prove(self.start, mine=False, stage="start")
+        if not self._started:
+            self._started = True
+            self._prove(self.start, mine=False, stage=Stage.START)
         while True:
             self._explore()
             if self._propagate() or self._search_components():
                 continue
             break
-        report = self.report
-        report.seconds = perf_counter() - began
-        report.board = self.knowledge.partial_grid()
-        report.undetermined = self.knowledge.undetermined()
-        decided = len(self.knowledge.state) - len(report.undetermined)
-        others = sum(n for stage, n in report.proven_by.items() if stage != "clue")
-        report.proven_by["clue"] = decided - others
-        if not report.undetermined:
-            log.info(
-                "solved: %d move(s), cells proven by stage %s", report.moves, dict(report.proven_by)
-            )
-        else:
-            report.status = Status.NEEDS_GUESS
-            report.frontier = self.knowledge.frontier()
-            log.info(
-                "stalled after %d move(s): %d undetermined cell(s), %d beside a clue",
-                report.moves,
-                len(report.undetermined),
-                len(report.frontier),
-            )
-        return report
+        return self._conclude(perf_counter() - began)
+
+    def guess(self, cell: Cell) -> None:
+        """Take ``cell`` as safe: it is explored at the next :meth:`advance`.
+
+        A guess on a mine raises whatever the manager's ``move`` raises, then.
+        """
+        self._prove(cell, mine=False, stage=Stage.GUESS)
+
+    def tell(self, cell: Cell, *, mine: bool) -> None:
+        """Record a fact learnt outside the sweep; it takes effect at the next :meth:`advance`.
+
+        Raises
+        ------
+        ContradictionError
+            The sweep had proven the opposite.
+        """
+        self._prove(cell, mine=mine, stage=Stage.TOLD)
+
+    def position(self) -> Position:
+        """The position after the last :meth:`advance`: constraints by component, and more.
+
+        Only meaningful between advances (at a stall every safe cell is explored, so each
+        explored clue's constraint is over unknown cells only).
+        """
+        knowledge, explorer = self.knowledge, self.explorer
+        clues: set[Cell] = set()
+        for cell in explorer.frontier():
+            clues.update(explorer.clues_beside(cell))
+        constraints = []
+        for clue in sorted(clues):
+            cells, mines = explorer.constraint(clue)
+            constraints.append((tuple(cells), mines))
+        seen = {cell for scope, _ in constraints for cell in scope}
+        unknown = CellState.UNKNOWN
+        return Position(
+            board=knowledge.partial_grid(),
+            components=list(components(constraints)),
+            unconstrained=[
+                c for c, s in enumerate(knowledge.state) if s is unknown and c not in seen
+            ],
+            mines_found=knowledge.mines_found(),
+        )
 
     # -- the stages -----------------------------------------------------------------------
 
@@ -193,47 +264,71 @@ class Sweep:
         The others become CSP variables only when no safe cell and no such clue is left: by
         then most have been settled by their neighbours and need no variable.
         """
-        knowledge = self.knowledge
+        knowledge, explorer = self.knowledge, self.explorer
         before = knowledge.explored
-        fresh = knowledge.explore(self.bm.move, self.bm.get_adjacent)
+        fresh = explorer.explore(self.bm.move, self.bm.get_adjacent)
         for cell in fresh:
-            unknown, mines = knowledge.open_neighbours(cell)
+            unknown, mines = explorer.constraint(cell)
             self.csp.add(cell, unknown, mines)
         explored = knowledge.explored - before
         self.report.moves += explored
         log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, len(fresh))
 
     def _propagate(self) -> bool:
-        """Stage 2: tell the CSP the new facts, AC-3 until it decides something; ``True`` then.
+        """Stage 2: tell the CSP the new facts, AC-3 until it draws one; ``True`` then.
 
         ``False`` means AC-3 reached a fixed point without deciding anything.
         """
-        self.csp.learn(self.knowledge.take_news())
-        decisions = self.csp.propagate(until_news=True)
-        for cell, mine in decisions:
-            self._prove(cell, mine=mine, stage="propagation")
-        log.debug("propagate: AC-3 decided %d cell(s)", len(decisions))
-        return bool(decisions)
+        self.csp.learn(self.explorer.take_facts())
+        facts = self.csp.propagate(until_facts=True)
+        for cell, mine in facts:
+            self._prove(cell, mine=mine, stage=Stage.PROPAGATION)
+        log.debug("propagate: AC-3 decided %d cell(s)", len(facts))
+        return bool(facts)
 
     def _search_components(self) -> bool:
         """Stage 3: search each component changed since the last search; ``True`` on news."""
         csp = self.csp
-        components = list(csp.components(csp.take_touched()))
+        searched = list(csp.components(csp.take_touched()))
         progress = False
-        for component in components:
+        for component in searched:
             self.report.searches += 1
-            self.report.largest_component = max(self.report.largest_component, len(component))
             for cell, mine in self.search(component, csp.graph).items():
-                progress |= self._prove(cell, mine=mine, stage="search")
-        log.debug("search: %d component(s) searched, news: %s", len(components), progress)
+                progress |= self._prove(cell, mine=mine, stage=Stage.SEARCH)
+        log.debug("search: %d component(s) searched, news: %s", len(searched), progress)
         return progress
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _prove(self, cell: Cell, *, mine: bool, stage: str) -> bool:
-        """Record a fact (the knowledge tells the CSP); ``True`` if it was news."""
+    def _prove(self, cell: Cell, *, mine: bool, stage: Stage) -> bool:
+        """Record a fact (the explore loop tells the CSP); ``True`` if it was news."""
         knowledge = self.knowledge
         news = knowledge.prove_mine(cell) if mine else knowledge.prove_safe(cell)
         if news:
-            self.report.proven_by[stage] += 1
+            self.report.proven_by[stage.value] += 1
         return news
+
+    def _conclude(self, seconds: float) -> SweepReport:
+        """Bring the report up to date after an advance of ``seconds``."""
+        report, knowledge = self.report, self.knowledge
+        report.seconds += seconds
+        report.board = knowledge.partial_grid()
+        report.undetermined = knowledge.undetermined()
+        decided = len(knowledge.state) - len(report.undetermined)
+        others = sum(n for stage, n in report.proven_by.items() if stage != Stage.CLUE)
+        report.proven_by[Stage.CLUE.value] = decided - others
+        if not report.undetermined:
+            report.status, report.frontier = Status.SOLVED, []
+            log.info(
+                "solved: %d move(s), cells proven by stage %s", report.moves, dict(report.proven_by)
+            )
+        else:
+            report.status = Status.NEEDS_GUESS
+            report.frontier = self.explorer.frontier()
+            log.info(
+                "stalled after %d move(s): %d undetermined cell(s), %d beside a clue",
+                report.moves,
+                len(report.undetermined),
+                len(report.frontier),
+            )
+        return report

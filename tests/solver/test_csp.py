@@ -6,7 +6,7 @@ import networkx as nx
 import pytest
 
 from mineshafted import ClueCSP, ContradictionError
-from mineshafted.solver.csp import compress, placements
+from mineshafted.solver import compress, placements
 
 # The 4x3 sample after exploring from index 0: four clues border cells 2, 5, 8 and 11.
 WORKED = [(1, (2, 5), 1), (4, (2, 5, 8), 2), (7, (5, 8, 11), 2), (10, (8, 11), 1)]
@@ -49,8 +49,8 @@ def test_worked_example_domains_before_ac3() -> None:
 def test_worked_example_arcs_join_clues_that_share_a_cell() -> None:
     csp = worked_csp()
     assert sorted(csp.graph.edges) == [(1, 4), (1, 7), (4, 7), (4, 10), (7, 10)]
-    assert csp.graph.edges[1, 7]["shared"] == {5}
-    assert csp.graph.edges[4, 7]["shared"] == {5, 8}
+    assert csp.graph.edges[1, 7].shared == {5}
+    assert csp.graph.edges[4, 7].shared == {5, 8}
 
 
 def test_worked_example_ac3_reduces_every_domain_to_the_truth() -> None:
@@ -64,14 +64,14 @@ def test_worked_example_ac3_reduces_every_domain_to_the_truth() -> None:
     assert csp.variables == {} and csp.graph.number_of_nodes() == 0
 
 
-def test_fix_narrows_only_the_variables_that_watch_the_cell() -> None:
+def test_a_learnt_fact_narrows_only_the_variables_that_watch_the_cell() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11, 12), 1)
     csp.add(1, (20, 21), 1)
     csp.take_touched()
-    csp.fix(10, True)
+    csp.learn([(10, True)])
     assert len(csp.variables[0].domain) == 3  # queued, not yet applied
-    csp.apply_fixes()
+    csp.apply_facts()
     assert [csp.variables[0].mines(p) for p in csp.variables[0].domain] == [[10]]
     assert [csp.variables[1].mines(p) for p in csp.variables[1].domain] == [[20], [21]]
     assert csp.take_touched() == {0}
@@ -82,10 +82,10 @@ def test_learning_several_cells_of_a_clue_narrows_it_once() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11, 12, 13), 2)
     csp.learn([(10, True), (11, False)])
-    csp.apply_fixes()
+    csp.apply_facts()
     assert [csp.variables[0].mines(p) for p in csp.variables[0].domain] == [[10, 12], [10, 13]]
     csp.learn([(12, False), (13, True), (99, True)])  # 99: watched by no variable
-    csp.apply_fixes()
+    csp.apply_facts()
     assert csp.variables == {}  # every scope cell decided: retired without a conclusion
     assert csp.propagate() == []
 
@@ -95,12 +95,12 @@ def test_facts_that_no_placement_allows_raise_when_applied() -> None:
     csp.add(0, (10, 11, 12), 1)
     csp.learn([(10, True), (11, True)])
     with pytest.raises(ContradictionError, match="no placement"):
-        csp.apply_fixes()
+        csp.apply_facts()
 
 
-def test_propagate_until_news_stops_at_the_first_conclusions() -> None:
+def test_propagate_until_facts_stops_at_the_first_conclusions() -> None:
     csp = worked_csp()
-    first = csp.propagate(until_news=True)
+    first = csp.propagate(until_facts=True)
     assert first and set(first) < {(2, False), (5, True), (8, True), (11, False)}
     # The conclusions are the caller's to report back; the rest of the queue waits.
     csp.learn(first)
@@ -112,12 +112,12 @@ def test_an_arc_disappears_when_its_last_shared_cell_is_decided() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11, 12), 1)
     csp.add(1, (11, 12, 13), 1)
-    assert csp.graph.edges[0, 1]["shared"] == {11, 12}
-    csp.fix(11, False)
-    csp.apply_fixes()
-    assert csp.graph.edges[0, 1]["shared"] == {12}
-    csp.fix(12, False)
-    csp.apply_fixes()
+    assert csp.graph.edges[0, 1].shared == {11, 12}
+    csp.learn([(11, False)])
+    csp.apply_facts()
+    assert csp.graph.edges[0, 1].shared == {12}
+    csp.learn([(12, False)])
+    csp.apply_facts()
     assert not csp.graph.has_edge(0, 1)
     assert sorted(csp.propagate()) == [(10, True), (13, True)]
 
@@ -130,19 +130,27 @@ def test_propagation_alone_can_stall() -> None:
     assert len(csp.variables[0].domain) == 2
 
 
-def test_contradictory_clues_raise() -> None:
+def test_ac3_wiping_out_a_domain_raises() -> None:
     csp = ClueCSP()
-    csp.add(0, (10, 11, 12), 2)
-    csp.add(1, (11, 12), 0)
-    with pytest.raises(ContradictionError):
-        csp.add(2, (10,), 0)
+    csp.add(0, (10, 11, 12), 1)
+    csp.add(1, (10, 11, 12), 2)  # the same cells, another count: neither settles a cell
+    assert csp.variables[0].settled() == (0, 0) and csp.variables[1].settled() == (0, 0)
+    with pytest.raises(ContradictionError, match="no placement consistent") as info:
         csp.propagate()
+    assert info.value.cells in ((0,), (1,))
 
 
-def test_fixing_against_a_conclusion_raises() -> None:
+def test_two_clues_drawing_opposite_facts_raise() -> None:
+    csp = ClueCSP()
+    csp.add(0, (10,), 1)  # 10 is a mine
+    with pytest.raises(ContradictionError, match="cell 10 is proven both safe and a mine"):
+        csp.add(1, (10, 11), 0)  # 10 is safe
+
+
+def test_learning_the_opposite_of_a_drawn_fact_raises() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11), 2)
-    csp.fix(10, False)
+    csp.learn([(10, False)])
     with pytest.raises(ContradictionError, match="both safe and a mine"):
         csp.propagate()
 
@@ -171,7 +179,7 @@ def test_the_arc_graph_is_a_networkx_graph_throughout() -> None:
     csp = worked_csp()
     assert nx.number_connected_components(csp.graph) == 1
     csp.learn([(5, True), (8, True)])
-    csp.apply_fixes()
+    csp.apply_facts()
     # Only 2 (clues 1 and 4) and 11 (clues 7 and 10) are still shared.
     assert sorted(csp.graph.edges) == [(1, 4), (7, 10)]
     assert sorted(csp.graph.nodes) == [1, 4, 7, 10]

@@ -1,16 +1,17 @@
-"""Knowledge: exploring, counting, ripe clues, news for the CSP, and contradictions."""
+"""Knowledge and the explore loop: exploring, counting, ripe clues, facts for the CSP,
+contradictions."""
 
 from __future__ import annotations
 
 import pytest
 
 from mineshafted import Board, BoardManager, ContradictionError
-from mineshafted.solver.knowledge import CellState, Knowledge
+from mineshafted.solver import CellState, Explorer, Knowledge
 
 
-def knowledge_of(board: Board) -> tuple[Knowledge, BoardManager]:
-    rows, cols = board.geometry.rows, board.geometry.cols
-    return Knowledge(rows, cols), BoardManager(board)
+def explorer_of(board: Board) -> tuple[Knowledge, Explorer, BoardManager]:
+    knowledge = Knowledge(board.geometry.rows, board.geometry.cols)
+    return knowledge, Explorer(knowledge), BoardManager(board)
 
 
 def test_a_zero_cascade_opens_its_whole_region_in_one_explore() -> None:
@@ -21,9 +22,9 @@ def test_a_zero_cascade_opens_its_whole_region_in_one_explore() -> None:
         . . . *
         """
     )
-    k, bm = knowledge_of(board)
+    k, explorer, bm = explorer_of(board)
     k.prove_safe(0)
-    assert k.explore(bm.move, bm.get_adjacent) == []
+    assert explorer.explore(bm.move, bm.get_adjacent) == []
     # Every safe cell explored, and the mine found by counting (its clues need it).
     assert k.explored == 11
     assert k.partial_grid() == board.to_grid()
@@ -37,57 +38,106 @@ def test_a_proof_takes_effect_at_the_next_explore() -> None:
         . . .
         """
     )
-    k, bm = knowledge_of(board)
+    k, explorer, bm = explorer_of(board)
     k.prove_safe(3)  # bottom left: clue 1 among 0, 1, 4
-    assert k.explore(bm.move, bm.get_adjacent) == [3]
+    assert explorer.explore(bm.move, bm.get_adjacent) == [3]
     assert k.prove_mine(1)
     assert k.state[1] is CellState.MINE
-    assert k.open_neighbours(3) == ([0, 4], 1)  # counts not updated yet
-    assert k.explore(bm.move, bm.get_adjacent) == []
+    assert explorer.constraint(3) == ([0, 4], 1)  # counts not updated yet
+    assert explorer.explore(bm.move, bm.get_adjacent) == []
     # Now clue 3 had its mine: 0 and 4 are safe and explored, and they settle the rest.
     assert k.partial_grid() == board.to_grid()
 
 
-def test_news_are_the_decided_cells_that_a_registered_clue_sees() -> None:
+def test_facts_are_the_decided_cells_that_a_registered_clue_sees() -> None:
     board = Board.from_text(
         """
         . . * .
         . . . .
         """
     )
-    k, bm = knowledge_of(board)
+    k, explorer, bm = explorer_of(board)
     k.prove_safe(0)
-    assert k.explore(bm.move, bm.get_adjacent) == [1, 5]  # both: one mine among 2, 6
-    # 1, 4 and 5 were decided by a zero, which never waits on anything: no news.
-    assert k.take_news() == []
+    assert explorer.explore(bm.move, bm.get_adjacent) == [1, 5]  # both: one mine among 2, 6
+    # 1, 4 and 5 were decided by a zero, which never waits on anything: no facts.
+    assert explorer.take_facts() == []
     assert k.undetermined() == [2, 3, 6, 7]
+    assert explorer.frontier() == [2, 6]
+    assert sorted(explorer.clues_beside(2)) == [1, 5]
     k.prove_safe(6)
-    k.explore(bm.move, bm.get_adjacent)
-    news = k.take_news()
+    explorer.explore(bm.move, bm.get_adjacent)
+    facts = explorer.take_facts()
     # 6 and 2 were waited on by the clues at 1 and 5; 3 and 7, decided by 6's clue on
     # sight, by no clue: only a waiting clue can be a CSP variable.
-    assert news == [(6, False), (2, True)]
-    assert k.take_news() == []
+    assert facts == [(6, False), (2, True)]
+    assert explorer.take_facts() == []
     assert k.partial_grid() == board.to_grid()
+    assert explorer.frontier() == [] and explorer.clues_beside(2) == []
+
+
+def test_the_journal_hands_each_proven_cell_over_once() -> None:
+    k = Knowledge(2, 3)
+    k.prove_safe(4)
+    k.prove_mine(1)
+    k.prove_safe(4)  # not news: not journalled again
+    assert k.take_journal() == [4, 1]
+    assert k.take_journal() == []
+    assert k.mines_found() == 1
 
 
 def test_proving_a_cell_both_ways_raises() -> None:
     k = Knowledge(2, 2)
     k.prove_mine(3)
     assert not k.prove_mine(3)  # not news
-    with pytest.raises(ContradictionError, match="both"):
+    with pytest.raises(ContradictionError, match="both a mine and safe"):
         k.prove_safe(3)
+    k.prove_safe(0)
+    with pytest.raises(ContradictionError, match="both safe and a mine"):
+        k.prove_mine(0)
 
 
-def test_a_clue_that_cannot_hold_raises_at_explore() -> None:
+def test_a_clue_that_cannot_hold_raises_when_explored() -> None:
     board = Board.from_text(
         """
         . . .
         . . *
         """
     )
-    k, bm = knowledge_of(board)
+    k, explorer, bm = explorer_of(board)
     k.prove_safe(0)
     k.prove_mine(1)  # false: the clue at 0 is 0
-    with pytest.raises(ContradictionError, match="cannot hold"):
-        k.explore(bm.move, bm.get_adjacent)
+    with pytest.raises(ContradictionError, match="clue 0 at cell 0 cannot hold: -1 mine"):
+        explorer.explore(bm.move, bm.get_adjacent)
+
+
+def test_too_many_mines_counted_around_a_waiting_clue_raise() -> None:
+    board = Board.from_text(
+        """
+        . * .
+        . . .
+        """
+    )
+    k, explorer, bm = explorer_of(board)
+    k.prove_safe(3)
+    assert explorer.explore(bm.move, bm.get_adjacent) == [3]  # clue 1 waits on 0, 1, 4
+    k.prove_mine(0)
+    k.prove_mine(1)  # two mines around a 1: the count goes below zero while counting
+    with pytest.raises(ContradictionError, match="clue 1 at cell 3 cannot hold: -1 mine"):
+        explorer.explore(bm.move, bm.get_adjacent)
+
+
+def test_too_few_cells_left_for_a_waiting_clue_raise() -> None:
+    board = Board.from_text(
+        """
+        * * .
+        . . .
+        """
+    )
+    k, explorer, bm = explorer_of(board)
+    k.prove_safe(4)  # the middle of the bottom row: clue 2 among 0, 1, 2, 3, 5
+    assert explorer.explore(bm.move, bm.get_adjacent) == [4]
+    # 0, 2 and 3 safe leave 1 and 5 for two mines: fine; 5 safe too and it cannot hold.
+    for cell in (0, 2, 3, 5):
+        k.prove_safe(cell)
+    with pytest.raises(ContradictionError, match="clue 2 at cell 4 cannot hold: 2 mine"):
+        explorer.explore(bm.move, bm.get_adjacent)

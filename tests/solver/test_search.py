@@ -10,7 +10,7 @@ from constraint import ExactSumConstraint, Problem
 
 from mineshafted import ClueCSP, ContradictionError
 from mineshafted.board import Board
-from mineshafted.solver.search import ConstraintSearch, backbone, open_constraints, solutions
+from mineshafted.solver.search import ConstraintSearch, backbone, constraints, solutions
 
 # Three clues that are pairwise consistent but together prove 100 a mine and 101 safe.
 THREE_WAY = [(0, (101, 102, 104), 1), (1, (100, 104, 105), 2), (2, (100, 101), 1)]
@@ -50,24 +50,41 @@ def test_search_proves_what_arc_consistency_cannot() -> None:
     assert ConstraintSearch()(component, csp.graph) == {100: True, 101: False}
 
 
-def test_backbone_of_an_unsolvable_component_raises() -> None:
-    csp = ClueCSP()
-    csp.add(0, (10, 11, 12), 1)
-    csp.add(1, (11, 12, 13), 1)
-    csp.add(2, (10, 13), 2)
-    csp.add(3, (11, 12), 1)
+# Three clues around an odd cycle: each pair agrees, all three cannot (2(a+b+c) = 3).
+ODD_CYCLE = [(0, (10, 11), 1), (1, (11, 12), 1), (2, (10, 12), 1)]
+
+
+def test_backbone_of_a_component_that_only_jointly_fails_raises() -> None:
+    csp = build(ODD_CYCLE)
+    assert csp.propagate() == []  # arc consistent: AC-3 sees nothing wrong
+    (component,) = csp.components(csp.variables)
+    with pytest.raises(ContradictionError, match="no placement"):
+        backbone(component, csp.graph)
+
+
+def test_constraint_search_of_a_component_that_only_jointly_fails_raises() -> None:
+    csp = build(ODD_CYCLE)
+    assert csp.propagate() == []
+    (component,) = csp.components(csp.variables)
+    with pytest.raises(ContradictionError, match="no placement"):
+        ConstraintSearch()(component, csp.graph)
+
+
+def test_constraint_search_keeps_cells_a_domain_settles() -> None:
+    # Clue 2's domain settles 10 and 13 as mines, which leaves clue 0 and 3 no room.
+    csp = build([(0, (10, 11, 12), 1), (1, (11, 12, 13), 1), (2, (10, 13), 2), (3, (11, 12), 1)])
     variables = list(csp.variables.values())
-    # Pairwise consistent, jointly impossible: 10 and 13 mines leave no mine for 11/12.
-    with pytest.raises(ContradictionError):
-        csp.propagate()
+    with pytest.raises(ContradictionError, match="no placement"):
+        ConstraintSearch()(variables, csp.graph)
+    with pytest.raises(ContradictionError, match="no placement"):
         backbone(variables, csp.graph)
 
 
-def test_open_constraints_describe_the_undecided_part() -> None:
+def test_constraints_describe_the_undecided_part() -> None:
     csp = build([(0, (10, 11, 12), 2)])
-    csp.fix(10, True)
-    csp.apply_fixes()
-    assert open_constraints(list(csp.variables.values())) == [((11, 12), 1)]
+    csp.learn([(10, True)])
+    csp.apply_facts()
+    assert constraints(list(csp.variables.values())) == [((11, 12), 1)]
 
 
 def random_frontier(rng: random.Random) -> list[tuple[int, tuple[int, ...], int]]:

@@ -65,8 +65,6 @@ def test_starts_from_a_nonzero_index_0() -> None:
 class NoSearch:
     """An engine that never proves anything: the sweep without its completeness stage."""
 
-    name = "none"
-
     def __call__(self, component: object, graph: object) -> dict[int, bool]:
         return {}
 

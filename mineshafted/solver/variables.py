@@ -1,0 +1,121 @@
+"""Clue variables: one explored clue, its scope, and the placements of its mines.
+
+Glossary
+--------
+variable
+    An explored clue with undecided neighbours, named by its cell. Its *scope* is the tuple of
+    those neighbours (ascending) at the time the clue was seen.
+placement
+    One value of a variable: a bitmask over its scope, bit ``i`` set when ``scope[i]`` is a mine.
+domain
+    The placements of a variable still consistent with everything known.
+fact
+    A decided cell: ``(cell, is_mine)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from itertools import combinations
+
+from ..board import Cell
+
+__all__ = ["ClueVariable", "Fact", "Placement", "compress", "placements"]
+
+Placement = int
+"""A bitmask over a variable's scope: bit ``i`` set means ``scope[i]`` holds a mine."""
+
+Fact = tuple[Cell, bool]
+"""A decided cell: ``(cell, is_mine)``."""
+
+
+class ClueVariable:
+    """One explored clue as a CSP variable.
+
+    >>> v = ClueVariable(4, (2, 5, 8), 2)
+    >>> [v.mines(p) for p in v.domain]
+    [[2, 5], [2, 8], [5, 8]]
+    >>> v.settled()  # no scope cell takes one value in every placement yet
+    (0, 0)
+    """
+
+    __slots__ = ("cell", "domain", "fixed", "fixed_mines", "scope", "undecided")
+
+    def __init__(self, cell: Cell, scope: Iterable[Cell], mines: int) -> None:
+        self.cell = cell
+        self.scope = tuple(sorted(scope))
+        self.domain: list[Placement] = list(placements(len(self.scope), mines))
+        self.undecided = len(self.scope)
+        """How many scope cells the CSP has not yet decided."""
+        self.fixed = 0
+        """Scope bits decided but not yet applied to the domain."""
+        self.fixed_mines = 0
+        """Which of the :attr:`fixed` bits are mines."""
+
+    def mines(self, placement: Placement) -> list[Cell]:
+        """The scope cells that ``placement`` mines."""
+        return [c for i, c in enumerate(self.scope) if placement >> i & 1]
+
+    def bit(self, cell: Cell) -> int:
+        """The bit of ``cell`` in this variable's placements."""
+        return 1 << self.scope.index(cell)
+
+    def agreeing(self, domain: list[Placement], cell: Cell, mine: bool) -> list[Placement]:
+        """The placements of ``domain`` that give ``cell`` (a scope cell) the value ``mine``."""
+        bit = self.bit(cell)
+        want = bit if mine else 0
+        return [p for p in domain if p & bit == want]
+
+    def settled(self) -> tuple[Placement, Placement]:
+        """``(mask, mines)``: the scope bits that agree across the domain, and their values."""
+        full = (1 << len(self.scope)) - 1
+        may, must = 0, full
+        for p in self.domain:
+            may |= p
+            must &= p
+        return ~(may ^ must) & full, must
+
+    def constraint(self) -> tuple[tuple[Cell, ...], int]:
+        """``(cells, mines)``: the scope cells the domain does not settle, and the mines
+        every placement puts among them.
+
+        >>> v = ClueVariable(4, (2, 5, 8), 1)
+        >>> v.domain = [0b010, 0b100]  # cell 2 safe in every placement
+        >>> v.constraint()
+        ((5, 8), 1)
+        """
+        settled, _ = self.settled()
+        cells = tuple(c for i, c in enumerate(self.scope) if not settled >> i & 1)
+        mines = sum(self.domain[0] >> i & 1 for i in range(len(self.scope)) if not settled >> i & 1)
+        return cells, mines
+
+    def __repr__(self) -> str:
+        return f"ClueVariable(cell={self.cell}, scope={self.scope}, |domain|={len(self.domain)})"
+
+
+@cache
+def placements(n: int, mines: int) -> tuple[Placement, ...]:
+    """Every ``n``-bit placement with exactly ``mines`` bits set, ascending.
+
+    >>> placements(3, 2)
+    (3, 5, 6)
+    """
+    return tuple(sorted(sum(1 << i for i in chosen) for chosen in combinations(range(n), mines)))
+
+
+@cache
+def compress(mask: int, width: int) -> tuple[int, ...]:
+    """Table of the bits of every ``width``-bit value at ``mask``'s positions, packed low.
+
+    Two variables' projections onto their shared cells are comparable because both scopes
+    are sorted, so the shared cells keep their relative order in each.
+
+    >>> compress(0b101, 3)
+    (0, 1, 0, 1, 2, 3, 2, 3)
+    """
+    positions = [i for i in range(width) if mask >> i & 1]
+    return tuple(
+        sum(1 << k for k, i in enumerate(positions) if value >> i & 1)
+        for value in range(1 << width)
+    )
