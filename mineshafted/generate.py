@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Iterator
+from itertools import count
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -76,7 +77,7 @@ def generate(
     mines: int,
     *,
     seed: int | None = None,
-    start: tuple[int, int] = (0, 0),
+    start: Cell = 0,
     timeout: float | None = 60.0,
 ) -> Generated:
     """Make a board that the sweep solves from ``start`` without a guess.
@@ -88,8 +89,8 @@ def generate(
     seed:
         Seed of the random draw and perturbations; ``None`` picks one (recorded in the result).
     start:
-        ``(row, col)`` of the first move; it and its neighbours are kept free of mines, so the
-        start shows a 0.
+        The row-major index of the first move; it and its neighbours are kept free of mines,
+        so the start shows a 0.
     timeout:
         Seconds allowed before giving up (``None``: no limit).
 
@@ -115,19 +116,18 @@ def generate(
         seed = random.SystemRandom().randrange(2**63)
     rng = random.Random(seed)
     began = perf_counter()
-    start_cell = geometry.index(*start)
-    keep_clear = {start_cell, *geometry.neighbours(start_cell)}
-    open_cells = [c for c in range(geometry.cells) if c not in keep_clear]
+    keep_clear = {start, *geometry.neighbours(start)}
+    candidates = [c for c in range(geometry.cells) if c not in keep_clear]
     perturbations = 0
-    for draws in range(1, 1_000_000):
-        layout = set(rng.sample(open_cells, mines))
+    for draws in count(1):
+        layout = set(rng.sample(candidates, mines))
         for _ in range(PERTURBATIONS_PER_DRAW):
             board = Board.from_mines(rows, cols, layout)
-            report = Sweep(BoardManager(board), start=start_cell).run()
+            report = Sweep(BoardManager(board), start=start).run()
             if report.solved:
                 seconds = perf_counter() - began
                 log.info("certified after %d perturbation(s), %d draw(s)", perturbations, draws)
-                return Generated(board, start_cell, seed, perturbations, draws, seconds)
+                return Generated(board, start, seed, perturbations, draws, seconds)
             if timeout is not None and perf_counter() - began > timeout:
                 raise GenerationError(
                     f"no no-guess {rows}x{cols} board with {mines} mines within {timeout:g} s "
@@ -137,7 +137,7 @@ def generate(
             if not _perturb(layout, report, geometry, keep_clear, rng):
                 break
             perturbations += 1
-    raise GenerationError("gave up")  # pragma: no cover - the loop above never ends this way
+    raise AssertionError("unreachable: count() never ends")  # pragma: no cover
 
 
 def generate_many(
@@ -147,7 +147,7 @@ def generate_many(
     count: int,
     *,
     seed: int | None = None,
-    start: tuple[int, int] = (0, 0),
+    start: Cell = 0,
     timeout: float | None = 60.0,
 ) -> Iterator[Generated]:
     """Make ``count`` boards; each board's own seed is drawn from ``seed``.
@@ -165,16 +165,18 @@ def generate_many(
         yield generate(rows, cols, mines, seed=seeds.randrange(2**63), start=start, timeout=timeout)
 
 
-def _checked(rows: int, cols: int, mines: int, start: tuple[int, int]) -> Geometry:
+def _checked(rows: int, cols: int, mines: int, start: Cell) -> Geometry:
     """The geometry, once the request is known to be possible at all."""
     if rows < 1 or cols < 1:
         raise GenerationError(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
     geometry = Geometry(rows, cols)
     if geometry.cells > MAX_CELLS:
         raise GenerationError(f"a {rows}x{cols} board is larger than {MAX_CELLS:,} cells")
-    if not geometry.contains(*start):
-        raise GenerationError(f"start {list(start)} is off the {rows}x{cols} board")
-    clear = 1 + len(geometry.neighbours(geometry.index(*start)))
+    if not 0 <= start < geometry.cells:
+        raise GenerationError(
+            f"start cell {start} is off the {rows}x{cols} board (cells 0..{geometry.cells - 1})"
+        )
+    clear = 1 + len(geometry.neighbours(start))
     if not 0 <= mines <= geometry.cells - clear:
         raise GenerationError(
             f"{mines} mines do not fit: a {rows}x{cols} board has {geometry.cells - clear} "

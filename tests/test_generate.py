@@ -35,7 +35,7 @@ def test_the_same_seed_gives_the_same_board() -> None:
 
 
 def test_start_elsewhere_is_kept_clear() -> None:
-    made = generate(10, 12, 25, seed=4, start=(5, 7))
+    made = generate(10, 12, 25, seed=4, start=5 * 12 + 7)
     assert made.start == 5 * 12 + 7
     assert made.board.values[made.start] == 0
     assert certified(made.board, made.start)
@@ -53,8 +53,10 @@ def test_batches_are_reproducible_and_each_seed_remakes_its_board() -> None:
 def test_impossible_requests_fail_at_once() -> None:
     with pytest.raises(GenerationError, match="do not fit"):
         generate(3, 3, 6)
-    with pytest.raises(GenerationError, match="off the 4x4 board"):
-        generate(4, 4, 2, start=(4, 0))
+    with pytest.raises(
+        GenerationError, match=r"start cell 16 is off the 4x4 board \(cells 0..15\)"
+    ):
+        generate(4, 4, 2, start=16)
     with pytest.raises(GenerationError, match="at least 1 row"):
         generate(0, 4, 0)
     with pytest.raises(GenerationError, match="cannot make -1 boards"):
@@ -83,16 +85,23 @@ def test_perturbation_keeps_the_count_and_the_start_area(seed: int) -> None:
     rng = random.Random(seed)
     geometry = Geometry(12, 12)
     keep_clear = {0, 1, 12, 13}
-    layout = set(rng.sample([c for c in range(144) if c not in keep_clear], 30))
-    for _ in range(10):
+    free = [c for c in range(144) if c not in keep_clear]
+    # Draw until the sweep stalls, so that every seed perturbs at least once.
+    for _ in range(100):
+        layout = set(rng.sample(free, 30))
         report = Sweep(BoardManager(Board.from_mines(12, 12, layout))).run()
-        if report.solved:
+        if not report.solved:
             break
+    perturbed = 0
+    while not report.solved and perturbed < 10:
         before = set(layout)
         assert _perturb(layout, report, geometry, keep_clear, rng)
         assert len(layout) == 30
         assert not layout & keep_clear
         assert layout != before
+        perturbed += 1
+        report = Sweep(BoardManager(Board.from_mines(12, 12, layout))).run()
+    assert perturbed >= 1
 
 
 def test_boards_larger_than_puzzle_files_allow_are_refused() -> None:

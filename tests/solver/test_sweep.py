@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import product
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -16,10 +17,13 @@ from mineshafted import (
     NeedsGuess,
     Status,
     Sweep,
+    read_puzzles,
     sweep_mines,
 )
 
 from ..conftest import SAMPLE, CourseManager, Recorder
+
+NEEDS_GUESS = Path(__file__).resolve().parents[2] / "puzzles" / "needs-guess"
 
 
 def test_sample_board(sample: list[list[int]]) -> None:
@@ -98,9 +102,26 @@ def test_needs_guess_carries_the_partial_board() -> None:
 
 def test_report_counts_moves_and_stages(sample: list[list[int]]) -> None:
     report = Sweep(BoardManager(sample)).run()
-    assert report.status is Status.SOLVED
+    assert report.status is Status.SOLVED and report.solved
     assert report.moves == 10 and report.seconds > 0
-    assert sum(report.proven_by.values()) == 12
+    # The start, then the clues of the left column; AC-3 proves the first cell of the right.
+    assert report.proven_by == {"start": 1, "propagation": 1, "clue": 10}
+    assert report.searches == 0 and report.undetermined == [] and report.frontier == []
+
+
+def test_report_of_a_stall_and_of_searches() -> None:
+    board = Board.from_grid(HUNTED)
+    report = Sweep(BoardManager(board), search=NoSearch()).run()
+    assert report.status is Status.NEEDS_GUESS and not report.solved
+    assert report.searches > 0 and report.proven_by["search"] == 0
+    assert report.frontier and set(report.frontier) <= set(report.undetermined)
+    solved = Sweep(BoardManager(board)).run()
+    assert solved.proven_by["search"] > 0 and solved.searches > 0
+
+
+def test_sweep_mines_uses_the_search_it_is_given() -> None:
+    with pytest.raises(NeedsGuess):
+        sweep_mines(BoardManager(Board.from_grid(HUNTED)), search=NoSearch())
 
 
 def test_contradictory_manager_is_reported() -> None:
@@ -173,6 +194,79 @@ def test_stalls_only_when_no_undetermined_cell_is_forced(board: Board) -> None:
             for c, b in zip(cells, bits, strict=True):
                 seen[c].add(b)
     assert all(values == {False, True} for values in seen.values())
+
+
+def play_to_the_end(board: Board, manager: object) -> Sweep:
+    """Sweep, and at every stall tell the sweep the truth of the lowest undetermined cell."""
+    sweep = Sweep(manager)  # type: ignore[arg-type]
+    report = sweep.run()
+    while not report.solved:
+        cell = report.undetermined[0]
+        if board.values[cell] == -1:
+            sweep.tell(cell, mine=True)
+        else:
+            sweep.guess(cell)
+        report = sweep.advance()
+    return sweep
+
+
+@pytest.mark.parametrize("name", ["9x9-10-01", "16x16-40-01", "30x16-99-01", "30x16-99-02"])
+def test_a_needs_guess_board_is_played_to_the_end_when_told_each_stall(name: str) -> None:
+    (puzzle,) = read_puzzles(NEEDS_GUESS / f"{name}.json")
+    board = puzzle.board
+    recorder = Recorder(BoardManager(board), board)  # fails on a mine or a repeated move
+    sweep = play_to_the_end(board, recorder)
+    report = sweep.report
+    assert report.board == board.to_grid()
+    assert report.moves == board.safe_count == len(recorder.moves)
+    assert report.proven_by["guess"] + report.proven_by["told"] >= 1
+    assert sum(report.proven_by.values()) == board.geometry.cells
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_resuming_after_each_stall_solves_any_board_exactly(data: st.DataObject) -> None:
+    board = data.draw(boards())
+    assume(board.values[0] != -1)
+    recorder = Recorder(CourseManager(board.to_grid()), board)
+    report = play_to_the_end(board, recorder).report
+    assert report.board == board.to_grid()
+    assert len(recorder.moves) == board.safe_count
+
+
+def test_telling_the_opposite_of_a_proof_raises() -> None:
+    sweep = Sweep(BoardManager(SAMPLE))
+    sweep.run()
+    with pytest.raises(ContradictionError):
+        sweep.tell(5, mine=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(max_side=5))
+def test_a_stalls_position_allows_exactly_the_placements_the_clues_allow(board: Board) -> None:
+    assume(board.values[0] != -1)
+    sweep = Sweep(BoardManager(board))
+    report = sweep.run()
+    assume(not report.solved)
+    position = sweep.position()
+    assert position.unknown == report.undetermined
+    assert position.mines_found == sum(v == -1 for row in report.board for v in row)
+    cells_of = [{c for scope, _ in comp for c in scope} for comp in position.components]
+    assert sum(map(len, cells_of)) == len(set().union(*cells_of))  # components share no cell
+    assert not set(position.unconstrained) & set().union(*cells_of)
+    # Brute force: placements of the unknown cells that the clues allow are exactly those
+    # that the position's constraints allow.
+    cells = report.undetermined
+    assume(len(cells) <= 11)
+    known = {c: v for c, v in enumerate(v for row in report.board for v in row) if v is not None}
+    proven = {c for c, v in known.items() if v == -1}
+    constraints = [item for comp in position.components for item in comp]
+    for bits in product((False, True), repeat=len(cells)):
+        mines = {c for c, b in zip(cells, bits, strict=True) if b}
+        world = Board.from_mines(board.geometry.rows, board.geometry.cols, proven | mines)
+        by_clues = all(world.values[c] == v for c, v in known.items() if v >= 0)
+        by_position = all(len(mines.intersection(scope)) == m for scope, m in constraints)
+        assert by_clues == by_position
 
 
 # A board that AC-3 alone cannot finish: the component search proves the way through.
