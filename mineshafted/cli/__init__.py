@@ -1,7 +1,66 @@
-"""The command line: one module per command, imported lazily."""
+"""The command line: the ``mineshafted`` app, one module per command, imported lazily.
+
+Each command lives in ``cli/<name>.py`` with a ``command`` function and its ``HELP`` text. A
+command module imports only typer and the small ``output`` and ``status`` helpers at its top;
+the library parts it needs (solver, generator, grading, rich tables) are imported inside
+``command``, so ``mineshafted --help`` or ``mineshafted solve`` never load the grading harness
+or the generator. A new command is one new module and one registration line below.
+"""
 
 from __future__ import annotations
 
-from .app import app, main
+from typing import Annotated
+
+import typer
+
+from . import generate, grade, solve
+from .logs import verbose_logging
 
 __all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="mineshafted",
+    help="Solve Minesweeper boards by constraint propagation and search, never guessing.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# The commands, in the order --help lists them: one line per command module.
+app.command("solve", help=solve.HELP)(solve.command)
+app.command("generate", help=generate.HELP)(generate.command)
+app.command("grade", help=grade.HELP)(grade.command)
+
+
+def main() -> None:
+    """Run the command line (the ``mineshafted`` console script and ``python -m mineshafted``)."""
+    app()
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose", "-v", count=True, help="Log the solver's stages to stderr (-vv: more)."
+        ),
+    ] = 0,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Set up the invocation: its logging lives exactly as long as the command does."""
+    ctx.with_resource(verbose_logging(verbose))
+
+
+def _version(value: bool) -> None:
+    """Print the version and stop, for ``--version``."""
+    if value:
+        from .. import __version__
+
+        typer.echo(f"mineshafted {__version__}")
+        raise typer.Exit()

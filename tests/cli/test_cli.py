@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+import mineshafted.solver
 from mineshafted import __version__
 from mineshafted.cli import app
 
@@ -110,6 +112,51 @@ def test_engine_option(puzzle_file: Path) -> None:
     assert bad.exit_code == 2
 
 
+@pytest.fixture
+def searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the component searches the sweeps of a test were given."""
+    names: list[str] = []
+
+    class RecordingSweep(mineshafted.solver.Sweep):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            names.append(kwargs["search"].name)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(mineshafted.solver, "Sweep", RecordingSweep)
+    return names
+
+
+@pytest.mark.parametrize(
+    ("options", "search"),
+    [
+        ([], "backtracking"),
+        (["--search", "python-constraint"], "python-constraint"),
+        (["--search", "backtracking"], "backtracking"),
+        (["--engine", "python-constraint"], "python-constraint"),
+        (["--search", "python-constraint", "--engine", "python-constraint"], "python-constraint"),
+    ],
+)
+def test_search_option_chooses_the_component_search(
+    puzzle_file: Path, searches: list[str], options: list[str], search: str
+) -> None:
+    result = runner.invoke(app, ["solve", *options, str(puzzle_file)])
+    assert result.exit_code == 0, result.output
+    assert searches == [search]
+
+
+def test_search_and_engine_that_disagree_are_refused(puzzle_file: Path) -> None:
+    args = ["solve", "--search", "backtracking", "--engine", "python-constraint"]
+    result = runner.invoke(app, [*args, str(puzzle_file)])
+    assert result.exit_code == 2 and "contradicts --search" in result.stderr
+    assert runner.invoke(app, ["solve", "--search", "guesswork", str(puzzle_file)]).exit_code == 2
+
+
+def test_help_names_search_and_hides_engine() -> None:
+    text = runner.invoke(app, ["solve", "--help"], env={"COLUMNS": "200"}).output
+    assert "--search" in text and "The component-search engine used when AC-3 stalls." in text
+    assert "--engine" not in text
+
+
 def test_help_and_version() -> None:
     top = runner.invoke(app, ["--help"])
     assert top.exit_code == 0 and "solve" in top.output
@@ -201,3 +248,12 @@ def test_generate_refuses_huge_requests_at_once() -> None:
     huge = runner.invoke(app, ["generate", "100000", "100000", "5"])
     assert huge.exit_code == 2 and "larger than 1,000,000 cells" in huge.stderr
     assert runner.invoke(app, ["generate", "9", "9", "10", "-n", "2000000"]).exit_code == 2
+
+
+def test_generate_reports_a_file_system_error_in_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    result = runner.invoke(app, ["generate", "4", "4", "1", "--out", str(blocker / "made")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {blocker / 'made'}: ")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr

@@ -1,0 +1,186 @@
+"""``mineshafted grade``: grade a submission's sweep_mines, one child process per board."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..errors import MineshaftedError
+from .output import fail, fail_on_error
+
+if TYPE_CHECKING:
+    from ..formats import Puzzle
+    from ..grading import BoardResult, GradeReport
+
+__all__ = ["DEFAULT_JOBS", "HELP", "command"]
+
+DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
+"""Boards graded at once by default: one per core, up to four."""
+
+HELP = (
+    "Grade any sweep_mines against no-guess boards, each board in its own child process.\n\n"
+    "The child never holds the board: its manager asks this process for each clue. Outcomes:\n"
+    "solved, wrong board, exploded, crashed, timed out. Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
+    "3 Mines 20%, 4 Mines 25%, 5+ Mines 30%, each earned when every graded board with that\n"
+    "many mines is solved. Exit status: 0 graded (whatever the score); 2 unusable arguments or\n"
+    "a submission that cannot be imported."
+)
+"""The command's ``--help`` text."""
+
+
+def command(
+    submission: Annotated[
+        Path,
+        typer.Argument(
+            metavar="SUBMISSION.py",
+            help="A Python file that defines sweep_mines(bm).",
+            show_default=False,
+        ),
+    ],
+    puzzles: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            metavar="PUZZLES",
+            help="Puzzle files or directories of them. Default: the shipped no-guess sets.",
+            show_default=False,
+        ),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(min=0.1, help="Wall-clock seconds allowed per board.")
+    ] = 30.0,
+    memory: Annotated[
+        int, typer.Option(min=64, metavar="MB", help="Address-space limit per board, in MiB.")
+    ] = 1024,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, max=64, help="Boards graded at once.")
+    ] = DEFAULT_JOBS,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the grade as one JSON object.")
+    ] = False,
+    log: Annotated[
+        Path | None,
+        typer.Option(help="Write what the submission printed, board by board, to this file."),
+    ] = None,
+) -> None:
+    """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
+    from ..grading import grade
+
+    with fail_on_error():
+        items = _graded_puzzles(puzzles)
+        if not items:
+            fail("no puzzles to grade")
+        bar = _GradeProgress(len(items)) if sys.stderr.isatty() and not json_output else None
+        report = grade(
+            submission,
+            items,
+            timeout=timeout,
+            memory_mb=memory,
+            jobs=jobs,
+            progress=bar.advance if bar else None,
+        )
+        if bar:
+            bar.close()
+    if log is not None:
+        try:
+            log.write_text(
+                "".join(
+                    f"== {b.puzzle}: {b.output_bytes} bytes ==\n{b.output}\n" for b in report.boards
+                )
+            )
+        except OSError as error:
+            fail(f"{log}: cannot write the log: {error.strerror}")
+    if json_output:
+        typer.echo(json.dumps(report.to_json()))
+    else:
+        _print_grade(report)
+
+
+class _GradeProgress:
+    """A progress line on stderr while boards are graded."""
+
+    def __init__(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self._progress = Progress(console=Console(stderr=True), transient=True)
+        self._task = self._progress.add_task("grading", total=total)
+        self._progress.start()
+
+    def advance(self, _result: BoardResult) -> None:
+        self._progress.advance(self._task)
+
+    def close(self) -> None:
+        self._progress.stop()
+
+
+def _graded_puzzles(paths: list[Path] | None) -> list[tuple[str, Puzzle]]:
+    """Read the puzzles to grade, labelled by file (and line, in JSON Lines files)."""
+    from ..formats import find_puzzle_files, read_puzzles
+    from ..grading import shipped_puzzles
+
+    roots = paths or [shipped_puzzles()]
+    items: list[tuple[str, Puzzle]] = []
+    for path in find_puzzle_files(roots):
+        found = read_puzzles(path)
+        label = _short(path)
+        for number, puzzle in enumerate(found, 1):
+            name = label if len(found) == 1 else f"{label}:{number}"
+            if puzzle.start != 0:
+                row, col = puzzle.board.geometry.coords(puzzle.start)
+                raise MineshaftedError(
+                    f"{name}: starts at [{row}, {col}], but sweep_mines starts at index 0"
+                )
+            items.append((name, puzzle))
+    return items
+
+
+def _short(path: Path) -> str:
+    """A path as the user would like to read it: relative to here, or to the shipped sets."""
+    from ..grading import shipped_puzzles_root
+
+    resolved = path.resolve()
+    for base in (shipped_puzzles_root(), Path.cwd()):
+        if base is not None and resolved.is_relative_to(base):
+            return str(resolved.relative_to(base))
+    return str(path)
+
+
+def _print_grade(report: GradeReport) -> None:
+    """The boards and the achievements as two tables, then the score, on stdout."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ..grading import Outcome
+
+    console = Console()
+    boards = Table(title=f"Boards: {report.submission}", title_justify="left")
+    for column in ("puzzle", "size", "mines", "outcome", "moves", "seconds", "detail"):
+        numeric = column in ("mines", "moves", "seconds")
+        boards.add_column(column, justify="right" if numeric else "left", overflow="fold")
+    for b in report.boards:
+        style = "green" if b.outcome is Outcome.SOLVED else "red"
+        boards.add_row(
+            b.puzzle,
+            f"{b.rows}x{b.cols}",
+            str(b.mines),
+            f"[{style}]{b.outcome.value}[/]",
+            str(b.moves),
+            f"{b.seconds:.3f}",
+            escape(b.detail),
+        )
+    console.print(boards)
+    rubric = Table(title="Achievements", title_justify="left")
+    for column in ("achievement", "boards solved", "earned", "weight"):
+        rubric.add_column(column, justify="right" if column == "weight" else "left")
+    for a in report.achievements:
+        verdict = "yes" if a.earned else "not graded" if not a.graded else "no"
+        rubric.add_row(a.name, f"{a.solved}/{a.graded}", verdict, f"{a.weight}%")
+    console.print(rubric)
+    earned = sum(a.earned for a in report.achievements)
+    console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")

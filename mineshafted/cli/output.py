@@ -1,0 +1,151 @@
+"""What the commands print: one-line errors, and sweep reports as a text grid or as JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import typer
+
+from ..errors import MineshaftedError
+from .status import EXIT_INVALID, exit_status
+
+if TYPE_CHECKING:
+    from ..formats import Puzzle
+    from ..solver import SweepReport
+
+__all__ = ["fail", "fail_on_error", "label", "sweep_json", "sweep_text"]
+
+
+def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
+    """Print ``error: message`` as one line on stderr and end the command with ``status``.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong, naming the file or argument at fault.
+    status : int
+        The exit status; by default ``EXIT_INVALID``.
+
+    Raises
+    ------
+    typer.Exit
+        Always, carrying ``status``.
+    """
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(status)
+
+
+@contextmanager
+def fail_on_error(prefix: str = "") -> Iterator[None]:
+    """Turn a library or file-system error raised in the block into :func:`fail`.
+
+    Parameters
+    ----------
+    prefix : str
+        Put before the error's message with ``": "``, e.g. the puzzle the error is about.
+
+    Yields
+    ------
+    None
+        Control, while errors are watched.
+
+    Raises
+    ------
+    typer.Exit
+        For a ``MineshaftedError`` or ``OSError`` raised in the block, with the status
+        :func:`~mineshafted.cli.status.exit_status` maps it to. Other exceptions pass through.
+    """
+    try:
+        yield
+    except MineshaftedError as error:
+        fail(f"{prefix}: {error}" if prefix else str(error), exit_status(error))
+    except OSError as error:
+        where = error.filename if error.filename is not None else prefix
+        fail(f"{where}: {error.strerror}" if where else str(error), exit_status(error))
+
+
+def label(puzzle: Puzzle, number: int) -> str:
+    """The puzzle's name, or ``puzzle N`` (counting from 1) for the ``number``-th unnamed one.
+
+    Examples
+    --------
+    >>> from mineshafted import Board, Puzzle
+    >>> board = Board.from_grid([[0, 1, -1]])
+    >>> label(Puzzle(board), 0), label(Puzzle(board, name="easy"), 4)
+    ('puzzle 1', 'easy')
+    """
+    return puzzle.name if puzzle.name else f"puzzle {number + 1}"
+
+
+def sweep_text(puzzle: Puzzle, number: int, report: SweepReport) -> str:
+    """A sweep report for people: a heading, the (partial) board as a grid, and the outcome.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle swept.
+    number : int
+        Its place in its file, counting from 0 (names unnamed puzzles).
+    report : SweepReport
+        What the sweep found.
+
+    Returns
+    -------
+    str
+        Lines without a final newline: clues as digits, 0 as ``.``, mines as ``*`` and
+        undetermined cells as ``?``; then ``solved: ...`` or ``needs a guess: ...`` with the
+        cells where a guess would be made.
+    """
+    from ..board import render
+
+    geometry = puzzle.board.geometry
+    lines = [
+        f"{label(puzzle, number)}: {geometry.rows}x{geometry.cols}, "
+        f"{puzzle.board.mine_count} mines",
+        render(report.board),
+    ]
+    took = f"{report.moves} moves in {report.seconds * 1000:.1f} ms"
+    if report.solved:
+        lines.append(f"solved: {took}")
+    else:
+        beside = ", ".join(f"({r}, {c})" for r, c in map(geometry.coords, report.frontier))
+        lines.append(
+            f"needs a guess: {took}; {len(report.undetermined)} undetermined cell(s) "
+            f"(marked ?), {len(report.frontier)} beside a clue: {beside or 'none'}"
+        )
+    return "\n".join(lines)
+
+
+def sweep_json(puzzle: Puzzle, report: SweepReport) -> dict[str, Any]:
+    """A sweep report for programs: one JSON-ready object, cells as ``[row, col]`` pairs.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle swept.
+    report : SweepReport
+        What the sweep found.
+
+    Returns
+    -------
+    dict
+        ``status``, ``name``, ``rows``, ``cols``, ``mines``, ``board``, ``moves``, ``seconds``,
+        ``undetermined``, ``frontier``, ``proven_by`` and ``searches``.
+    """
+    coords = puzzle.board.geometry.coords
+    return {
+        "status": report.status.value,
+        "name": puzzle.name,
+        "rows": puzzle.board.geometry.rows,
+        "cols": puzzle.board.geometry.cols,
+        "mines": puzzle.board.mine_count,
+        "board": report.board,
+        "moves": report.moves,
+        "seconds": round(report.seconds, 6),
+        "undetermined": [list(coords(c)) for c in report.undetermined],
+        "frontier": [list(coords(c)) for c in report.frontier],
+        "proven_by": dict(report.proven_by),
+        "searches": report.searches,
+    }

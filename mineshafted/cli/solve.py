@@ -1,0 +1,124 @@
+"""``mineshafted solve``: sweep puzzle files and print each board, solved or not."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .output import fail_on_error, label, sweep_json, sweep_text
+from .status import EXIT_NEEDS_GUESS, EXIT_SOLVED
+
+if TYPE_CHECKING:
+    from ..solver import ComponentSearch
+
+__all__ = ["HELP", "SearchChoice", "command"]
+
+HELP = (
+    "Play PUZZLE through a BoardManager with sweep_mines and print the solved board.\n\n"
+    "The grid shows clues as digits, 0 as '.', mines as '*' and undetermined cells as '?'.\n\n"
+    "Exit status: 0 solved; 1 needs a guess (prints the partial board and the undetermined "
+    "cells); 2 invalid input (one line on stderr names the problem)."
+)
+"""The command's ``--help`` text (the exit-status sentence is one paragraph)."""
+
+
+class SearchChoice(StrEnum):
+    """The component searches (``ComponentSearch`` engines) selectable with ``--search``."""
+
+    backtracking = "backtracking"
+    python_constraint = "python-constraint"
+
+    def build(self) -> ComponentSearch:
+        """A new instance of the chosen search.
+
+        Examples
+        --------
+        >>> type(SearchChoice("python-constraint").build()).__name__
+        'ConstraintSearch'
+        """
+        from ..solver import BacktrackingSearch, ConstraintSearch
+
+        if self is SearchChoice.python_constraint:
+            return ConstraintSearch()
+        return BacktrackingSearch()
+
+
+def command(
+    ctx: typer.Context,
+    puzzle: Annotated[
+        str,
+        typer.Argument(
+            metavar="PUZZLE",
+            help='Puzzle file: a JSON object with a "board", a bare 2D list, or JSON Lines '
+            "of puzzles. '-' reads standard input.",
+            show_default=False,
+        ),
+    ],
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON object per puzzle (status, board, moves, seconds, ...) instead "
+            "of a grid.",
+        ),
+    ] = False,
+    search: Annotated[
+        SearchChoice,
+        typer.Option(help="The component-search engine used when AC-3 stalls."),
+    ] = SearchChoice.backtracking,
+    engine: Annotated[
+        SearchChoice | None,
+        typer.Option(
+            hidden=True,
+            show_default=False,
+            help="The old name of --search, kept so old command lines still run.",
+        ),
+    ] = None,
+) -> None:
+    """Sweep every puzzle of ``puzzle`` and exit with the worst status among them."""
+    from ..formats import parse_puzzles, read_puzzles
+    from ..game import BoardManager
+    from ..solver import Sweep
+
+    chosen = _chosen(ctx, search, engine)
+    with fail_on_error():
+        if puzzle == "-":
+            puzzles = parse_puzzles(sys.stdin.read(), origin="<stdin>")
+        else:
+            puzzles = read_puzzles(puzzle)
+    worst = EXIT_SOLVED
+    for number, item in enumerate(puzzles):
+        with fail_on_error(label(item, number)):
+            report = Sweep(BoardManager(item.board), search=chosen.build(), start=item.start).run()
+        if json_output:
+            typer.echo(json.dumps(sweep_json(item, report)))
+        else:
+            if number:
+                typer.echo()
+            typer.echo(sweep_text(item, number, report))
+        worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
+    raise typer.Exit(worst)
+
+
+def _chosen(ctx: typer.Context, search: SearchChoice, engine: SearchChoice | None) -> SearchChoice:
+    """The search asked for by ``--search``, or by its old name ``--engine``.
+
+    Raises
+    ------
+    typer.BadParameter
+        If both are given and name different searches.
+    """
+    if engine is None:
+        return search
+    source = ctx.get_parameter_source("search")
+    given = source is not None and source.name != "DEFAULT"
+    if given and search is not engine:
+        raise typer.BadParameter(
+            f"{engine.value!r} contradicts --search {search.value!r}; give --search alone",
+            param_hint="'--engine'",
+        )
+    return engine

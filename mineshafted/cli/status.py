@@ -1,0 +1,42 @@
+"""Exit statuses of the command line, and the one place library errors are mapped to them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..errors import MineshaftedError, NeedsGuess
+
+__all__ = ["EXIT_INVALID", "EXIT_NEEDS_GUESS", "EXIT_SOLVED", "exit_status"]
+
+EXIT_SOLVED: Final = 0
+"""Every board solved, or the command did what was asked."""
+
+EXIT_NEEDS_GUESS: Final = 1
+"""Some board cannot be finished without a guess."""
+
+EXIT_INVALID: Final = 2
+"""Unusable input or arguments: one line on stderr names the problem."""
+
+
+def exit_status(error: MineshaftedError | OSError) -> int:
+    """The exit status a command ends with when the library raises ``error``.
+
+    Parameters
+    ----------
+    error : MineshaftedError or OSError
+        What the library (or the file system under it) raised.
+
+    Returns
+    -------
+    int
+        ``EXIT_NEEDS_GUESS`` for ``NeedsGuess``; ``EXIT_INVALID`` for any other error.
+
+    Examples
+    --------
+    >>> from mineshafted.errors import PuzzleFormatError
+    >>> exit_status(PuzzleFormatError("<stdin>: not valid JSON"))
+    2
+    """
+    if isinstance(error, NeedsGuess):
+        return EXIT_NEEDS_GUESS
+    return EXIT_INVALID
