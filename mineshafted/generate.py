@@ -19,8 +19,8 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Iterator
-from itertools import count
 from dataclasses import dataclass
+from itertools import count
 from time import perf_counter
 
 from .board import Board, Cell, Geometry

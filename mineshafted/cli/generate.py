@@ -65,9 +65,13 @@ def command(
     from ..formats import dump_puzzle, format_puzzle
     from ..generate import generate_many
 
-    start_cell = _parse_start(start)
+    row, col = _parse_start(start)
+    if not (0 <= row < rows and 0 <= col < cols):
+        fail(f"start [{row}, {col}] is off the {rows}x{cols} board")
     with fail_on_error():
-        made = generate_many(rows, cols, mines, count, seed=seed, start=start_cell, timeout=timeout)
+        made = generate_many(
+            rows, cols, mines, count, seed=seed, start=row * cols + col, timeout=timeout
+        )
         targets: list[Path] = []
         if out is not None:
             targets = [out / f"{rows}x{cols}-{mines}-{n:03d}.json" for n in range(1, count + 1)]

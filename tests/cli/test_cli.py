@@ -119,7 +119,11 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     class RecordingSweep(mineshafted.solver.Sweep):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            names.append(kwargs["search"].name)
+            kinds = {
+                mineshafted.solver.BacktrackingSearch: "backtracking",
+                mineshafted.solver.ConstraintSearch: "python-constraint",
+            }
+            names.append(kinds[type(kwargs["search"])])
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(mineshafted.solver, "Sweep", RecordingSweep)
