@@ -410,8 +410,8 @@ class Game:
         room = self.geometry.cells - len(zone)
         if self.mines > room:
             raise IllegalMoveError(
-                f"{self._where(cell)}: an opening of {len(zone)} cells leaves {room} cells for "
-                f"{self.mines} mines",
+                f"{self._where(cell)}: a first move under {first_move} keeps {len(zone)} "
+                f"cell(s) clear, leaving {room} for {self.mines} mines",
                 cell=cell,
             )
         rows, cols = self.geometry.rows, self.geometry.cols
