@@ -6,10 +6,13 @@ from collections.abc import Sequence
 
 __all__ = [
     "ContradictionError",
+    "GameOverError",
+    "IllegalMoveError",
     "InvalidBoardError",
     "MineshaftedError",
     "NeedsGuess",
     "PuzzleFormatError",
+    "RecordFormatError",
 ]
 
 PartialGrid = list[list[int | None]]
@@ -79,3 +82,50 @@ class NeedsGuess(MineshaftedError):
             f"no cell is provably safe: {len(self.undetermined)} undetermined cell(s), "
             f"{len(self.frontier)} beside a clue, after {moves} move(s)"
         )
+
+
+class GameOverError(MineshaftedError):
+    """An action on a game that has already ended.
+
+    ``cell`` is the cell acted on; ``status`` is how the game ended (``"won"`` or ``"lost"``).
+    """
+
+    def __init__(self, message: str, *, cell: object, status: str) -> None:
+        self.cell = cell
+        self.status = status
+        super().__init__(message)
+
+
+class IllegalMoveError(MineshaftedError, ValueError):
+    """An action the rules of play refuse: a cell off the board, a flag on a revealed cell,
+    a reveal of a flagged cell, a first move whose opening leaves no room for the mines.
+
+    ``cell`` is the cell (or the value given as one) the action named.
+    """
+
+    def __init__(self, message: str, *, cell: object) -> None:
+        self.cell = cell
+        super().__init__(message)
+
+
+class RecordFormatError(MineshaftedError, ValueError):
+    """A game record cannot be read, or its events do not replay.
+
+    ``line`` is the 1-based line of the record (line 1 is the header), ``field`` the field at
+    fault when there is one, ``source`` the file's name when known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int,
+        field: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.line = line
+        self.field = field
+        self.source = source
+        where = f"{source}: " if source else ""
+        what = f", field {field!r}" if field else ""
+        super().__init__(f"{where}line {line}{what}: {message}")

@@ -2,6 +2,44 @@
 
 from __future__ import annotations
 
+from .engine import Game, GameManager, View, positions, replay
 from .manager import BoardManager
+from .record import (
+    Event,
+    Flag,
+    GameRecord,
+    MineHit,
+    Outcome,
+    RecordHeader,
+    Reveal,
+    Unflag,
+    read_record,
+    write_record,
+)
+from .rules import CLASSIC, CS440, MINE_SHAFTED, AfterMine, FirstMove, GameStatus, Rules
 
-__all__ = ["BoardManager"]
+__all__ = [
+    "CLASSIC",
+    "CS440",
+    "MINE_SHAFTED",
+    "AfterMine",
+    "BoardManager",
+    "Event",
+    "FirstMove",
+    "Flag",
+    "Game",
+    "GameManager",
+    "GameRecord",
+    "GameStatus",
+    "MineHit",
+    "Outcome",
+    "RecordHeader",
+    "Reveal",
+    "Rules",
+    "Unflag",
+    "View",
+    "positions",
+    "read_record",
+    "replay",
+    "write_record",
+]

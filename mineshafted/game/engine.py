@@ -1,0 +1,644 @@
+"""Game: a hidden board played by its rules, recorded as it goes, and replayed from a record.
+
+Glossary
+--------
+shown
+    What the player sees of a cell: its clue, ``MINE`` for a revealed mine, ``None`` hidden.
+zone
+    The cells a first move keeps free of mines: the clicked cell under
+    :attr:`~mineshafted.game.rules.FirstMove.SAFE`, it and its neighbours under
+    :attr:`~mineshafted.game.rules.FirstMove.OPENING`, none under
+    :attr:`~mineshafted.game.rules.FirstMove.NONE`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from ..board import MINE, Board, Cell, Geometry, render
+from ..errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidBoardError,
+    MineshaftedError,
+    PartialGrid,
+    RecordFormatError,
+)
+from .record import Detail, Event, Flag, GameRecord, MineHit, Outcome, RecordHeader, Reveal, Unflag
+from .rules import CLASSIC, AfterMine, FirstMove, GameStatus, Rules
+
+__all__ = ["Game", "GameManager", "View", "positions", "replay"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the player sees: ``grid`` of shown values, the flags, the mine total if told."""
+
+    grid: PartialGrid
+    """Rows of clues, ``MINE`` for a revealed mine, ``None`` for a hidden cell."""
+    flags: frozenset[Cell]
+    mines: int | None
+    """The mine total, or ``None`` when the rules keep it from the player."""
+    status: GameStatus
+
+    def render(self) -> str:
+        """The grid as text: ``?`` hidden, ``F`` flagged, ``*`` mine, ``.`` zero, digits.
+
+        >>> print(View([[0, None], [1, None]], frozenset({3}), None, GameStatus.PLAYING).render())
+        . ?
+        1 F
+        """
+        cols = len(self.grid[0])
+        lines = render(self.grid).splitlines()
+        return "\n".join(
+            " ".join(
+                "F" if r * cols + c in self.flags else glyph
+                for c, glyph in enumerate(line.split(" "))
+            )
+            for r, line in enumerate(lines)
+        )
+
+
+class Game:
+    """A hidden board, the rules of play, and the record of what the player did.
+
+    Make one with :meth:`draw` (a random board of a given size, drawn at the first reveal when
+    the first move is protected) or :meth:`on` (a fixed board). The same seed, rules and
+    actions always give the same game.
+
+    Examples
+    --------
+    >>> game = Game.on(Board.from_text('''
+    ...     . . .
+    ...     . . .
+    ...     . . *
+    ... '''), rules=Rules.CLASSIC, seed=1)
+    >>> game.reveal(0).revealed
+    ((0, 0), (1, 0), (3, 0), (4, 1), (2, 0), (5, 1), (6, 0), (7, 1))
+    >>> game.status, game.won
+    (<GameStatus.WON: 'won'>, True)
+    >>> print(game.view().render())
+    . . .
+    . 1 1
+    . 1 ?
+    >>> game.flag(8)
+    Traceback (most recent call last):
+    ...
+    mineshafted.errors.GameOverError: cell 8 (row 2, column 2): the game is over (won)
+
+    Notes
+    -----
+    A reveal costs ``O(cells it reveals)``; a flag ``O(1)``; :meth:`view` ``O(cells)``.
+    """
+
+    __slots__ = (
+        "_board",
+        "_flags",
+        "_hidden_safe",
+        "_mines_hit",
+        "_neighbours",
+        "_rng",
+        "_shown",
+        "_status",
+        "geometry",
+        "mines",
+        "record",
+        "rules",
+        "seed",
+    )
+
+    geometry: Geometry
+    mines: int
+    """How many mines the board holds."""
+    rules: Rules
+    seed: int
+    """The seed of every random choice this game makes; drawn when none was given."""
+    record: GameRecord
+    """The header and every event so far."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        mines: int,
+        *,
+        rules: Rules = CLASSIC,
+        seed: int | None = None,
+        board: Board | None = None,
+    ) -> None:
+        """Prefer :meth:`draw` and :meth:`on`, which check their arguments."""
+        self.geometry = geometry
+        self.mines = mines
+        self.rules = rules
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._rng = random.Random(self.seed)
+        self._neighbours = geometry.neighbour_table()
+        self._shown: list[int | None] = [None] * geometry.cells
+        self._flags: set[Cell] = set()
+        self._mines_hit: list[Cell] = []
+        self._status = GameStatus.PLAYING
+        self._hidden_safe = geometry.cells - mines
+        layout = None if board is None else tuple(sorted(board.mines))
+        self.record = GameRecord(
+            RecordHeader(geometry.rows, geometry.cols, mines, rules, self.seed, layout=layout)
+        )
+        if board is None and rules.first_move is FirstMove.NONE:
+            board = Board.from_mines(geometry.rows, geometry.cols, self._draw(frozenset()))
+        self._board = board
+
+    @classmethod
+    def draw(
+        cls, rows: int, cols: int, mines: int, *, rules: Rules = CLASSIC, seed: int | None = None
+    ) -> Game:
+        """A game on a random ``rows`` x ``cols`` board with ``mines`` mines.
+
+        Under a safe or opening first move the board is drawn at the first reveal, outside the
+        zone; otherwise at once.
+
+        Raises
+        ------
+        InvalidBoardError
+            The board has no cells, or the mines do not fit (beside the first cell, under a
+            safe first move).
+
+        Examples
+        --------
+        >>> game = Game.draw(9, 9, 10, seed=3)
+        >>> game.board is None, game.reveal(40).hit, game.board.mine_count
+        (True, False, 10)
+        """
+        if rows < 1 or cols < 1:
+            raise InvalidBoardError(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
+        room = rows * cols - (rules.first_move is not FirstMove.NONE)
+        if not 0 <= mines <= room:
+            raise InvalidBoardError(
+                f"{mines} mines do not fit on a {rows}x{cols} board under first move "
+                f"{rules.first_move}: at most {room}"
+            )
+        return cls(Geometry(rows, cols), mines, rules=rules, seed=seed)
+
+    @classmethod
+    def on(cls, board: Board, *, rules: Rules = CLASSIC, seed: int | None = None) -> Game:
+        """A game on a fixed ``board``; a protected first move may still move its mines.
+
+        The seed only chooses where such mines go.
+        """
+        return cls(board.geometry, board.mine_count, rules=rules, seed=seed, board=board)
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board | None:
+        """The truth, as it stands after any first-move change; ``None`` until drawn."""
+        return self._board
+
+    @property
+    def status(self) -> GameStatus:
+        """Playing, won or lost."""
+        return self._status
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self._status is not GameStatus.PLAYING
+
+    @property
+    def won(self) -> bool:
+        """Whether every safe cell was revealed without revealing a mine.
+
+        Under :attr:`AfterMine.CONTINUE` a game with a mine revealed still ends when every
+        safe cell is revealed, but it is lost: ``won`` is False.
+        """
+        return self._status is GameStatus.WON
+
+    @property
+    def mines_hit(self) -> tuple[Cell, ...]:
+        """The mines revealed, in the order they were hit."""
+        return tuple(self._mines_hit)
+
+    @property
+    def flags(self) -> frozenset[Cell]:
+        """The flagged cells."""
+        return frozenset(self._flags)
+
+    @property
+    def score(self) -> float:
+        """Mines flagged and never stepped on, over all mines (1.0 on a board without mines).
+
+        The CS440 study's measure: a flag on a safe cell earns nothing, a revealed mine
+        cannot be flagged.
+        """
+        if self.mines == 0:
+            return 1.0
+        if self._board is None:
+            return 0.0
+        return len(self._flags & self._board.mines) / self.mines
+
+    def shown(self, cell: Cell) -> int | None:
+        """What the player sees at ``cell``: its clue, ``MINE``, or ``None`` if hidden."""
+        return self._shown[self._checked(cell)]
+
+    def view(self) -> View:
+        """The position as the player sees it."""
+        cols = self.geometry.cols
+        shown = self._shown
+        grid = [shown[r * cols : (r + 1) * cols] for r in range(self.geometry.rows)]
+        total = self.mines if self.rules.total_known else None
+        return View(grid, frozenset(self._flags), total, self._status)
+
+    def manager(self) -> GameManager:
+        """This game behind the Mine Shafted interface, so the solver can play it."""
+        return GameManager(self)
+
+    # -- actions --------------------------------------------------------------------------
+
+    def reveal(
+        self,
+        cell: Cell,
+        *,
+        guess: bool = False,
+        probability: float | None = None,
+        reason: str | None = None,
+        detail: Detail | None = None,
+    ) -> Reveal:
+        """Reveal ``cell`` and, when the rules expand zeros, the zero region it opens.
+
+        Parameters
+        ----------
+        cell:
+            The row-major index to reveal.
+        guess:
+            The player is not sure the cell is safe.
+        probability:
+            The player's estimate that the cell is a mine, 0..1.
+        reason, detail:
+            Why the player chose this cell, kept in the record.
+
+        Returns
+        -------
+        Reveal
+            The event: each cell revealed with its value, the clicked cell first, then the
+            expansion in breadth-first order; ``hit`` says whether it was a mine. A cell
+            already revealed gives an event with nothing revealed, and nothing is recorded.
+
+        Raises
+        ------
+        GameOverError
+            The game has ended.
+        IllegalMoveError
+            ``cell`` is off the board or flagged, ``probability`` is not in 0..1, or the first
+            move's zone leaves no room for the mines.
+
+        Notes
+        -----
+        Expansion passes over flagged cells. ``O(cells revealed)``, plus ``O(cells)`` for the
+        first move when it draws or moves mines.
+        """
+        self._playable(cell)
+        if cell in self._flags:
+            raise IllegalMoveError(f"{self._where(cell)}: flagged; unflag it first", cell=cell)
+        if probability is not None and not 0 <= probability <= 1:
+            raise IllegalMoveError(
+                f"{self._where(cell)}: a mine probability of {probability} is not in 0..1",
+                cell=cell,
+            )
+        if self._shown[cell] is not None:
+            return Reveal(cell, (), guess, probability, reason=reason, detail=detail)
+        header = self.record.header
+        if header.first is None:
+            self._first_move(cell)
+            self.record.header = replace(header, first=cell)
+        revealed = self._open(cell)
+        event = Reveal(cell, revealed, guess, probability, reason=reason, detail=detail)
+        events = self.record.events
+        events.append(event)
+        if revealed[0][1] == MINE:
+            self._mines_hit.append(cell)
+            events.append(MineHit(cell))
+            log.debug("mine hit at %d", cell)
+            if self.rules.after_mine is AfterMine.END:
+                self._end(GameStatus.LOST)
+                return event
+        if self._hidden_safe == 0:
+            self._end(GameStatus.LOST if self._mines_hit else GameStatus.WON)
+        return event
+
+    def flag(self, cell: Cell, *, reason: str | None = None, detail: Detail | None = None) -> bool:
+        """Flag ``cell`` as a mine; return whether it was not flagged before (then recorded).
+
+        Raises
+        ------
+        GameOverError
+            The game has ended.
+        IllegalMoveError
+            ``cell`` is off the board or revealed.
+        """
+        self._playable(cell)
+        if self._shown[cell] is not None:
+            raise IllegalMoveError(
+                f"{self._where(cell)}: revealed, so it cannot be flagged", cell=cell
+            )
+        if cell in self._flags:
+            return False
+        self._flags.add(cell)
+        self.record.events.append(Flag(cell, reason=reason, detail=detail))
+        return True
+
+    def unflag(
+        self, cell: Cell, *, reason: str | None = None, detail: Detail | None = None
+    ) -> bool:
+        """Take the flag off ``cell``; return whether it was flagged (then recorded).
+
+        Raises
+        ------
+        GameOverError
+            The game has ended.
+        IllegalMoveError
+            ``cell`` is off the board.
+        """
+        self._playable(cell)
+        if cell not in self._flags:
+            return False
+        self._flags.remove(cell)
+        self.record.events.append(Unflag(cell, reason=reason, detail=detail))
+        return True
+
+    def __repr__(self) -> str:
+        g = self.geometry
+        return f"<Game {g.rows}x{g.cols}/{self.mines} {self._status} seed={self.seed}>"
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _checked(self, cell: object) -> Cell:
+        """``cell``, once it is known to be an index on the board."""
+        if type(cell) is not int or not 0 <= cell < self.geometry.cells:
+            raise IllegalMoveError(
+                f"cell {cell!r} is off the board: cells are 0..{self.geometry.cells - 1}",
+                cell=cell,
+            )
+        return cell
+
+    def _playable(self, cell: object) -> None:
+        """Refuse an action on ``cell`` if it is off the board or the game is over."""
+        self._checked(cell)
+        if self._status is not GameStatus.PLAYING:
+            raise GameOverError(
+                f"{self._where(cell)}: the game is over ({self._status})",
+                cell=cell,
+                status=self._status,
+            )
+
+    def _where(self, cell: object) -> str:
+        """``cell`` named for a message."""
+        if type(cell) is not int:
+            return f"cell {cell!r}"
+        row, col = self.geometry.coords(cell)
+        return f"cell {cell} (row {row}, column {col})"
+
+    def _first_move(self, cell: Cell) -> None:
+        """Draw the board, or move mines off the zone of ``cell``, as the first move requires."""
+        first_move = self.rules.first_move
+        if first_move is FirstMove.NONE:
+            return
+        zone = frozenset((cell,))
+        if first_move is FirstMove.OPENING:
+            zone = zone.union(self._neighbours[cell])
+        room = self.geometry.cells - len(zone)
+        if self.mines > room:
+            raise IllegalMoveError(
+                f"{self._where(cell)}: a first move under {first_move} keeps {len(zone)} "
+                f"cell(s) clear, leaving {room} for {self.mines} mines",
+                cell=cell,
+            )
+        rows, cols = self.geometry.rows, self.geometry.cols
+        if self._board is None:
+            self._board = Board.from_mines(rows, cols, self._draw(zone))
+            return
+        mines = self._board.mines
+        moved = mines & zone
+        if moved:
+            free = [c for c in range(self.geometry.cells) if c not in zone and c not in mines]
+            targets = self._rng.sample(free, len(moved))
+            log.debug("first move at %d: mines %s moved to %s", cell, sorted(moved), targets)
+            self._board = Board.from_mines(rows, cols, (mines - moved).union(targets))
+
+    def _draw(self, zone: frozenset[Cell]) -> list[Cell]:
+        """``mines`` cells drawn outside ``zone``."""
+        return self._rng.sample(
+            [c for c in range(self.geometry.cells) if c not in zone], self.mines
+        )
+
+    def _open(self, cell: Cell) -> tuple[tuple[Cell, int], ...]:
+        """Show ``cell`` and, when zeros expand, its zero region: the cells shown, in order."""
+        assert self._board is not None  # drawn by the first move at the latest
+        values = self._board.values
+        shown = self._shown
+        value = values[cell]
+        shown[cell] = value
+        opened = [(cell, value)]
+        if value == MINE:
+            return tuple(opened)
+        if value == 0 and self.rules.auto_expand:
+            flags, neighbours = self._flags, self._neighbours
+            queue = [cell]
+            for zero in queue:  # the list grows as zeros are found: a breadth-first walk
+                for n in neighbours[zero]:
+                    if shown[n] is None and n not in flags:
+                        v = values[n]
+                        shown[n] = v
+                        opened.append((n, v))
+                        if v == 0:
+                            queue.append(n)
+        self._hidden_safe -= len(opened)
+        return tuple(opened)
+
+    def _end(self, status: GameStatus) -> None:
+        """End the game as ``status`` and record the outcome with the truth."""
+        assert self._board is not None
+        self._status = status
+        self.record.events.append(Outcome(status, tuple(sorted(self._board.mines))))
+        log.debug("game over: %s", status)
+
+
+class GameManager:
+    """A :class:`Game` behind the Mine Shafted interface: ``size``, ``move``, ``get_adjacent``.
+
+    ``move`` reveals by the game's rules (with expansion, the cells around a 0 are revealed
+    too) and returns the clue; a cell already revealed just returns its clue. A mine raises
+    ``RuntimeError``, as the course's manager does; under :attr:`AfterMine.CONTINUE` play may
+    go on afterwards. Indices off the board raise ``IndexError`` (``TypeError`` for a
+    non-int), exactly as :class:`~mineshafted.game.manager.BoardManager` does.
+
+    Examples
+    --------
+    >>> board = Board.from_grid([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])
+    >>> bm = Game.on(board, rules=Rules.MINE_SHAFTED).manager()
+    >>> bm.size, bm.move(4), bm.get_adjacent(3)
+    ((4, 3), 2, [0, 1, 4, 6, 7])
+    >>> bm.move(5)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: cell 5 (row 1, column 2) is a mine: game over
+    """
+
+    __slots__ = ("_cells", "_ends", "_game", "_hit", "_neighbours", "_shown", "size")
+
+    size: tuple[int, int]
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._shown = game._shown
+        self._hit = game._mines_hit
+        self._ends = game.rules.after_mine is AfterMine.END
+        self._neighbours = game._neighbours
+        self._cells = game.geometry.cells
+        self.size = (game.geometry.rows, game.geometry.cols)
+
+    def move(self, index: int) -> int:
+        """Reveal ``index`` by the game's rules and return its clue.
+
+        Raises
+        ------
+        IndexError
+            ``index`` is outside ``0 .. rows*cols-1``.
+        RuntimeError
+            ``index`` holds a mine, or the game is over.
+        """
+        if self._hit and self._ends:
+            raise RuntimeError(f"the game is over: a mine was explored at cell {self._hit[0]}")
+        if type(index) is not int or not 0 <= index < self._cells:
+            self._refuse(index)
+        value = self._shown[index]
+        if value is None:
+            game = self._game
+            if game.over:
+                raise RuntimeError(f"the game is over: it was {game.status}")
+            value = game.reveal(index).revealed[0][1]
+        if value == MINE:
+            end = ": game over" if self._ends else ""
+            raise RuntimeError(f"{self._game._where(index)} is a mine{end}")
+        return value
+
+    def get_adjacent(self, index: int) -> list[int]:
+        """The up-to-8 cells around ``index``, in row-major order.
+
+        Raises
+        ------
+        IndexError
+            ``index`` is outside ``0 .. rows*cols-1``.
+        """
+        if type(index) is not int or not 0 <= index < self._cells:
+            self._refuse(index)
+        return list(self._neighbours[index])
+
+    def __repr__(self) -> str:
+        return f"<GameManager of {self._game!r}>"
+
+    def _refuse(self, index: object) -> None:
+        last = self._cells - 1
+        if type(index) is not int:
+            raise TypeError(f"a cell index must be an int in 0..{last}, not {index!r}")
+        raise IndexError(f"cell index {index} is outside the board: valid indices are 0..{last}")
+
+
+def replay(record: GameRecord, *, actions: int | None = None) -> Game:
+    """The game of ``record`` after its first ``actions`` actions (all of them by default).
+
+    Actions are reveals, flags and unflags; the events that follow from them (mine hits and
+    the outcome) are checked against the record rather than applied.
+
+    Raises
+    ------
+    RecordFormatError
+        An action is refused by the rules, or the replay's events differ from the record's
+        (the record was edited, or written by different rules). Names the event's line.
+
+    Examples
+    --------
+    >>> game = Game.draw(4, 4, 3, seed=5)
+    >>> _ = game.reveal(0), game.flag(15)
+    >>> replay(game.record).view() == game.view()
+    True
+    >>> replay(game.record, actions=1).flags
+    frozenset()
+
+    Notes
+    -----
+    ``O(cells + events)``.
+    """
+    *_, game = _replayed(record, actions)
+    return game
+
+
+def positions(record: GameRecord) -> Iterator[View]:
+    """The position before any action, then after each action of ``record`` in turn.
+
+    Raises
+    ------
+    RecordFormatError
+        As :func:`replay`, when the bad event is reached.
+    """
+    for game in _replayed(record, None):
+        yield game.view()
+
+
+def _replayed(record: GameRecord, actions: int | None) -> Iterator[Game]:
+    """One game, yielded before any action and again after each action it re-applies."""
+    header = record.header
+    geometry = Geometry(header.rows, header.cols)
+    board = None
+    if header.layout is not None:
+        board = Board.from_mines(header.rows, header.cols, header.layout)
+    game = Game(geometry, header.mines, rules=header.rules, seed=header.seed, board=board)
+    yield game
+    events = record.events
+    done = index = 0
+    while index < len(events) and (actions is None or done < actions):
+        event, line = events[index], index + 2
+        try:
+            _apply(game, event)
+        except MineshaftedError as error:
+            raise RecordFormatError(f"does not replay: {error}", line=line) from error
+        produced = game.record.events[index:]
+        for offset, (want, got) in enumerate(zip(events[index:], produced, strict=False)):
+            if want != got:
+                raise RecordFormatError(
+                    f"the replay gives {got} here, the record {want}", line=line + offset
+                )
+        if not produced:
+            raise RecordFormatError(f"{event} changes nothing", line=line)
+        if len(produced) > len(events) - index:
+            raise RecordFormatError(
+                f"the replay goes on with {produced[len(events) - index]}", line=len(events) + 2
+            )
+        index += len(produced)
+        done += 1
+        yield game
+    if index == len(events) and game.record.header != header:
+        raise RecordFormatError(
+            f"the first move was {game.record.header.first}, not {header.first}",
+            line=1,
+            field="first",
+        )
+
+
+def _apply(game: Game, event: Event) -> None:
+    """Re-apply ``event`` if it is an action; refuse any other event at this point."""
+    if isinstance(event, Reveal):
+        game.reveal(
+            event.cell,
+            guess=event.guess,
+            probability=event.probability,
+            reason=event.reason,
+            detail=event.detail,
+        )
+    elif isinstance(event, Flag):
+        game.flag(event.cell, reason=event.reason, detail=event.detail)
+    elif isinstance(event, Unflag):
+        game.unflag(event.cell, reason=event.reason, detail=event.detail)
+    else:
+        raise IllegalMoveError(f"a {event.kind} event where an action was expected", cell=None)
