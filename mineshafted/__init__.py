@@ -12,13 +12,28 @@ from importlib.metadata import PackageNotFoundError, version
 from .board import MINE, Board, Geometry, render
 from .errors import (
     ContradictionError,
+    GameOverError,
+    IllegalMoveError,
     InvalidBoardError,
     MineshaftedError,
     NeedsGuess,
     PuzzleFormatError,
+    RecordFormatError,
 )
 from .formats import Puzzle, parse_puzzles, read_puzzles
-from .game import BoardManager
+from .game import (
+    AfterMine,
+    BoardManager,
+    FirstMove,
+    Game,
+    GameManager,
+    GameRecord,
+    GameStatus,
+    Rules,
+    read_record,
+    replay,
+    write_record,
+)
 from .solver import (
     BacktrackingSearch,
     CellState,
@@ -37,6 +52,7 @@ from .solver import (
 
 __all__ = [
     "MINE",
+    "AfterMine",
     "BacktrackingSearch",
     "Board",
     "BoardManager",
@@ -46,7 +62,14 @@ __all__ = [
     "ComponentSearch",
     "ConstraintSearch",
     "ContradictionError",
+    "FirstMove",
+    "Game",
+    "GameManager",
+    "GameOverError",
+    "GameRecord",
+    "GameStatus",
     "Geometry",
+    "IllegalMoveError",
     "InvalidBoardError",
     "Knowledge",
     "MineshaftedError",
@@ -54,14 +77,19 @@ __all__ = [
     "Position",
     "Puzzle",
     "PuzzleFormatError",
+    "RecordFormatError",
+    "Rules",
     "Stage",
     "Status",
     "Sweep",
     "SweepReport",
     "parse_puzzles",
     "read_puzzles",
+    "read_record",
     "render",
+    "replay",
     "sweep_mines",
+    "write_record",
 ]
 
 try:
