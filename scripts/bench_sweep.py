@@ -131,21 +131,22 @@ def bench(
     for board in made:
         truth = board.to_grid()
         safe = [c for c, v in enumerate(board.values) if v >= 0]
-        best = {name: [float("inf"), float("inf")] for name in managers}
+        best_sweep = dict.fromkeys(managers, float("inf"))
+        best_oracle = dict.fromkeys(managers, float("inf"))
         for _ in range(repeats):
             for name in managers:
                 make = MANAGERS[name]
                 seconds, found = timed(partial(sweep_mines, make(board)))
                 if found != truth:
                     sys.exit(f"wrong board from sweep_mines ({name}) at {rows}x{cols}/{mines}")
-                best[name][0] = min(best[name][0], seconds)
+                best_sweep[name] = min(best_sweep[name], seconds)
                 seconds, found = timed(partial(oracle, make(board), safe, rows, cols))
                 if found != truth:
                     sys.exit(f"wrong board from the oracle ({name}) at {rows}x{cols}/{mines}")
-                best[name][1] = min(best[name][1], seconds)
+                best_oracle[name] = min(best_oracle[name], seconds)
         for name in managers:
-            timings[name].sweep.append(best[name][0])
-            timings[name].oracle.append(best[name][1])
+            timings[name].sweep.append(best_sweep[name])
+            timings[name].oracle.append(best_oracle[name])
     return timings
 
 
