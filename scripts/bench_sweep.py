@@ -1,18 +1,27 @@
-"""Benchmark sweep_mines against the floor of the interface.
+"""Benchmark sweep_mines against the floor of the interface, under two board managers.
 
 For each size, make no-guess boards with the package's generator (seeded, so every run
-measures the same boards), then time, alternating on each board:
+measures the same boards), then time, alternating on each board and under each manager:
 
-- ``sweep``:  ``sweep_mines(BoardManager(board))``;
+- ``sweep``:  ``sweep_mines(manager)``;
 - ``oracle``: a player that already knows the answer and just moves every safe cell and
   builds the grid: the least any sweep through this interface can cost.
 
-The manager is built outside the timed region for both. Reported per size: median and p90
-sweep time per board, median time per cell, median oracle time, and the ratio of the two
-medians. Run it on a quiet machine; medians of one run are compared, never single timings.
+The managers:
+
+- ``ours``:    :class:`mineshafted.BoardManager` (validated, neighbours precomputed);
+- ``starter``: a manager shaped like the Mine Shafted course's starter: ``move`` is the
+  ``send`` of a generator that yields clues and raises a bare ``RuntimeError`` on a mine,
+  ``get_adjacent`` builds its list afresh on every call, ``size`` is a plain attribute.
+
+A manager is built outside the timed region. Each timing is the best of ``--repeats``;
+reported per size and manager: the median sweep time over the boards, the median oracle
+time, and the ratio of the two medians. Run it on a quiet machine; medians of one run are
+compared, never single timings.
 
     python scripts/bench_sweep.py                 # the README table
     python scripts/bench_sweep.py --sizes 30x16x99 --boards 50 --repeats 5
+    python scripts/bench_sweep.py --managers starter
 """
 
 from __future__ import annotations
@@ -22,17 +31,81 @@ import gc
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
 
 from sizes import parse_size
 
-from mineshafted import BoardManager, sweep_mines
+from mineshafted import Board, BoardManager, sweep_mines
 from mineshafted.generate import generate_many
 
 DEFAULT_SIZES = ["9x9x10", "16x16x40", "30x16x99", "60x60x540", "200x200x5000"]
 
+T = TypeVar("T")
 
-def oracle(bm: BoardManager, safe: list[int], rows: int, cols: int) -> list[list[int]]:
+
+class StarterManager:
+    """A board manager in the shape of the course's starter code.
+
+    ``move`` is a generator's ``send``: it yields the clue of each index sent to it and
+    raises a bare ``RuntimeError`` on a mine (the generator is then finished, so every later
+    move raises ``StopIteration``). ``get_adjacent`` is a list comprehension over the 3x3
+    block around the cell, in row-major order. Nothing is validated; a negative index
+    wraps around, as list indexing does.
+    """
+
+    def __init__(self, grid: list[list[int]]) -> None:
+        self.size = (len(grid), len(grid[0]))
+        play = StarterManager._play(grid, self.size[1])
+        next(play)
+        self.move: Callable[[int], int] = play.send
+
+    def get_adjacent(self, index: int) -> list[int]:
+        """The cells around ``index``, row-major, built afresh on each call."""
+        rows, cols = self.size
+        row, col = index // cols, index % cols
+        return [
+            r * cols + c
+            for r in range(max(row - 1, 0), min(row + 2, rows))
+            for c in range(max(col - 1, 0), min(col + 2, cols))
+            if r * cols + c != index
+        ]
+
+    @staticmethod
+    def _play(grid: list[list[int]], cols: int) -> Generator[int, int, None]:
+        index = yield 0
+        while True:
+            clue = grid[index // cols][index % cols]
+            if clue == -1:
+                raise RuntimeError
+            index = yield clue
+
+
+Manager = BoardManager | StarterManager
+
+MANAGERS: dict[str, Callable[[Board], Manager]] = {
+    "ours": BoardManager,
+    "starter": lambda board: StarterManager(board.to_grid()),
+}
+"""Every manager the benchmark knows, by its name on the command line."""
+
+
+@dataclass
+class Timings:
+    """The best timing per board of the sweep and of the oracle, under one manager."""
+
+    sweep: list[float]
+    oracle: list[float]
+
+    @property
+    def ratio(self) -> float:
+        """Median sweep time over median oracle time."""
+        return statistics.median(self.sweep) / statistics.median(self.oracle)
+
+
+def oracle(bm: Manager, safe: list[int], rows: int, cols: int) -> list[list[int]]:
     """Move every safe cell and return the grid: the floor of the interface."""
     values = [-1] * (rows * cols)
     move = bm.move
@@ -41,48 +114,50 @@ def oracle(bm: BoardManager, safe: list[int], rows: int, cols: int) -> list[list
     return [values[r * cols : (r + 1) * cols] for r in range(rows)]
 
 
-def timed(run: Callable[[], object]) -> float:
+def timed(run: Callable[[], T]) -> tuple[float, T]:
+    """Seconds ``run()`` took, after a garbage collection, and what it returned."""
     gc.collect()
     began = time.perf_counter()
-    run()
-    return time.perf_counter() - began
-
-
-def p90(values: list[float]) -> float:
-    return (
-        statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
-    )
+    result = run()
+    return time.perf_counter() - began, result
 
 
 def bench(
-    rows: int, cols: int, mines: int, boards: int, repeats: int, seed: int
-) -> dict[str, float]:
+    rows: int, cols: int, mines: int, boards: int, repeats: int, seed: int, managers: list[str]
+) -> dict[str, Timings]:
+    """Time the sweep and the oracle on ``boards`` seeded boards under each manager."""
     made = [g.board for g in generate_many(rows, cols, mines, boards, seed=seed)]
-    sweep_times: list[float] = []
-    oracle_times: list[float] = []
+    timings = {name: Timings([], []) for name in managers}
     for board in made:
         truth = board.to_grid()
         safe = [c for c, v in enumerate(board.values) if v >= 0]
-        best_sweep = best_oracle = float("inf")
+        best_sweep = dict.fromkeys(managers, float("inf"))
+        best_oracle = dict.fromkeys(managers, float("inf"))
         for _ in range(repeats):
-            bm = BoardManager(board)
-            result: list[list[int]] = []
-            best_sweep = min(best_sweep, timed(lambda: result.append(sweep_mines(bm))))  # noqa: B023
-            if result[0] != truth:
-                sys.exit(f"wrong board from sweep_mines at {rows}x{cols}/{mines}")
-            bm = BoardManager(board)
-            best_oracle = min(best_oracle, timed(lambda: oracle(bm, safe, rows, cols)))  # noqa: B023
-        sweep_times.append(best_sweep)
-        oracle_times.append(best_oracle)
-    sweep_median = statistics.median(sweep_times)
-    oracle_median = statistics.median(oracle_times)
-    return {
-        "sweep_median_ms": sweep_median * 1e3,
-        "sweep_p90_ms": p90(sweep_times) * 1e3,
-        "us_per_cell": sweep_median * 1e6 / (rows * cols),
-        "oracle_median_ms": oracle_median * 1e3,
-        "ratio": sweep_median / oracle_median,
-    }
+            for name in managers:
+                make = MANAGERS[name]
+                seconds, found = timed(partial(sweep_mines, make(board)))
+                if found != truth:
+                    sys.exit(f"wrong board from sweep_mines ({name}) at {rows}x{cols}/{mines}")
+                best_sweep[name] = min(best_sweep[name], seconds)
+                seconds, found = timed(partial(oracle, make(board), safe, rows, cols))
+                if found != truth:
+                    sys.exit(f"wrong board from the oracle ({name}) at {rows}x{cols}/{mines}")
+                best_oracle[name] = min(best_oracle[name], seconds)
+        for name in managers:
+            timings[name].sweep.append(best_sweep[name])
+            timings[name].oracle.append(best_oracle[name])
+    return timings
+
+
+def parse_managers(text: str) -> list[str]:
+    """``"ours,starter"`` -> ``["ours", "starter"]``; an argparse error for an unknown name."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in MANAGERS]
+    if unknown or not names:
+        known = ", ".join(MANAGERS)
+        raise argparse.ArgumentTypeError(f"{text!r}: choose managers among {known}")
+    return list(dict.fromkeys(names))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -95,21 +170,34 @@ def main(argv: list[str] | None = None) -> None:
         "--repeats", type=int, default=3, help="timings per board, best kept (default 3)"
     )
     parser.add_argument("--seed", type=int, default=2026, help="generator seed (default 2026)")
+    parser.add_argument(
+        "--managers",
+        type=parse_managers,
+        default=list(MANAGERS),
+        help=f"comma-separated managers to time under (default {','.join(MANAGERS)})",
+    )
     args = parser.parse_args(argv)
+    managers: list[str] = args.managers
     print(
         f"# python {sys.version.split()[0]}, {args.boards} boards per size, best of {args.repeats}"
     )
-    print("| board | sweep median | sweep p90 | per cell | oracle median | sweep / oracle |")
-    print("|---|---:|---:|---:|---:|---:|")
+    header = ["board"]
+    for name in managers:
+        header += [f"sweep ({name})", f"oracle ({name})", f"sweep / oracle ({name})"]
+    print("| " + " | ".join(header) + " |")
+    print("|---|" + "---:|" * (len(header) - 1))
     for rows, cols, mines in args.sizes:
         boards = args.boards if rows * cols < 10_000 else max(3, args.boards // 4)
-        r = bench(rows, cols, mines, boards, args.repeats, args.seed)
-        print(
-            f"| {rows}x{cols}/{mines} ({boards} boards) | {r['sweep_median_ms']:.2f} ms | "
-            f"{r['sweep_p90_ms']:.2f} ms | {r['us_per_cell']:.2f} µs | "
-            f"{r['oracle_median_ms']:.3f} ms | {r['ratio']:.1f}x |",
-            flush=True,
-        )
+        timings = bench(rows, cols, mines, boards, args.repeats, args.seed, managers)
+        cells = [f"{rows}x{cols}/{mines} ({boards} boards)"]
+        for name in managers:
+            t = timings[name]
+            cells += [
+                f"{statistics.median(t.sweep) * 1e3:.2f} ms",
+                f"{statistics.median(t.oracle) * 1e3:.3f} ms",
+                f"{t.ratio:.1f}x",
+            ]
+        print("| " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":
