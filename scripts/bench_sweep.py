@@ -5,7 +5,10 @@ measures the same boards), then time, alternating on each board and under each m
 
 - ``sweep``:  ``sweep_mines(manager)``;
 - ``oracle``: a player that already knows the answer and just moves every safe cell and
-  builds the grid: the least any sweep through this interface can cost.
+  builds the grid: the least any sweep through this interface can cost;
+- ``rings``: the oracle that also asks ``get_adjacent`` once for every safe cell it moves
+  onto: the least a sweep can cost that learns each explored cell's neighbours from the
+  manager, as ours does (it cannot see a clue's neighbours any other way).
 
 The managers:
 
@@ -98,6 +101,7 @@ class Timings:
 
     sweep: list[float]
     oracle: list[float]
+    rings: list[float]
 
     @property
     def ratio(self) -> float:
@@ -114,6 +118,16 @@ def oracle(bm: Manager, safe: list[int], rows: int, cols: int) -> list[list[int]
     return [values[r * cols : (r + 1) * cols] for r in range(rows)]
 
 
+def oracle_with_rings(bm: Manager, safe: list[int], rows: int, cols: int) -> list[list[int]]:
+    """The oracle, also asking the manager for each explored cell's neighbours once."""
+    values = [-1] * (rows * cols)
+    move, adjacent = bm.move, bm.get_adjacent
+    for cell in safe:
+        values[cell] = move(cell)
+        adjacent(cell)
+    return [values[r * cols : (r + 1) * cols] for r in range(rows)]
+
+
 def timed(run: Callable[[], T]) -> tuple[float, T]:
     """Seconds ``run()`` took, after a garbage collection, and what it returned."""
     gc.collect()
@@ -127,12 +141,13 @@ def bench(
 ) -> dict[str, Timings]:
     """Time the sweep and the oracle on ``boards`` seeded boards under each manager."""
     made = [g.board for g in generate_many(rows, cols, mines, boards, seed=seed)]
-    timings = {name: Timings([], []) for name in managers}
+    timings = {name: Timings([], [], []) for name in managers}
     for board in made:
         truth = board.to_grid()
         safe = [c for c, v in enumerate(board.values) if v >= 0]
         best_sweep = dict.fromkeys(managers, float("inf"))
         best_oracle = dict.fromkeys(managers, float("inf"))
+        best_rings = dict.fromkeys(managers, float("inf"))
         for _ in range(repeats):
             for name in managers:
                 make = MANAGERS[name]
@@ -144,9 +159,12 @@ def bench(
                 if found != truth:
                     sys.exit(f"wrong board from the oracle ({name}) at {rows}x{cols}/{mines}")
                 best_oracle[name] = min(best_oracle[name], seconds)
+                seconds, found = timed(partial(oracle_with_rings, make(board), safe, rows, cols))
+                best_rings[name] = min(best_rings[name], seconds)
         for name in managers:
             timings[name].sweep.append(best_sweep[name])
             timings[name].oracle.append(best_oracle[name])
+            timings[name].rings.append(best_rings[name])
     return timings
 
 
@@ -183,7 +201,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     header = ["board"]
     for name in managers:
-        header += [f"sweep ({name})", f"oracle ({name})", f"sweep / oracle ({name})"]
+        header += [
+            f"sweep ({name})",
+            f"oracle ({name})",
+            f"sweep / oracle ({name})",
+            f"rings / oracle ({name})",
+        ]
     print("| " + " | ".join(header) + " |")
     print("|---|" + "---:|" * (len(header) - 1))
     for rows, cols, mines in args.sizes:
@@ -196,6 +219,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"{statistics.median(t.sweep) * 1e3:.2f} ms",
                 f"{statistics.median(t.oracle) * 1e3:.3f} ms",
                 f"{t.ratio:.1f}x",
+                f"{statistics.median(t.rings) / statistics.median(t.oracle):.1f}x",
             ]
         print("| " + " | ".join(cells) + " |", flush=True)
 
