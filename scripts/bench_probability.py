@@ -41,8 +41,10 @@ def draw(rows: int, cols: int, mines: int, seed: int) -> Board:
 def play(board: Board, repeats: int) -> list[float]:
     """Play one game to its end, timing the odds of every stall; seconds per stall.
 
-    >>> len(play(draw(4, 4, 1, seed=0), repeats=1)) >= 0
-    True
+    >>> len(play(draw(9, 9, 10, seed=1), repeats=1))  # solved without a stall
+    0
+    >>> len(play(draw(9, 9, 10, seed=4), repeats=1))  # one stall, then solved or lost
+    1
     """
     mines = board.mine_count
     sweep = Sweep(BoardManager(board.to_grid()))
