@@ -1,0 +1,282 @@
+"""A player's view of a board: checked, turned into a position, read from and written to JSON.
+
+Glossary
+--------
+view
+    Rows of cells as a player sees them: an int 0-8 for a revealed clue, ``-1`` for a known
+    mine, ``None`` for an unknown cell.
+position file
+    JSON ``{"board": <view>, "mines": <the mine total>}``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..board import MINE, Geometry
+from ..errors import InvalidBoardError, PartialGrid
+from ..solver import Position, components
+from .errors import NoPlacementError, PositionFormatError, Why
+from .odds import Odds, odds
+
+__all__ = [
+    "PositionFile",
+    "odds_json",
+    "parse_position",
+    "position_of",
+    "read_position",
+    "view_odds",
+]
+
+FIELDS = ("board", "mines")
+"""The fields of a position file, all required."""
+
+
+@dataclass(frozen=True)
+class PositionFile:
+    """A position file's contents: the player's view and the mine total."""
+
+    board: PartialGrid
+    mines: int
+
+    def odds(self) -> Odds:
+        """The exact odds of the position (see :func:`view_odds`)."""
+        return view_odds(self.board, self.mines)
+
+
+def position_of(view: object) -> Position:
+    """Check a player's view and turn it into a position: each clue's constraint, by component.
+
+    Each revealed clue with unknown neighbours says: its mines less the known mines around it
+    lie among those neighbours.
+
+    Raises
+    ------
+    InvalidBoardError
+        Not a non-empty rectangle of ints 0-8, ``-1`` and ``None``; names the row and column.
+    NoPlacementError
+        A clue with more known mines around it than its value, or fewer unknown neighbours
+        than the mines it still needs; names the row and column.
+
+    Examples
+    --------
+    >>> position = position_of([[1, None], [None, None]])
+    >>> position.components, position.unconstrained, position.mines_found
+    ([[((1, 2, 3), 1)]], [], 0)
+    """
+    problem = _problem(view)
+    if problem is not None:
+        message, row, col = problem
+        raise InvalidBoardError(message, row=row, col=col)
+    grid: PartialGrid = view  # type: ignore[assignment]  # checked just above
+    geometry = Geometry(len(grid), len(grid[0]))
+    values = [value for row in grid for value in row]
+    table = geometry.neighbour_table()
+    constraints = []
+    for cell, value in enumerate(values):
+        if value is None or value == MINE:
+            continue
+        around = table[cell]
+        known = sum(values[n] == MINE for n in around)
+        unknown = tuple(n for n in around if values[n] is None)
+        row, col = geometry.coords(cell)
+        if known > value:
+            raise NoPlacementError(
+                f"clue {value} but {known} known mines around it", why=Why.CLUES, row=row, col=col
+            )
+        if len(unknown) < value - known:
+            raise NoPlacementError(
+                f"clue {value} needs {value - known} more mine(s) but has "
+                f"{len(unknown)} unknown neighbour(s)",
+                why=Why.CLUES,
+                row=row,
+                col=col,
+            )
+        if unknown:
+            constraints.append((unknown, value - known))
+    seen = {cell for scope, _ in constraints for cell in scope}
+    return Position(
+        board=[list(row) for row in grid],
+        components=list(components(constraints)),
+        unconstrained=[c for c, v in enumerate(values) if v is None and c not in seen],
+        mines_found=values.count(MINE),
+    )
+
+
+def view_odds(view: object, mines: int) -> Odds:
+    """The exact probability of a mine on each unknown cell of a player's view.
+
+    Parameters
+    ----------
+    view:
+        Rows of an int 0-8 (a revealed clue), ``-1`` (a known mine) or ``None`` (unknown).
+    mines:
+        The board's mine total, known mines included.
+
+    Returns
+    -------
+    Odds
+        As :func:`~.odds.odds` for the view's position.
+
+    Raises
+    ------
+    InvalidBoardError
+        The view is malformed (names the row and column).
+    NoPlacementError
+        No placement fits: a clue contradicts the known mines, the clues contradict each
+        other, or the total is too small or too large for them.
+
+    Examples
+    --------
+    A clue 1 beside three unknown cells, one of which holds the board's only mine:
+
+    >>> result = view_odds([[1, None], [None, None]], 1)
+    >>> result.placements, result.fractions()
+    (3, {1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 3)})
+    >>> view_odds([[1, None], [None, None]], 3)
+    Traceback (most recent call last):
+    ...
+    mineshafted.probability.errors.NoPlacementError: 3 mine(s) left, but at most 1 fit in the \
+unknown cells
+
+    Notes
+    -----
+    Building the position is ``O(cells)``; counting costs as :func:`~.odds.odds`.
+    """
+    position = position_of(view)
+    if mines < position.mines_found:
+        raise NoPlacementError(
+            f"{mines} mine(s) in all, but {position.mines_found} are known", why=Why.TOO_FEW
+        )
+    return odds(position, mines)
+
+
+def parse_position(text: str, *, source: str | None = None) -> PositionFile:
+    """Read a position file's JSON text: ``{"board": [[0, 1, null, ...], ...], "mines": 10}``.
+
+    Raises
+    ------
+    PositionFormatError
+        Not JSON, not an object, a field missing, unknown or malformed; the message names the
+        field and, for the board, the row and column.
+
+    Examples
+    --------
+    >>> parse_position('{"board": [[1, null]], "mines": 1}')
+    PositionFile(board=[[1, None]], mines=1)
+    >>> parse_position('{"board": [[1, 9]], "mines": 1}')
+    Traceback (most recent call last):
+    ...
+    mineshafted.probability.errors.PositionFormatError: field 'board', row 0, column 1: \
+9 is not a clue 0-8, a mine -1 or null
+    """
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PositionFormatError(
+            f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}", source=source
+        ) from None
+    if not isinstance(data, dict):
+        raise PositionFormatError(
+            f"a position is a JSON object, not {_json_type(data)}", source=source
+        )
+    for name in FIELDS:
+        if name not in data:
+            raise PositionFormatError("missing", field=name, source=source)
+    for name in data:
+        if name not in FIELDS:
+            raise PositionFormatError(
+                f"unknown field (a position has {', '.join(FIELDS)})", field=name, source=source
+            )
+    problem = _problem(data["board"], json_names=True)
+    if problem is not None:
+        message, row, col = problem
+        raise PositionFormatError(message, field="board", row=row, col=col, source=source)
+    mines = data["mines"]
+    if type(mines) is not int or mines < 0:
+        raise PositionFormatError(
+            f"{json.dumps(mines)} is not a mine total (an integer 0 or more)",
+            field="mines",
+            source=source,
+        )
+    return PositionFile(data["board"], mines)
+
+
+def read_position(path: str | Path) -> PositionFile:
+    """Read a position file (see :func:`parse_position`); errors name the file.
+
+    Raises
+    ------
+    PositionFormatError
+        The file is malformed.
+    OSError
+        The file cannot be read.
+    """
+    path = Path(path)
+    return parse_position(path.read_text(encoding="utf-8"), source=str(path))
+
+
+def odds_json(view: PartialGrid, result: Odds) -> dict[str, object]:
+    """The odds as JSON-ready data: a grid of probabilities, the mines left, the placements.
+
+    ``probabilities`` has a float in [0, 1] for each unknown cell, ``1.0`` for a known mine
+    and ``None`` for a revealed clue; ``placements`` is a string (it can exceed what JSON
+    numbers hold exactly).
+
+    >>> grid = [[1, None], [None, -1]]
+    >>> odds_json(grid, view_odds(grid, 1))
+    {'probabilities': [[None, 0.0], [0.0, 1.0]], 'mines_left': 0, 'placements': '1'}
+    """
+    floats = result.floats()
+    cols = len(view[0])
+    grid: list[list[float | None]] = []
+    for r, row in enumerate(view):
+        line: list[float | None] = []
+        for c, value in enumerate(row):
+            if value is None:
+                line.append(floats[r * cols + c])
+            else:
+                line.append(1.0 if value == MINE else None)
+        grid.append(line)
+    return {
+        "probabilities": grid,
+        "mines_left": result.mines_left,
+        "placements": str(result.placements),
+    }
+
+
+def _problem(
+    view: object, *, json_names: bool = False
+) -> tuple[str, int | None, int | None] | None:
+    """The first thing wrong with a view's shape or values: ``(message, row, col)``, or ``None``.
+
+    ``json_names`` words the messages for a JSON file (``null``, array) rather than Python.
+    """
+    unknown = "null" if json_names else "None"
+    rows_word = "array" if json_names else "list"
+    if not isinstance(view, list) or not view:
+        return f"a board is a non-empty {rows_word} of rows", None, None
+    width: int | None = None
+    for r, row in enumerate(view):
+        if not isinstance(row, list) or not row:
+            return f"row {r} is not a non-empty {rows_word}", None, None
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            return f"row {r} has {len(row)} cells but row 0 has {width}", None, None
+        for c, value in enumerate(row):
+            if value is None:
+                continue
+            shown = json.dumps(value) if json_names else repr(value)
+            if type(value) is not int or not MINE <= value <= 8:
+                return f"{shown} is not a clue 0-8, a mine -1 or {unknown}", r, c
+    return None
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a decoded value's type, with an article."""
+    names = {list: "an array", str: "a string", int: "a number", float: "a number"}
+    return names.get(type(value), "null" if value is None else "a boolean")
