@@ -17,6 +17,7 @@ from .errors import (
     InvalidBoardError,
     MineshaftedError,
     NeedsGuess,
+    NoPlacementError,
     PuzzleFormatError,
     RecordFormatError,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "Knowledge",
     "MineshaftedError",
     "NeedsGuess",
+    "NoPlacementError",
     "Position",
     "Puzzle",
     "PuzzleFormatError",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 
 __all__ = [
     "ContradictionError",
@@ -11,8 +12,10 @@ __all__ = [
     "InvalidBoardError",
     "MineshaftedError",
     "NeedsGuess",
+    "NoPlacementError",
     "PuzzleFormatError",
     "RecordFormatError",
+    "Why",
 ]
 
 PartialGrid = list[list[int | None]]
@@ -129,3 +132,47 @@ class RecordFormatError(MineshaftedError, ValueError):
         where = f"{source}: " if source else ""
         what = f", field {field!r}" if field else ""
         super().__init__(f"{where}line {line}{what}: {message}")
+
+
+class Why(Enum):
+    """Why no placement of the remaining mines fits a position."""
+
+    CLUES = "clues"
+    """The clues contradict each other, whatever the mine total."""
+    TOO_FEW = "too-few"
+    """Fewer mines remain than the clues need."""
+    TOO_MANY = "too-many"
+    """More mines remain than fit in the unknown cells the clues allow."""
+    GAP = "gap"
+    """The mines left lie between the fewest and the most the clues allow, yet no split of
+    them between the components fits (a component takes 1 or 3 mines, say, never 2)."""
+
+
+class NoPlacementError(MineshaftedError, ValueError):
+    """No placement of the remaining mines agrees with every clue and the mine total.
+
+    Attributes
+    ----------
+    why:
+        Which way the position fails.
+    cells:
+        The unknown cells involved (a contradictory component's cells), when known.
+    row, col:
+        The clue at fault, when one clue alone shows the contradiction.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        why: Why,
+        cells: Sequence[int] = (),
+        row: int | None = None,
+        col: int | None = None,
+    ) -> None:
+        self.why = why
+        self.cells = tuple(cells)
+        self.row = row
+        self.col = col
+        where = f"row {row}, column {col}: " if row is not None and col is not None else ""
+        super().__init__(f"{where}{message}")

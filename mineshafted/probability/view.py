@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..board import MINE, Geometry
-from ..errors import InvalidBoardError, PartialGrid
+from ..errors import InvalidBoardError, NoPlacementError, PartialGrid, Why
 from ..solver import Position, components
-from .errors import NoPlacementError, PositionFormatError, Why
+from .errors import PositionFormatError
 from .odds import Odds, odds
 
 __all__ = [
@@ -139,7 +139,7 @@ def view_odds(view: object, mines: int) -> Odds:
     >>> view_odds([[1, None], [None, None]], 3)
     Traceback (most recent call last):
     ...
-    mineshafted.probability.errors.NoPlacementError: 3 mine(s) left, but at most 1 fit in the \
+    mineshafted.errors.NoPlacementError: 3 mine(s) left, but at most 1 fit in the \
 unknown cells
 
     Notes

@@ -3,12 +3,14 @@
 The modules, in the order a sweep uses them: :mod:`.knowledge` (the facts),
 :mod:`.explore` (moving onto safe cells and counting), :mod:`.variables` and :mod:`.arcs`
 (the CSP's pieces), :mod:`.csp` (AC-3), :mod:`.search` (complete component search),
-:mod:`.sweep` (the pipeline) and :mod:`.position` (a stall, described for counting).
+:mod:`.sweep` (the pipeline), :mod:`.position` (a stall, described for counting) and
+:mod:`.count` (placements counted under the mine total: the last layer of deduction).
 """
 
 from __future__ import annotations
 
 from .arcs import Arc, ArcGraph
+from .count import Count, Tally, combine, count_component, tally
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
@@ -27,6 +29,7 @@ __all__ = [
     "ComponentSearch",
     "Constraint",
     "ConstraintSearch",
+    "Count",
     "Explorer",
     "Fact",
     "Knowledge",
@@ -37,10 +40,14 @@ __all__ = [
     "Status",
     "Sweep",
     "SweepReport",
+    "Tally",
     "backbone",
+    "combine",
     "components",
     "compress",
+    "count_component",
     "placements",
     "solutions",
     "sweep_mines",
+    "tally",
 ]

@@ -10,7 +10,10 @@ The solve is a pipeline of three named stages, repeated until none of them makes
    in all remaining placements of some clue); exploring takes over from there;
 3. **search**: when AC-3 reaches a fixed point with nothing decided, search each changed
    connected component for the cells that take one value in every consistent joint
-   placement.
+   placement;
+4. **total** (only when the mine total is given, and only when the rest stall): count the
+   placements of the remaining mines over the whole position (:func:`~.count.tally`) and
+   decide the cells that are safe, or mined, in every one of them.
 
 When all three stall with cells still undetermined, the position needs a guess.
 :func:`sweep_mines` raises :class:`~mineshafted.errors.NeedsGuess` rather than take one; a
@@ -29,6 +32,7 @@ from typing import Protocol
 
 from ..board import Cell, Grid
 from ..errors import NeedsGuess, PartialGrid
+from .count import tally
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
@@ -74,6 +78,8 @@ class Stage(StrEnum):
     """A guess the caller made and survived (:meth:`Sweep.guess`)."""
     TOLD = "told"
     """A fact the caller told (:meth:`Sweep.tell`)."""
+    TOTAL = "total"
+    """The mine total: safe, or mined, in every placement of the remaining mines."""
 
 
 @dataclass
@@ -107,7 +113,9 @@ class SweepReport:
         return NeedsGuess(self.board, self.undetermined, self.frontier, self.moves)
 
 
-def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
+def sweep_mines(
+    bm: Manager, *, search: ComponentSearch | None = None, mines: int | None = None
+) -> Grid:
     """Return the solved board of ``bm``, exploring from index 0 and never guessing.
 
     Uses only ``bm.size``, ``bm.move`` and ``bm.get_adjacent``, so any manager with the
@@ -121,6 +129,10 @@ def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
         The component-search engine (default
         :class:`~mineshafted.solver.search.BacktrackingSearch`;
         :class:`~mineshafted.solver.search.ConstraintSearch` uses python-constraint instead).
+    mines:
+        The board's mine total, when the player knows it: then every cell that is safe, or
+        mined, in all placements of the remaining mines is decided too. ``None`` (the
+        default, and the Mine Shafted rules): the sweep never counts.
 
     Returns
     -------
@@ -133,6 +145,8 @@ def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
         No unexplored cell is provably safe; carries the partial board.
     ContradictionError
         The manager's clues contradict each other.
+    NoPlacementError
+        The mine total does not fit the clues.
     RuntimeError
         From ``bm.move``, only if index 0 holds a mine (the assignment rules that out).
 
@@ -142,7 +156,7 @@ def sweep_mines(bm: Manager, *, search: ComponentSearch | None = None) -> Grid:
     >>> sweep_mines(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]))
     [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
     """
-    report = Sweep(bm, search=search).run()
+    report = Sweep(bm, search=search, mines=mines).run()
     if not report.solved:
         raise report.needs_guess()
     return report.board  # type: ignore[return-value]  # solved: no None left
@@ -175,7 +189,12 @@ class Sweep:
     """
 
     def __init__(
-        self, bm: Manager, *, search: ComponentSearch | None = None, start: Cell = 0
+        self,
+        bm: Manager,
+        *,
+        search: ComponentSearch | None = None,
+        start: Cell = 0,
+        mines: int | None = None,
     ) -> None:
         rows, cols = bm.size
         self.bm = bm
@@ -184,6 +203,8 @@ class Sweep:
         self.knowledge = Knowledge(rows, cols)
         self.explorer = Explorer(self.knowledge)
         self.search = search if search is not None else BacktrackingSearch()
+        self.mines = mines
+        """The mine total, when known: the last stage counts placements under it."""
         self.report = SweepReport(Status.NEEDS_GUESS, [], [], [], moves=0, seconds=0.0)
         self._started = False
 
@@ -201,6 +222,8 @@ class Sweep:
         ------
         ContradictionError
             The manager's clues (or facts told) contradict each other.
+        NoPlacementError
+            The mine total does not fit the clues.
         """
         began = perf_counter()
         if not self._started:
@@ -208,7 +231,7 @@ class Sweep:
             self._prove(self.start, mine=False, stage=Stage.START)
         while True:
             self._explore()
-            if self._propagate() or self._search_components():
+            if self._propagate() or self._search_components() or self._count_total():
                 continue
             break
         return self._conclude(perf_counter() - began)
@@ -296,6 +319,18 @@ class Sweep:
             for cell, mine in self.search(component, csp.graph).items():
                 progress |= self._prove(cell, mine=mine, stage=Stage.SEARCH)
         log.debug("search: %d component(s) searched, news: %s", len(searched), progress)
+        return progress
+
+    def _count_total(self) -> bool:
+        """Stage 4, with the mine total and only when the rest stall: decide the cells that are
+        safe, or mined, in every placement of the remaining mines; ``True`` on news."""
+        if self.mines is None or CellState.UNKNOWN not in self.knowledge.state:
+            return False
+        facts = tally(self.position(), self.mines).certain()
+        progress = False
+        for cell, mine in facts:
+            progress |= self._prove(cell, mine=mine, stage=Stage.TOTAL)
+        log.debug("total: the mine count decided %d cell(s)", len(facts))
         return progress
 
     # -- helpers --------------------------------------------------------------------------

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted import MINE, Board, BoardManager, Sweep
-from mineshafted.probability import NoPlacementError, Odds, Why, combine, count_component, odds
-from mineshafted.solver import Constraint, Position, components
+from mineshafted.errors import NoPlacementError, Why
+from mineshafted.probability import Odds, odds
+from mineshafted.solver import Constraint, Position, combine, components, count_component
 
 
 @st.composite
@@ -116,14 +117,14 @@ def test_odds_equal_python_constraint_on_random_frontiers(
 
 def test_a_free_cell_shares_the_mines_left_over() -> None:
     # One mine between 1 and 2; cells 7 and 8 free; two mines: the second is on 7 or 8.
-    result = combine([count_component([((1, 2), 1)])], [7, 8], 2)
+    result = odds(Position([[None] * 9], [[((1, 2), 1)]], [7, 8], 0), 2)
     assert result.placements == 4
     assert result.fractions() == dict.fromkeys([1, 2, 7, 8], Fraction(1, 2))
 
 
 def test_placements_stay_exact_beyond_floats() -> None:
     # 200 free cells and 100 mines: C(200, 100) is far beyond 2**53.
-    result = combine([], list(range(200)), 100)
+    result = odds(Position([[None] * 200], [], list(range(200)), 0), 100)
     assert result.placements == 90548514656103281165404177077484163874504589675413336841320
     assert result.probability(0) == Fraction(1, 2)
 

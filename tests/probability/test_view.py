@@ -8,12 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from mineshafted.errors import InvalidBoardError
+from mineshafted.errors import InvalidBoardError, NoPlacementError, Why
 from mineshafted.probability import (
-    NoPlacementError,
     PositionFile,
     PositionFormatError,
-    Why,
     odds_json,
     parse_position,
     position_of,

@@ -1,4 +1,10 @@
-"""Counting one component's placements of mines, by number of mines, with cells in classes.
+"""Counting placements: one component's by number of mines, a whole position's under the total.
+
+With the mine total, the components' counts combine into a :class:`Tally` of the whole
+position: how many placements of the remaining mines agree with every clue, and on how many
+of them each unknown cell holds a mine. A cell mined in none or all of them is decided by
+the count: the last layer of deduction (Tatham's order: local deduction first, the global
+count last).
 
 Glossary
 --------
@@ -18,9 +24,11 @@ from dataclasses import dataclass
 from math import comb
 
 from ..board import Cell
-from ..solver import Constraint
+from ..errors import NoPlacementError, Why
+from .position import Constraint, Position
+from .variables import Fact
 
-__all__ = ["Count", "count_component"]
+__all__ = ["Count", "Tally", "combine", "count_component", "tally"]
 
 Poly = list[int]
 """Counts indexed by a number of mines."""
@@ -141,6 +149,170 @@ def count_component(constraints: Sequence[Constraint], *, grouped: bool = True) 
                     counts[k + m] += weight * value
         mined.append(tuple(counts))
     return Count(tuple(classes), tuple(total), tuple(mined))
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A position's placements under the mine total, counted: in all, and per unknown cell.
+
+    ``mined[cell] / placements`` is the cell's chance of a mine
+    (:class:`mineshafted.probability.Odds` says so in fractions and floats); a cell mined in
+    none or all of the placements is decided by the count (:meth:`certain`).
+    """
+
+    mines_left: int
+    """The mines the unknown cells hold between them."""
+    placements: int
+    """How many placements of the mines left agree with every clue (always at least 1)."""
+    mined: dict[Cell, int]
+    """Unknown cell -> how many of the placements put a mine on it."""
+
+    def certain(self) -> list[Fact]:
+        """The cells decided by the count: ``(cell, is_mine)`` for none or all placements.
+
+        >>> Tally(1, 2, {3: 0, 4: 1, 5: 1, 6: 2}).certain()
+        [(3, False), (6, True)]
+        """
+        total = self.placements
+        return [
+            (cell, count == total)
+            for cell, count in sorted(self.mined.items())
+            if count in (0, total)
+        ]
+
+
+def tally(position: Position, mines: int) -> Tally:
+    """Count the placements of a stalled position's remaining mines, in all and per cell.
+
+    Counted over all placements of the mines left (``mines`` less the proven ones) on the
+    unknown cells that agree with every clue; cells that no clue sees included.
+
+    Raises
+    ------
+    NoPlacementError
+        The clues contradict each other, or the mines left are too few or too many for them.
+
+    Examples
+    --------
+    A 1x4 board ``0 1 * ?``: the sweep stalls with cell 3 unknown, seen by no clue. With one
+    mine in all it is safe; with two it is the second mine.
+
+    >>> from mineshafted import BoardManager, Sweep
+    >>> sweep = Sweep(BoardManager([[0, 1, -1, 1]]))
+    >>> sweep.run().undetermined
+    [3]
+    >>> tally(sweep.position(), 1).certain(), tally(sweep.position(), 2).certain()
+    ([(3, False)], [(3, True)])
+
+    Notes
+    -----
+    Each component is counted by number of mines (:func:`count_component`), then
+    :func:`combine` multiplies them together and with ``C(unconstrained cells, mines left
+    over)``. The cost is that of counting the components, plus ``O(K * L**2)`` to combine
+    ``K`` components with polynomials of length ``L``.
+    """
+    counts = [count_component(component) for component in position.components]
+    return combine(counts, position.unconstrained, mines - position.mines_found)
+
+
+def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: int) -> Tally:
+    """Put independent components and the unconstrained cells together under the mine total.
+
+    Parameters
+    ----------
+    counts:
+        Each component's placements by number of mines.
+    unconstrained:
+        The unknown cells no constraint sees: any of them may hold any mine left over.
+    mines_left:
+        The mines all the unknown cells hold between them.
+
+    Returns
+    -------
+    Tally
+
+    Raises
+    ------
+    NoPlacementError
+        A component has no placement at all, or no split of ``mines_left`` between the
+        components and the unconstrained cells works.
+
+    Examples
+    --------
+    One mine between cells 1 and 2, and two free cells, with two mines in all:
+
+    >>> result = combine([count_component([((1, 2), 1)])], [7, 8], 2)
+    >>> result.placements, result.mined[1], result.mined[7]
+    (4, 2, 2)
+
+    Notes
+    -----
+    With ``P_j`` component ``j``'s placements by mines and ``U`` unconstrained cells, the
+    placements number ``sum_k (P_1 * ... * P_K)[k] * C(U, R - k)`` (``*`` convolution, ``R``
+    the mines left). A class of component ``j`` is weighed against the product of the other
+    components (prefix and suffix products, so no division), an unconstrained cell against
+    ``C(U - 1, R - k - 1)``. Cost ``O(K * L**2 + classes * L)`` for ``K`` components and
+    polynomials of length ``L``.
+    """
+    free = len(unconstrained)
+    for count in counts:
+        if not any(count.placements):
+            raise NoPlacementError(
+                f"the clues contradict each other around cells {count.cells}",
+                why=Why.CLUES,
+                cells=count.cells,
+            )
+    polys = [list(count.placements) for count in counts]
+    prefix: list[list[int]] = [[1]]
+    for poly in polys:
+        prefix.append(_convolve(prefix[-1], poly))
+    suffix: list[list[int]] = [[1]]
+    for poly in reversed(polys):
+        suffix.append(_convolve(suffix[-1], poly))
+    suffix.reverse()
+    every = prefix[-1]
+    placements = sum(n * _choose(free, mines_left - k) for k, n in enumerate(every))
+    if placements == 0:
+        raise _no_room(polys, free, mines_left)
+    mined: dict[Cell, int] = {}
+    for j, count in enumerate(counts):
+        others = _convolve(prefix[j], suffix[j + 1])
+        weights = [
+            sum(n * _choose(free, mines_left - k - t) for t, n in enumerate(others))
+            for k in range(len(count.placements))
+        ]
+        for group, counted in zip(count.classes, count.mined, strict=True):
+            value = sum(c * w for c, w in zip(counted, weights, strict=False) if c)
+            for cell in group:
+                mined[cell] = value
+    if unconstrained:
+        value = sum(n * _choose(free - 1, mines_left - k - 1) for k, n in enumerate(every))
+        for cell in unconstrained:
+            mined[cell] = value
+    return Tally(mines_left, placements, mined)
+
+
+def _no_room(polys: Sequence[Sequence[int]], free: int, mines_left: int) -> NoPlacementError:
+    """The error for mines left that no split between components and free cells fits."""
+    least = sum(next(k for k, n in enumerate(poly) if n) for poly in polys)
+    most = sum(max(k for k, n in enumerate(poly) if n) for poly in polys) + free
+    if mines_left < least:
+        return NoPlacementError(
+            f"{mines_left} mine(s) left, but the clues need at least {least}", why=Why.TOO_FEW
+        )
+    if mines_left > most:
+        return NoPlacementError(
+            f"{mines_left} mine(s) left, but at most {most} fit in the unknown cells",
+            why=Why.TOO_MANY,
+        )
+    return NoPlacementError(
+        f"{mines_left} mine(s) left, but no split of them between the clues fits", why=Why.GAP
+    )
+
+
+def _choose(n: int, k: int) -> int:
+    """``C(n, k)``, zero outside ``0 <= k <= n``."""
+    return comb(n, k) if 0 <= k <= n else 0
 
 
 @dataclass(frozen=True)

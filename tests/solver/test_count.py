@@ -7,8 +7,7 @@ from math import comb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mineshafted.probability import Count, count_component
-from mineshafted.solver import Constraint
+from mineshafted.solver import Constraint, Count, count_component
 
 
 def per_cell(count: Count) -> dict[int, tuple[int, ...]]:

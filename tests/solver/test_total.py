@@ -1,4 +1,4 @@
-"""The mine total in deduction: the cells it decides, and the sweep that plays them."""
+"""The mine total in deduction: the cells the count decides, and the sweep's total stage."""
 
 from __future__ import annotations
 
@@ -6,9 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mineshafted import Board, BoardManager, Sweep
-from mineshafted.probability import NoPlacementError, certain, position_of, sweep_with_total
-from mineshafted.solver import Position
+from mineshafted import Board, BoardManager, NeedsGuess, NoPlacementError, Sweep, sweep_mines
+from mineshafted.probability import position_of
+from mineshafted.solver import Fact, Position, tally
+
+
+def certain(stall: Sweep | Position, mines: int) -> list[Fact]:
+    position = stall.position() if isinstance(stall, Sweep) else stall
+    return tally(position, mines).certain()
 
 
 @pytest.fixture
@@ -55,31 +60,33 @@ def test_a_total_that_does_not_fit_raises(walled: Sweep) -> None:
         certain(walled, 3)
 
 
-def test_sweep_with_total_opens_a_region_walled_off_by_mines() -> None:
+def test_the_total_opens_a_region_walled_off_by_mines() -> None:
     board = Board.from_text(
         """
         . . * . .
         . . * . .
         """
     )
-    sweep = Sweep(BoardManager(board.to_grid()))
-    report = sweep_with_total(sweep, board.mine_count)
+    with pytest.raises(NeedsGuess):
+        sweep_mines(BoardManager(board.to_grid()))
+    assert sweep_mines(BoardManager(board.to_grid()), mines=2) == board.to_grid()
+    report = Sweep(BoardManager(board.to_grid()), mines=board.mine_count).run()
     assert report.solved
     assert report.board == board.to_grid()
-    assert report.proven_by["told"] == 4
+    assert report.proven_by["total"] == 4
 
 
-def test_sweep_with_total_stops_where_the_total_decides_nothing() -> None:
+def test_the_total_stage_stops_where_the_total_decides_nothing() -> None:
     board = Board.from_text(
         """
         . . * .
         . . * *
         """
     )
-    report = sweep_with_total(Sweep(BoardManager(board.to_grid())), board.mine_count)
+    report = Sweep(BoardManager(board.to_grid()), mines=board.mine_count).run()
     assert not report.solved
     assert report.undetermined == [3, 7]  # one mine on 3 or 7: a true 50/50
-    assert report.proven_by["told"] == 0
+    assert report.proven_by["total"] == 0
 
 
 @st.composite
@@ -94,13 +101,23 @@ def small_boards(draw: st.DrawFn) -> Board:
 
 @settings(max_examples=80, deadline=None)
 @given(small_boards())
-def test_sweep_with_total_is_right_and_leaves_nothing_the_total_decides(board: Board) -> None:
+def test_the_total_stage_is_right_and_leaves_nothing_the_total_decides(board: Board) -> None:
     alone = Sweep(BoardManager(board.to_grid())).run()
-    sweep = Sweep(BoardManager(board.to_grid()))
-    report = sweep_with_total(sweep, board.mine_count)
+    sweep = Sweep(BoardManager(board.to_grid()), mines=board.mine_count)
+    report = sweep.run()
     truth = board.to_grid()
     for row, known in zip(truth, report.board, strict=True):
         assert all(k is None or k == t for k, t in zip(known, row, strict=True))
     assert set(report.undetermined) <= set(alone.undetermined)
     if not report.solved:
         assert certain(sweep, board.mine_count) == []
+
+
+def test_a_total_the_clues_cannot_hold_raises_from_the_sweep() -> None:
+    with pytest.raises(NoPlacementError, match="at most"):
+        sweep_mines(BoardManager([[0, 1, -1, 1]]), mines=3)
+
+
+def test_without_the_total_the_sweep_never_counts() -> None:
+    report = Sweep(BoardManager([[0, 1, -1, 1]])).run()
+    assert report.undetermined == [3] and report.proven_by["total"] == 0
