@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from . import generate, grade, solve
+from . import generate, grade, probabilities, solve
 from .logs import verbose_logging
 
 __all__ = ["app", "main"]
@@ -30,6 +30,7 @@ app = typer.Typer(
 app.command("solve", help=solve.HELP)(solve.command)
 app.command("generate", help=generate.HELP)(generate.command)
 app.command("grade", help=grade.HELP)(grade.command)
+app.command("probabilities", help=probabilities.HELP)(probabilities.command)
 
 
 def main() -> None:

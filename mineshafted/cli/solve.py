@@ -70,6 +70,14 @@ def command(
         SearchChoice,
         typer.Option(help="The component-search engine used when AC-3 stalls."),
     ] = SearchChoice.backtracking,
+    with_total: Annotated[
+        bool,
+        typer.Option(
+            "--with-total",
+            help="Tell the solver the board's mine total: cells safe, or mined, in every "
+            "placement of the remaining mines are decided too.",
+        ),
+    ] = False,
     engine: Annotated[
         SearchChoice | None,
         typer.Option(
@@ -93,7 +101,11 @@ def command(
     worst = EXIT_SOLVED
     for number, item in enumerate(puzzles):
         with fail_on_error(label(item, number)):
-            report = Sweep(BoardManager(item.board), search=chosen.build(), start=item.start).run()
+            mines = item.board.mine_count if with_total else None
+            sweep = Sweep(
+                BoardManager(item.board), search=chosen.build(), start=item.start, mines=mines
+            )
+            report = sweep.run()
         if json_output:
             typer.echo(json.dumps(sweep_json(item, report)))
         else:

@@ -1,0 +1,99 @@
+"""``mineshafted probabilities``: each unknown cell's exact chance of a mine, from a position file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .output import fail_on_error
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from ..errors import PartialGrid
+    from ..probability import Odds
+
+__all__ = ["HELP", "command"]
+
+HELP = (
+    "Print the exact probability that each unknown cell of POSITION holds a mine.\n\n"
+    'POSITION is a JSON file {"board": [[0, 1, null, ...], ...], "mines": 10}: an int 0-8 is '
+    "a revealed clue, -1 a known mine, null an unknown cell; mines is the board's mine total. "
+    "Every placement of the remaining mines that agrees with the clues and the total counts "
+    "once.\n\n"
+    "Exit status: 0 printed; 2 a malformed file or a position no placement fits (one line on "
+    "stderr says why)."
+)
+"""The command's ``--help`` text."""
+
+
+def command(
+    position: Annotated[
+        Path,
+        typer.Argument(
+            metavar="POSITION",
+            help='Position file: {"board": [[clue, -1 or null, ...], ...], "mines": N}.',
+            show_default=False,
+        ),
+    ],
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print one JSON object: probabilities (a grid of floats, null for clues), "
+            "mines_left, placements.",
+        ),
+    ] = False,
+) -> None:
+    """Read ``position``, count its placements and print the odds."""
+    from ..probability import odds_json, read_position, view_odds
+
+    with fail_on_error():  # the file's errors name the file
+        read = read_position(position)
+    with fail_on_error(str(position)):
+        result = view_odds(read.board, read.mines)
+    if json_output:
+        typer.echo(json.dumps(odds_json(read.board, result)))
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    console.print(_grid(read.board, result))
+    safest = result.safest()
+    if safest:
+        cols = len(read.board[0])
+        where = ", ".join(f"({c // cols}, {c % cols})" for c in safest[:8])
+        more = f" and {len(safest) - 8} more" if len(safest) > 8 else ""
+        chance = float(result.probability(safest[0]))
+        console.print(f"safest: {where}{more} at {chance:.1%} mine")
+    console.print(f"mines left: {result.mines_left}; placements: {result.placements}")
+
+
+def _grid(view: PartialGrid, result: Odds) -> Text:
+    """The board with each unknown cell's probability in percent, safest highlighted.
+
+    Clues show as digits (``.`` for 0), known mines as ``*``; an unknown cell shows its chance
+    of a mine in whole percent, green for the safest, red for certain mines.
+    """
+    from rich.text import Text
+
+    floats = result.floats()
+    least = min(floats.values(), default=None)
+    cols = len(view[0])
+    text = Text()
+    for r, row in enumerate(view):
+        for c, value in enumerate(row):
+            if c:
+                text.append(" ")
+            if value is None:
+                chance = floats[r * cols + c]
+                style = "bold green" if chance == least else "red" if chance == 1 else ""
+                text.append(f"{round(chance * 100):>3}", style=style)
+            else:
+                text.append(f"{'*' if value < 0 else '.' if value == 0 else value:>3}")
+        if r < len(view) - 1:
+            text.append("\n")
+    return text
