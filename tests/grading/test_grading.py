@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from mineshafted import Board, Puzzle
 from mineshafted.cli import app
 from mineshafted.grading import (
+    GradingError,
     Outcome,
     SubmissionError,
     check_submission,
@@ -324,5 +325,5 @@ def test_a_grading_process_that_cannot_start_is_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.executable", str(tmp_path / "no-python-here"))
-    with pytest.raises(SubmissionError, match="cannot start a grading process"):
+    with pytest.raises(GradingError, match="cannot start a grading process"):
         check_submission(submission(tmp_path, CORRECT))
