@@ -218,7 +218,7 @@ def test_sleeping_times_out_within_the_limit(tmp_path: Path) -> None:
     path = submission(tmp_path, "import time\ndef sweep_mines(bm):\n    time.sleep(60)\n")
     began = time.monotonic()
     result = one_board(path, timeout=1.0)
-    assert time.monotonic() - began < 2.0
+    assert time.monotonic() - began < 3.0  # 1 s, the start and the kill: not the 60 s
     assert (result.outcome, result.detail) == (Outcome.TIMED_OUT, "no answer within 1 s")
 
 

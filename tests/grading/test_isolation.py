@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mineshafted.grading import Limits, Outcome
+from mineshafted.grading import GradingError, Limits, Outcome
 
 from .conftest import one_board, submission
 
@@ -98,3 +98,9 @@ def test_the_grader_imports_where_there_is_no_resource_module(module: str) -> No
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("field", ["timeout", "memory_mb", "message_cap", "grace"])
+def test_a_limit_must_be_positive(field: str) -> None:
+    with pytest.raises(GradingError, match=f"the grading limit {field} must be positive"):
+        Limits(**{field: 0})
