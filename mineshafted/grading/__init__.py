@@ -1,28 +1,30 @@
-"""Grade a submission's ``sweep_mines``: the rubric, one isolated child process per board."""
+"""Grade a submission's ``sweep_mines``: the rubric, one isolated child process per board.
+
+Modules: :mod:`.grade` (the entry points), :mod:`.session` (one child, refereed, and how it
+ended), :mod:`.process` (starting the child), :mod:`.child` (the script it runs),
+:mod:`.protocol` (the messages), :mod:`.referee` (the hidden board), :mod:`.capture` (its
+output), :mod:`.limits`, :mod:`.rubric`, :mod:`.result` and :mod:`.errors`.
+"""
 
 from __future__ import annotations
 
-from .grade import (
-    RUBRIC,
-    Achievement,
-    BoardResult,
-    GradeReport,
-    Outcome,
-    SubmissionError,
-    check_submission,
-    grade,
-    grade_board,
-    shipped_puzzles,
-    shipped_puzzles_root,
-)
+from .errors import GradingError, PuzzleStartError, SubmissionError
+from .grade import check_submission, grade, grade_board, shipped_puzzles, shipped_puzzles_root
+from .limits import Limits
+from .result import BoardResult, GradeReport, Outcome
+from .rubric import RUBRIC, Achievement, Tier
 
 __all__ = [
     "RUBRIC",
     "Achievement",
     "BoardResult",
     "GradeReport",
+    "GradingError",
+    "Limits",
     "Outcome",
+    "PuzzleStartError",
     "SubmissionError",
+    "Tier",
     "check_submission",
     "grade",
     "grade_board",

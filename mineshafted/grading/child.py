@@ -1,26 +1,46 @@
 """The grading child: one submission's ``sweep_mines`` against a manager that asks the parent.
 
-Run by :mod:`mineshafted.grading` as a script in a fresh interpreter::
+Run by :mod:`mineshafted.grading` as a script in a fresh interpreter (POSIX only)::
 
-    python -I _grader_child.py SUBMISSION ROWS COLS READ_FD WRITE_FD [--check]
+    python -I child.py --memory BYTES --cpu SECONDS --file-size BYTES [--check]
+        SUBMISSION ROWS COLS READ_FD WRITE_FD
 
-This file imports nothing from the package, so the process holds nothing of the grader's.
-The hidden board never enters it: ``move`` sends the index to the parent over a pipe and the
-parent answers with that one clue. Messages are JSON, one per line:
+First thing, before it imports the submission, it sets its own limits with
+``resource.setrlimit`` (address space, CPU time, file size, no core file; soft and hard
+alike, so the submission cannot raise them again). It imports nothing from the package, so
+the process holds nothing of the grader's. The hidden board never enters it: ``move`` sends
+the index to the parent over a pipe and the parent answers with that one clue. Messages are
+JSON, one object with one key per line, in this order:
 
-- child -> parent: ``{"ready": true}`` (imported), ``{"start": true}`` (sweep begins),
-  ``{"move": i}``, ``{"result": board}``, ``{"error": {"type": ..., "message": ...}}``;
+- child -> parent: ``{"ready": true}`` (imported) or ``{"error": ...}`` (the import raised);
+  then ``{"start": true}`` (the sweep begins), any number of ``{"move": i}``, and one answer:
+  ``{"result": board}``, ``{"unreadable": {"type": ..., "repr": ...}}`` (a value JSON cannot
+  carry) or ``{"error": {"type": ..., "message": ...}}``;
 - parent -> child: ``{"clue": n}``, ``{"mine": true}`` (the game is over),
   ``{"over": true}`` (it already was), ``{"bad": "message"}`` (an index it refuses).
+
+If the channel breaks (the submission closed it, or the parent is gone), the child exits at
+once with status 3. The parent's half, and these names, are in ``protocol.py``.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import importlib.util
 import json
 import os
+import reprlib
 import sys
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
+
+CHANNEL_LOST = 3
+"""Exit status when the channel to the parent breaks (``protocol.CHANNEL_LOST``)."""
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 4
+_REPR.maxstring = 60
+_REPR.maxother = 60
 
 
 class _Channel:
@@ -31,15 +51,21 @@ class _Channel:
         self._out: BinaryIO = open(write_fd, "wb")  # noqa: SIM115
 
     def send(self, message: dict[str, Any]) -> None:
-        self._out.write(json.dumps(message).encode() + b"\n")
-        self._out.flush()
+        """Send one message; raises only if ``message`` is not JSON (before sending anything)."""
+        data = json.dumps(message).encode() + b"\n"
+        try:
+            self._out.write(data)
+            self._out.flush()
+        except (OSError, ValueError):
+            _lost()
 
     def ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one message and read the reply."""
         self.send(message)
-        line = self._in.readline()
-        if not line:
-            raise SystemExit(3)  # the parent has gone: nothing left to do
-        reply: dict[str, Any] = json.loads(line)
+        try:
+            reply: dict[str, Any] = json.loads(self._in.readline())
+        except (OSError, ValueError):  # closed, or the parent has gone (an empty line)
+            _lost()
         return reply
 
 
@@ -47,8 +73,9 @@ class BoardManager:
     """The Mine Shafted starter's interface, backed by the parent.
 
     ``size`` is ``(rows, cols)``; ``move(index)`` returns the clue, or raises a bare
-    ``RuntimeError`` on a mine (and on every move after it); ``get_adjacent(index)`` lists
-    the up-to-8 neighbours in row-major order.
+    ``RuntimeError`` on a mine (and on every move after it), or ``IndexError`` for an index
+    outside the board; ``get_adjacent(index)`` lists the up-to-8 neighbours in row-major
+    order.
     """
 
     def __init__(self, rows: int, cols: int, channel: _Channel) -> None:
@@ -78,9 +105,56 @@ class BoardManager:
         ]
 
 
-def _describe(error: BaseException) -> dict[str, str]:
-    message = str(error)
-    return {"type": type(error).__name__, "message": message[:500]}
+def main(argv: list[str]) -> None:
+    options = _options(argv)
+    _limit(options.memory, options.cpu, options.file_size)
+    channel = _Channel(options.read_fd, options.write_fd)
+    try:
+        sweep = _load(options.submission)
+    except BaseException as error:
+        channel.send({"error": _describe(error)})
+        return
+    channel.send({"ready": True})
+    if options.check:
+        return
+    manager = BoardManager(options.rows, options.cols, channel)
+    channel.send({"start": True})
+    try:
+        result = sweep(manager)
+    except BaseException as error:
+        channel.send({"error": _describe(error)})
+        return
+    try:
+        channel.send({"result": result})
+    except Exception:  # TypeError (a set), ValueError (a cycle), RecursionError (too deep)...
+        channel.send({"unreadable": {"type": type(result).__name__, "repr": _short(result)}})
+
+
+def _options(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="child.py")
+    parser.add_argument("--memory", type=int, required=True)
+    parser.add_argument("--cpu", type=int, required=True)
+    parser.add_argument("--file-size", type=int, required=True)
+    parser.add_argument("--check", action="store_true")
+    for name in ("submission", "rows", "cols", "read_fd", "write_fd"):
+        parser.add_argument(name, type=str if name == "submission" else int)
+    return parser.parse_args(argv)
+
+
+def _limit(memory: int, cpu: int, file_size: int) -> None:
+    """Limit this process, soft and hard alike (never above a hard limit already set)."""
+    import resource  # POSIX only; the grader itself never imports it
+
+    for which, value in (
+        (resource.RLIMIT_AS, memory),
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_FSIZE, file_size),
+        (resource.RLIMIT_CORE, 0),
+    ):
+        hard = resource.getrlimit(which)[1]
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(which, (value, value))
 
 
 def _load(path: str) -> Any:
@@ -99,28 +173,28 @@ def _load(path: str) -> Any:
     return sweep
 
 
-def main(argv: list[str]) -> None:
-    path, rows, cols, read_fd, write_fd = argv[:5]
-    channel = _Channel(int(read_fd), int(write_fd))
+def _describe(error: BaseException) -> dict[str, str]:
     try:
-        sweep = _load(path)
-    except BaseException as error:
-        channel.send({"error": {"stage": "import", **_describe(error)}})
-        return
-    channel.send({"ready": True})
-    if "--check" in argv[5:]:
-        return
-    manager = BoardManager(int(rows), int(cols), channel)
-    channel.send({"start": True})
+        message = str(error)
+    except Exception:
+        message = "(an exception whose message cannot be read)"
+    return {"type": type(error).__name__, "message": message[:500]}
+
+
+def _short(value: Any) -> str:
+    """A short repr, safe for cycles, huge values and a ``__repr__`` that raises."""
     try:
-        result = sweep(manager)
-    except BaseException as error:
-        channel.send({"error": _describe(error)})
-        return
-    try:
-        channel.send({"result": result})
-    except (TypeError, ValueError):
-        channel.send({"result": None, "unreadable": repr(result)[:200]})
+        return _REPR.repr(value)[:200]
+    except Exception:
+        return f"<{type(value).__name__} object>"
+
+
+def _lost() -> NoReturn:
+    """The channel is broken: flush what was printed and exit at once."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(CHANNEL_LOST)
 
 
 if __name__ == "__main__":

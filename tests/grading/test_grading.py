@@ -3,66 +3,24 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from mineshafted import Board, Puzzle
 from mineshafted.cli import app
 from mineshafted.grading import (
+    GradingError,
     Outcome,
     SubmissionError,
     check_submission,
     grade,
-    grade_board,
     shipped_puzzles,
 )
 
+from .conftest import CORRECT, ONE, PUZZLES, one_board, submission
+
 runner = CliRunner()
-
-# Small boards: 1, 2 and 5 mines, all starting on a 0 at index 0.
-ONE = Board.from_text(
-    """
-    . . . .
-    . . . .
-    . . . *
-    . . . .
-    """
-)
-TWO = Board.from_text(
-    """
-    . . . . .
-    . . . * .
-    . . . . .
-    * . . . .
-    """
-)
-FIVE = Board.from_text(
-    """
-    . . . . . *
-    . . . . . .
-    . . * . . .
-    * . . . . .
-    . . . . * .
-    . * . . . .
-    """
-)
-PUZZLES = [("one", Puzzle(ONE)), ("two", Puzzle(TWO)), ("five", Puzzle(FIVE))]
-
-
-def submission(tmp_path: Path, code: str, name: str = "sub.py") -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(code))
-    return path
-
-
-def one_board(path: Path, board: Board = TWO, timeout: float = 10.0, memory: int = 1024):  # type: ignore[no-untyped-def]
-    return grade_board(path, Puzzle(board), "board", timeout=timeout, memory_mb=memory)
-
-
-CORRECT = "from mineshafted import sweep_mines\n"
 
 
 def test_a_correct_submission_earns_full_marks(tmp_path: Path) -> None:
@@ -324,5 +282,5 @@ def test_a_grading_process_that_cannot_start_is_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.executable", str(tmp_path / "no-python-here"))
-    with pytest.raises(SubmissionError, match="cannot start a grading process"):
+    with pytest.raises(GradingError, match="cannot start a grading process"):
         check_submission(submission(tmp_path, CORRECT))

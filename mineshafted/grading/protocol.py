@@ -1,0 +1,172 @@
+"""The grader's half of the grading protocol: messages read from a child, replies sent to it.
+
+A child writes one JSON object per line to its channel, each with exactly one key that names
+the message (:class:`Message`); the grader answers moves with one JSON object per line
+(:class:`Reply`). The child's half is in ``child.py``, which imports nothing from the package
+and so repeats these names; keep the two in step.
+
+Nothing a child sends is trusted: :func:`parse` turns any line that is not a well-formed
+message into a :class:`ProtocolViolation` that says what the line was.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .errors import GradingError
+
+__all__ = [
+    "CHANNEL_LOST",
+    "Failure",
+    "Message",
+    "ProtocolViolation",
+    "Reply",
+    "Unreadable",
+    "encode",
+    "parse",
+]
+
+CHANNEL_LOST = 3
+"""The exit status of a child whose channel to the grader broke (``child.py`` uses it too)."""
+
+
+class Message(Enum):
+    """What a child can say, in the order it says it."""
+
+    READY = "ready"
+    """The submission imported and defines ``sweep_mines`` (payload ``true``)."""
+    START = "start"
+    """``sweep_mines`` is called now (payload ``true``)."""
+    MOVE = "move"
+    """Open a cell (payload: its row-major index, an int)."""
+    RESULT = "result"
+    """``sweep_mines`` returned (payload: the value, as JSON)."""
+    UNREADABLE = "unreadable"
+    """``sweep_mines`` returned a value JSON cannot carry (payload ``{"type", "repr"}``)."""
+    ERROR = "error"
+    """The import or ``sweep_mines`` raised (payload ``{"type", "message"}``)."""
+
+
+class Reply(Enum):
+    """What the grader answers to a move."""
+
+    CLUE = "clue"
+    """The cell is safe: its clue."""
+    MINE = "mine"
+    """The cell is a mine: the game is lost."""
+    OVER = "over"
+    """The game was already lost."""
+    BAD = "bad"
+    """The index is not a cell of the board: why."""
+
+
+class ProtocolViolation(GradingError):
+    """A child broke the protocol; ``what`` says how, as a phrase for the report."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(what)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An exception raised by the submission (on import or in ``sweep_mines``)."""
+
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}" if self.message else self.kind
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A value ``sweep_mines`` returned that JSON cannot carry: its type and a short repr."""
+
+    kind: str
+    text: str
+
+
+def parse(line: bytes) -> tuple[Message, Any]:
+    """One line from a child as a message and its checked payload.
+
+    The payload is an ``int`` for a move, a :class:`Failure` for an error, an
+    :class:`Unreadable` for an unreadable result, the JSON value for a result, ``None`` for
+    the others.
+
+    Raises
+    ------
+    ProtocolViolation
+        The line is not a message: not JSON, not an object with one known key, or a payload
+        of the wrong shape.
+
+    Examples
+    --------
+    >>> parse(b'{"move": 7}')
+    (<Message.MOVE: 'move'>, 7)
+    >>> parse(b'{"error": {"type": "ValueError", "message": "no"}}')[1]
+    Failure(kind='ValueError', message='no')
+    >>> parse(b'hello')
+    Traceback (most recent call last):
+    ...
+    mineshafted.grading.protocol.ProtocolViolation: wrote something other than a message: b'hello'
+
+    Notes
+    -----
+    O(length of the line).
+    """
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):
+        obj = None
+    if not isinstance(obj, dict) or len(obj) != 1:
+        raise ProtocolViolation(f"wrote something other than a message: {_excerpt(line)}")
+    ((key, payload),) = obj.items()
+    kind = _KINDS.get(key)
+    if kind is None:
+        raise ProtocolViolation(f"sent an unknown message: {_excerpt(line)}")
+    if kind is Message.MOVE:
+        if type(payload) is not int:
+            raise ProtocolViolation(f"sent a move that is not a cell index: {_excerpt(line)}")
+        return kind, payload
+    if kind is Message.RESULT:
+        return kind, payload
+    if kind in (Message.READY, Message.START):
+        if payload is not True:
+            raise ProtocolViolation(f"sent a malformed {key!r} message: {_excerpt(line)}")
+        return kind, None
+    second = "message" if kind is Message.ERROR else "repr"
+    if (
+        not isinstance(payload, dict)
+        or set(payload) != {"type", second}
+        or not all(isinstance(v, str) for v in payload.values())
+    ):
+        raise ProtocolViolation(f"sent a malformed {key!r} message: {_excerpt(line)}")
+    if kind is Message.ERROR:
+        return kind, Failure(payload["type"], payload["message"])
+    return kind, Unreadable(payload["type"], payload["repr"])
+
+
+def encode(reply: Reply, value: Any = True) -> bytes:
+    """One reply as the line the child reads.
+
+    >>> encode(Reply.CLUE, 3)
+    b'{"clue": 3}\\n'
+    """
+    return json.dumps({reply.value: value}).encode() + b"\n"
+
+
+_KINDS = {kind.value: kind for kind in Message}
+
+_EXCERPT = 60
+"""Bytes of an offending line quoted in a violation."""
+
+
+def _excerpt(line: bytes) -> str:
+    """The start of ``line``, quoted, with the number of bytes left out."""
+    if len(line) <= _EXCERPT:
+        return repr(line)
+    return f"{line[:_EXCERPT]!r}... ({len(line)} bytes)"

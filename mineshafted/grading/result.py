@@ -1,0 +1,89 @@
+"""The results of grading: each board's outcome, and the report with its score and JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .rubric import Achievement
+
+__all__ = ["BoardResult", "GradeReport", "Outcome"]
+
+
+class Outcome(Enum):
+    """How one board went."""
+
+    SOLVED = "solved"
+    WRONG = "wrong board"
+    EXPLODED = "exploded"
+    CRASHED = "crashed"
+    """The submission raised, did not import, exited, or broke the grading protocol."""
+    TIMED_OUT = "timed out"
+
+
+@dataclass(frozen=True)
+class BoardResult:
+    """One board's grade."""
+
+    puzzle: str
+    rows: int
+    cols: int
+    mines: int
+    outcome: Outcome
+    moves: int
+    """Moves onto safe cells (a move onto a mine, or after the game ended, is not counted)."""
+    seconds: float
+    """Wall-clock time of ``sweep_mines`` (from just before the call to its return)."""
+    detail: str = ""
+    """What went wrong: the exception, the first wrong cell, the exit status, the protocol
+    break."""
+    output: str = ""
+    """What the submission printed (the first 64 KiB by default)."""
+    output_bytes: int = 0
+    """How many bytes it printed in all."""
+
+
+@dataclass(frozen=True)
+class GradeReport:
+    """The whole grade of one submission."""
+
+    submission: str
+    boards: list[BoardResult]
+    achievements: list[Achievement] = field(default_factory=list)
+
+    @property
+    def score(self) -> int:
+        """Percent: the sum of the weights of the achievements earned."""
+        return sum(a.weight for a in self.achievements if a.earned)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready summary (the submission's output left out)."""
+        return {
+            "submission": self.submission,
+            "score": self.score,
+            "achievements": [
+                {
+                    "name": a.name,
+                    "weight": a.weight,
+                    "graded": a.graded,
+                    "solved": a.solved,
+                    "earned": a.earned,
+                }
+                for a in self.achievements
+            ],
+            "boards": [
+                {
+                    "puzzle": b.puzzle,
+                    "rows": b.rows,
+                    "cols": b.cols,
+                    "mines": b.mines,
+                    "outcome": b.outcome.value,
+                    "moves": b.moves,
+                    "seconds": round(b.seconds, 6),
+                    "detail": b.detail,
+                    "output_bytes": b.output_bytes,
+                }
+                for b in self.boards
+            ],
+        }

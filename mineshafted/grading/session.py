@@ -1,0 +1,301 @@
+"""A grading session: one child process, the conversation with it, and how it ended.
+
+The session starts a :class:`~.process.ChildProcess`, reads its channel and its output
+together, answers its moves through the :class:`~.referee.Referee`, enforces the wall-clock
+limit and the message cap, and ends in one frozen :class:`SessionEnd` whose :class:`Ending`
+says what happened. The child may only say, in order: ready, start, moves, one answer; every
+other message, and a channel closed before the answer, ends the session as
+:attr:`Ending.PROTOCOL`. Whatever the child does, the session ends and the child is killed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import selectors
+import signal
+import time
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from .capture import Capture
+from .limits import Limits
+from .process import ChildProcess
+from .protocol import CHANNEL_LOST, Message, ProtocolViolation, Reply, encode, parse
+from .referee import Referee
+
+__all__ = ["Ending", "Session", "SessionEnd"]
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 64 * 1024
+"""Bytes read from a pipe at a time."""
+
+
+class Ending(Enum):
+    """How a session ended: the one thing that decided it."""
+
+    READY = "ready"
+    """Only checking: the submission imported and defines ``sweep_mines``."""
+    RESULT = "result"
+    """``sweep_mines`` returned a value (the answer, to be judged)."""
+    UNIMPORTABLE = "unimportable"
+    """The submission raised while it was imported, or defines no ``sweep_mines``."""
+    ERROR = "error"
+    """``sweep_mines`` raised."""
+    EXPLODED = "exploded"
+    """The submission moved onto a mine (whatever it did afterwards)."""
+    TIMED_OUT = "timed out"
+    """No answer within the wall-clock limit."""
+    EXITED = "exited"
+    """The child exited, or was killed by a signal, without an answer."""
+    PROTOCOL = "protocol"
+    """The child broke the protocol (what it wrote, or closing its channel)."""
+
+
+@dataclass(frozen=True)
+class SessionEnd:
+    """Everything a finished session tells: its ending and the evidence."""
+
+    ending: Ending
+    detail: str = ""
+    """What happened, as a phrase for the report (``""`` for a ready or a result)."""
+    answer: Any = None
+    """What ``sweep_mines`` returned (:attr:`Ending.RESULT`): a JSON value, or
+    :class:`~.protocol.Unreadable`."""
+    moves: int = 0
+    """Moves onto safe cells before the game was lost."""
+    seconds: float = 0.0
+    """Wall-clock time of ``sweep_mines``: from just before the call to its answer."""
+    output: bytes = b""
+    """What the child printed, up to the output cap."""
+    output_bytes: int = 0
+    """How many bytes the child printed in all."""
+    status: int | None = None
+    """The child's exit status (negative: the signal that killed it)."""
+
+
+class _Phase(Enum):
+    """Where the conversation is: each message is allowed in one phase only."""
+
+    IMPORTING = "importing"
+    READY = "ready"
+    SWEEPING = "sweeping"
+    ANSWERED = "answered"
+
+
+class _Stream(Enum):
+    CHANNEL = "channel"
+    OUTPUT = "output"
+
+
+class Session:
+    """One child process playing one board (or only importing the submission), refereed.
+
+    Parameters
+    ----------
+    submission:
+        The submission's file.
+    limits:
+        The limits of the child and of what is read from it.
+    referee:
+        The referee of the board to play; ``None`` only checks that the submission imports
+        and defines ``sweep_mines``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mineshafted import Board
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder, "sub.py")
+    ...     _ = path.write_text("def sweep_mines(bm):\\n    return [[bm.move(0)]]\\n")
+    ...     end = Session(path, Limits(timeout=5), Referee(Board.from_grid([[0]]))).run()
+    >>> end.ending, end.answer, end.moves
+    (<Ending.RESULT: 'result'>, [[0]], 1)
+
+    Notes
+    -----
+    A session is used once. Its cost is the child's: a fresh interpreter (about 50 ms) and
+    the submission; the grader's own work is O(bytes read).
+    """
+
+    def __init__(self, submission: Path, limits: Limits, referee: Referee | None) -> None:
+        self.submission = submission
+        self.limits = limits
+        self.referee = referee
+        self._capture = Capture(limits.output_cap)
+        self._phase = _Phase.IMPORTING
+        self._pending = bytearray()
+        self._ending: Ending | None = None
+        self._detail = ""
+        self._answer: Any = None
+        self._deadline = 0.0
+        self._started: float | None = None
+        self._seconds = 0.0
+        self._channel_closed = False
+
+    def run(self) -> SessionEnd:
+        """Start the child and referee it until the session ends.
+
+        Raises
+        ------
+        GradingError
+            The child process cannot be started.
+        """
+        board = self.referee.board.geometry if self.referee else None
+        rows, cols = (board.rows, board.cols) if board else (1, 1)
+        check = self.referee is None
+        with ChildProcess(self.submission, rows, cols, self.limits, check=check) as child:
+            self._deadline = time.monotonic() + self.limits.timeout
+            try:
+                self._converse(child)
+            except ProtocolViolation as violation:
+                self._decide(Ending.PROTOCOL, f"broke the protocol: {violation.what}")
+                child.kill()
+            status = child.wait(max(0.0, self._deadline - time.monotonic()))
+            cut_off = status is None
+            if cut_off:
+                child.kill()
+                status = child.wait(None)
+        self._stop_clock()
+        if self._ending is None:
+            self._decide(*self._why_it_stopped(status, cut_off))
+        assert self._ending is not None
+        logger.debug("%s ended: %s %s", self.submission, self._ending.value, self._detail)
+        return SessionEnd(
+            ending=self._ending,
+            detail=self._detail,
+            answer=self._answer,
+            moves=self.referee.moves if self.referee else 0,
+            seconds=self._seconds,
+            output=self._capture.kept,
+            output_bytes=self._capture.total,
+            status=status,
+        )
+
+    def _converse(self, child: ChildProcess) -> None:
+        """Read the channel and the output until both close or the deadline passes."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(child.channel, selectors.EVENT_READ, _Stream.CHANNEL)
+            selector.register(child.output, selectors.EVENT_READ, _Stream.OUTPUT)
+            while selector.get_map():
+                left = self._deadline - time.monotonic()
+                if left <= 0:
+                    return
+                for key, _ in selector.select(left):
+                    chunk = os.read(key.fd, CHUNK)
+                    if not chunk:
+                        selector.unregister(key.fd)
+                        if key.data is _Stream.CHANNEL and self._ending is None:
+                            self._channel_closed = True
+                            self._shorten_deadline()
+                    elif key.data is _Stream.OUTPUT:
+                        self._capture.keep(chunk)
+                    else:
+                        self._receive(chunk, child)
+
+    def _receive(self, chunk: bytes, child: ChildProcess) -> None:
+        """Act on each whole message in what has arrived; keep the partial one.
+
+        Raises
+        ------
+        ProtocolViolation
+            A message is over the cap or is not allowed here.
+        """
+        cap = self.limits.message_cap
+        pending = self._pending
+        search = len(pending)
+        pending += chunk
+        begin = 0
+        while (end := pending.find(b"\n", search)) >= 0:
+            if end - begin > cap:
+                raise ProtocolViolation(f"sent a message over the cap of {cap} bytes")
+            self._handle(*parse(bytes(pending[begin:end])), child)
+            begin = search = end + 1
+        del pending[:begin]
+        if len(pending) > cap:
+            raise ProtocolViolation(f"sent a message over the cap of {cap} bytes")
+
+    def _handle(self, kind: Message, payload: Any, child: ChildProcess) -> None:
+        """Act on one message, if it is allowed in the current phase."""
+        phase = self._phase
+        if phase is _Phase.IMPORTING and kind is Message.READY:
+            self._phase = _Phase.READY
+            if self.referee is None:
+                self._phase = _Phase.ANSWERED
+                self._decide(Ending.READY)
+        elif phase is _Phase.IMPORTING and kind is Message.ERROR:
+            self._phase = _Phase.ANSWERED
+            self._decide(Ending.UNIMPORTABLE, f"cannot be imported: {payload}")
+        elif phase is _Phase.READY and kind is Message.START and self.referee is not None:
+            self._phase = _Phase.SWEEPING
+            self._started = time.perf_counter()
+        elif phase is _Phase.SWEEPING and kind is Message.MOVE:
+            self._move(payload, child)
+        elif phase is _Phase.SWEEPING and kind in (Message.RESULT, Message.UNREADABLE):
+            self._phase = _Phase.ANSWERED
+            self._stop_clock()
+            self._answer = payload
+            self._decide(Ending.RESULT)
+        elif phase is _Phase.SWEEPING and kind is Message.ERROR:
+            self._phase = _Phase.ANSWERED
+            self._stop_clock()
+            self._decide(Ending.ERROR, str(payload))
+        elif phase is _Phase.ANSWERED and kind in _ANSWERS:
+            raise ProtocolViolation("sent a second answer")
+        else:
+            raise ProtocolViolation(f"sent a {kind.value!r} message while {phase.value}")
+
+    def _move(self, index: int, child: ChildProcess) -> None:
+        """Answer a move through the referee; a mine decides the game."""
+        assert self.referee is not None
+        reply, value = self.referee.answer(index)
+        if reply is Reply.MINE:
+            row, col = self.referee.board.geometry.coords(index)
+            self._decide(Ending.EXPLODED, f"moved onto the mine at ({row}, {col})")
+        try:
+            child.reply(encode(reply, value))
+        except BlockingIOError:
+            raise ProtocolViolation("does not read the grader's replies") from None
+        except OSError:
+            raise ProtocolViolation(_CLOSED) from None
+
+    def _decide(self, ending: Ending, detail: str = "") -> None:
+        """Record how the session ends, and give the child a short grace to exit.
+
+        The first ending stands, except that breaking the protocol overrides an answer; a
+        lost game is never overridden.
+        """
+        current = self._ending
+        overrides = ending is Ending.PROTOCOL and current is not Ending.EXPLODED
+        if current is None or overrides:
+            self._ending, self._detail = ending, detail
+        self._shorten_deadline()
+
+    def _why_it_stopped(self, status: int | None, cut_off: bool) -> tuple[Ending, str]:
+        """The ending of a session that was not decided by a message."""
+        if self._channel_closed and (cut_off or status == CHANNEL_LOST):
+            return Ending.PROTOCOL, f"broke the protocol: {_CLOSED}"
+        if cut_off or status is None:
+            return Ending.TIMED_OUT, f"no answer within {self.limits.timeout:g} s"
+        if status >= 0:
+            return Ending.EXITED, f"exited with status {status}"
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        return Ending.EXITED, f"killed by {name}"
+
+    def _shorten_deadline(self) -> None:
+        self._deadline = min(self._deadline, time.monotonic() + self.limits.grace)
+
+    def _stop_clock(self) -> None:
+        if self._started is not None and not self._seconds:
+            self._seconds = time.perf_counter() - self._started
+
+
+_ANSWERS = (Message.RESULT, Message.UNREADABLE, Message.ERROR)
+
+_CLOSED = "closed its channel to the grader before answering"

@@ -1,0 +1,242 @@
+"""Submissions that abuse the grader: the protocol broken every way, odd answers, no answer.
+
+Each ends as what it is, and the grader never crashes.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from mineshafted import Puzzle
+from mineshafted.grading import Outcome, PuzzleStartError, grade, grade_board
+from mineshafted.grading.limits import Limits
+from mineshafted.grading.referee import Referee
+from mineshafted.grading.session import Ending, Session
+
+from .conftest import CORRECT, ONE, TWO, one_board, submission
+
+RAW = """
+from mineshafted import sweep_mines as solve
+
+def raw(bm, data):
+    bm._channel._out.write(data)
+    bm._channel._out.flush()
+
+"""
+"""The start of a submission that writes ``data`` straight to its channel with ``raw``."""
+
+
+def abusing(tmp_path: Path, body: str) -> Path:
+    """A submission whose ``sweep_mines(bm)`` runs ``body`` after the ``raw`` helper."""
+    code = RAW + "def sweep_mines(bm):\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    return submission(tmp_path, code)
+
+
+def broke(detail: str) -> str:
+    return f"broke the protocol: {detail}"
+
+
+@pytest.mark.parametrize(
+    ("data", "detail"),
+    [
+        (b"garbage\n", "wrote something other than a message: b'garbage'"),
+        (b"[1, 2]\n", "wrote something other than a message: b'[1, 2]'"),
+        (b'{"move": 1, "ready": true}\n', "wrote something other than a message: "),
+        (b"[" * 100_000 + b"\n", "wrote something other than a message: b'[[[["),
+        (b'{"hello": 1}\n', "sent an unknown message: b'{\"hello\": 1}'"),
+        (b'{"move": "3"}\n', 'sent a move that is not a cell index: b\'{"move": "3"}\''),
+        (b'{"move": 2.0}\n', "sent a move that is not a cell index: "),
+        (b'{"move": true}\n', "sent a move that is not a cell index: "),
+        (b'{"ready": true}\n', "sent a 'ready' message while sweeping"),
+        (b'{"error": "oops"}\n', "sent a malformed 'error' message: "),
+    ],
+    ids=[
+        "not-json",
+        "json-list",
+        "two-keys",
+        "deep-nesting",
+        "unknown",
+        "str-index",
+        "float-index",
+        "bool-index",
+        "out-of-turn",
+        "malformed-error",
+    ],
+)
+def test_writing_garbage_to_the_channel_is_a_protocol_break(
+    tmp_path: Path, data: bytes, detail: str
+) -> None:
+    result = one_board(abusing(tmp_path, f"raw(bm, {data!r})\nreturn solve(bm)\n"))
+    assert result.outcome is Outcome.CRASHED
+    assert result.detail.startswith(broke(detail)), result.detail
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"x" * 5000, b'{"result": "' + b"x" * 5000 + b'"}\n'],
+    ids=["unfinished", "whole-line"],
+)
+def test_a_message_over_the_cap_is_a_protocol_break(tmp_path: Path, data: bytes) -> None:
+    path = abusing(tmp_path, f"raw(bm, {data!r})\nreturn solve(bm)\n")
+    end = Session(path, Limits(timeout=10, message_cap=1000), Referee(TWO)).run()
+    assert (end.ending, end.detail) == (
+        Ending.PROTOCOL,
+        broke("sent a message over the cap of 1000 bytes"),
+    )
+
+
+def test_a_board_that_fits_the_cap_is_accepted(tmp_path: Path) -> None:
+    end = Session(submission(tmp_path, CORRECT), Limits(message_cap=100), Referee(TWO)).run()
+    assert end.ending is Ending.RESULT and end.answer == TWO.to_grid()
+
+
+def test_moving_off_the_board_is_an_index_error_not_a_clue(tmp_path: Path) -> None:
+    path = abusing(
+        tmp_path,
+        """
+        rows, cols = bm.size
+        for index in (-1, rows * cols, 10 ** 30):
+            try:
+                print("clue", bm.move(index))
+            except IndexError as error:
+                print(error)
+        return solve(bm)
+        """,
+    )
+    result = one_board(path)
+    assert result.outcome is Outcome.SOLVED and result.moves == 18
+    assert result.output.splitlines() == [
+        f"cell index {i} is outside the board: valid indices are 0..19" for i in (-1, 20, 10**30)
+    ]
+
+
+def test_an_uncaught_move_off_the_board_is_a_crash(tmp_path: Path) -> None:
+    result = one_board(abusing(tmp_path, "bm.move(-1)\n"))
+    assert result.outcome is Outcome.CRASHED
+    assert (
+        result.detail == "IndexError: cell index -1 is outside the board: valid indices are 0..19"
+    )
+
+
+@pytest.mark.parametrize(("end", "moves"), [("_out", 1), ("_in", 2)])
+def test_closing_the_channel_early_is_a_protocol_break(
+    tmp_path: Path, end: str, moves: int
+) -> None:
+    # Closing the channel's write end loses the next move; closing the read end, its reply.
+    path = abusing(tmp_path, f"bm.move(0)\nbm._channel.{end}.close()\nbm.move(1)\n")
+    result = one_board(path)
+    assert result.outcome is Outcome.CRASHED
+    assert result.detail == broke("closed its channel to the grader before answering")
+    assert result.moves == moves
+
+
+def test_closing_the_channel_and_hanging_on_ends_after_the_grace(tmp_path: Path) -> None:
+    path = abusing(tmp_path, "import time\nbm._channel._out.close()\ntime.sleep(60)\n")
+    began = time.monotonic()
+    end = Session(path, Limits(timeout=30, grace=0.2), Referee(TWO)).run()
+    assert time.monotonic() - began < 5
+    assert (end.ending, end.detail) == (
+        Ending.PROTOCOL,
+        broke("closed its channel to the grader before answering"),
+    )
+
+
+def test_sending_a_result_twice_is_a_protocol_break(tmp_path: Path) -> None:
+    result = one_board(abusing(tmp_path, "raw(bm, b'{\"result\": [[0]]}\\n')\nreturn [[0]]\n"))
+    assert (result.outcome, result.detail) == (Outcome.CRASHED, broke("sent a second answer"))
+
+
+def test_not_reading_the_replies_is_a_protocol_break(tmp_path: Path) -> None:
+    path = abusing(tmp_path, "while True:\n    raw(bm, b'{\"move\": 0}\\n' * 1000)\n")
+    result = one_board(path)
+    assert (result.outcome, result.detail) == (
+        Outcome.CRASHED,
+        broke("does not read the grader's replies"),
+    )
+
+
+def test_a_protocol_break_after_exploding_is_still_an_explosion(tmp_path: Path) -> None:
+    path = abusing(
+        tmp_path, "try:\n    bm.move(8)\nexcept RuntimeError:\n    raw(bm, b'junk\\n')\n"
+    )
+    result = one_board(path)
+    assert (result.outcome, result.detail) == (Outcome.EXPLODED, "moved onto the mine at (1, 3)")
+
+
+@pytest.mark.parametrize(
+    ("value", "detail"),
+    [
+        ("[[object()]]", "returned a list that is not JSON: [[<object object at 0x"),
+        ("{1, 2}", "returned a set that is not JSON: {1, 2}"),
+        ("cyclic()", "returned a list that is not JSON: [[[[[...]]]]]"),
+        ("Unprintable()", "returned a Unprintable that is not JSON: <Unprintable instance at"),
+    ],
+    ids=["object", "set", "cycle", "raising-repr"],
+)
+def test_a_value_json_cannot_carry_is_reported_as_it_was(
+    tmp_path: Path, value: str, detail: str
+) -> None:
+    code = f"""
+        def cyclic():
+            board = [0]
+            board[0] = board
+            return [board]
+
+        class Unprintable:
+            def __repr__(self):
+                raise RuntimeError("no repr")
+
+        def sweep_mines(bm):
+            return {value}
+        """
+    result = one_board(submission(tmp_path, code))
+    assert result.outcome is Outcome.WRONG
+    assert result.detail.startswith(detail), result.detail
+
+
+@pytest.mark.parametrize(
+    ("value", "detail"),
+    [
+        ("None", "returned NoneType, not a list of rows"),
+        ("[]", "returned a 0x0 board for a 4x5 one"),
+        ("solve(bm)[:-1]", "returned a 3x5 board for a 4x5 one"),
+        ("[row + [0] for row in solve(bm)]", "returned a 4x6 board for a 4x5 one"),
+        ("[[float(v) for v in row] for row in solve(bm)]", "(0, 0) is 0.0, not 0"),
+    ],
+    ids=["none", "empty", "missing-row", "wide", "floats"],
+)
+def test_a_malformed_board_is_a_wrong_board(tmp_path: Path, value: str, detail: str) -> None:
+    result = one_board(abusing(tmp_path, f"return {value}\n"))
+    assert (result.outcome, result.detail) == (Outcome.WRONG, detail)
+
+
+def test_sleeping_times_out_within_the_limit(tmp_path: Path) -> None:
+    path = submission(tmp_path, "import time\ndef sweep_mines(bm):\n    time.sleep(60)\n")
+    began = time.monotonic()
+    result = one_board(path, timeout=1.0)
+    assert time.monotonic() - began < 3.0  # 1 s, the start and the kill: not the 60 s
+    assert (result.outcome, result.detail) == (Outcome.TIMED_OUT, "no answer within 1 s")
+
+
+def test_an_import_error_on_a_board_is_not_a_crash_of_sweep_mines(tmp_path: Path) -> None:
+    result = one_board(submission(tmp_path, "import no_such_module_here\n"))
+    assert result.outcome is Outcome.CRASHED
+    assert result.detail == (
+        "cannot be imported: ModuleNotFoundError: No module named 'no_such_module_here'"
+    )
+
+
+def test_a_puzzle_that_starts_elsewhere_is_refused_before_any_child(tmp_path: Path) -> None:
+    moved = Puzzle(ONE, start=ONE.geometry.index(3, 0))
+    nowhere = tmp_path / "missing.py"  # a child would find no submission
+    message = "moved: starts at [3, 0], but sweep_mines starts at index 0"
+    with pytest.raises(PuzzleStartError, match=message.replace("[", r"\[")) as raised:
+        grade(nowhere, [("fine", Puzzle(ONE)), ("moved", moved)])
+    assert str(raised.value) == message
+    assert (raised.value.label, raised.value.row, raised.value.col) == ("moved", 3, 0)
+    with pytest.raises(PuzzleStartError):
+        grade_board(nowhere, moved, "moved")

@@ -1,0 +1,106 @@
+"""What a grading child runs under: its own limits, an empty folder, none of the grader's
+environment; and a grader that imports without ``resource``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mineshafted.grading import GradingError, Limits, Outcome
+
+from .conftest import one_board, submission
+
+REPORTER = """
+import json, os, resource
+
+def sweep_mines(bm):
+    names = ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_CORE")
+    print(json.dumps({
+        "limits": {name: resource.getrlimit(getattr(resource, name)) for name in names},
+        "environment": dict(os.environ),
+        "folder": os.getcwd(),
+        "files": os.listdir("."),
+    }))
+    return None
+"""
+
+
+@pytest.fixture
+def spawned(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The keyword arguments of every process the grader starts (the processes still start)."""
+    calls: list[dict[str, Any]] = []
+    real = subprocess.Popen
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    return calls
+
+
+def report(tmp_path: Path, timeout: float, memory: int) -> dict[str, Any]:
+    result = one_board(submission(tmp_path, REPORTER), timeout=timeout, memory=memory)
+    assert result.outcome is Outcome.WRONG, result.detail
+    seen: dict[str, Any] = json.loads(result.output)
+    return seen
+
+
+def test_the_child_sets_the_limits_it_was_given(tmp_path: Path) -> None:
+    limits = report(tmp_path, timeout=3.0, memory=300)["limits"]
+    expected = Limits(timeout=3.0, memory_mb=300)
+    assert limits == {
+        "RLIMIT_AS": [300 * 1024 * 1024] * 2,
+        "RLIMIT_CPU": [expected.cpu_seconds] * 2,
+        "RLIMIT_FSIZE": [64 * 1024 * 1024] * 2,
+        "RLIMIT_CORE": [0, 0],
+    }
+
+
+def test_no_code_runs_between_fork_and_exec(tmp_path: Path, spawned: list[dict[str, Any]]) -> None:
+    one_board(submission(tmp_path, "def sweep_mines(bm):\n    return None\n"))
+    assert len(spawned) == 1
+    assert spawned[0].get("preexec_fn") is None
+    assert spawned[0]["start_new_session"] is True
+
+
+def test_the_child_sees_none_of_the_graders_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MINESHAFTED_GRADER_SECRET", "hunter2")
+    monkeypatch.setenv("PATH", "/grader/only/bin:" + os.environ.get("PATH", ""))
+    environment = report(tmp_path, timeout=10.0, memory=1024)["environment"]
+    assert environment == {"PATH": os.defpath, "LANG": "C.UTF-8", "HOME": "/nonexistent"}
+
+
+def test_the_child_works_in_an_empty_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "callers-file.txt").write_text("not for the child")
+    seen = report(tmp_path, timeout=10.0, memory=1024)
+    folder = Path(seen["folder"])
+    assert seen["files"] == []
+    assert folder != tmp_path and folder.name.startswith("mineshafted-grade-")
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize("module", ["mineshafted.grading", "mineshafted.cli.app"])
+def test_the_grader_imports_where_there_is_no_resource_module(module: str) -> None:
+    code = f"import sys; sys.modules['resource'] = None; import {module}"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("field", ["timeout", "memory_mb", "message_cap", "grace"])
+def test_a_limit_must_be_positive(field: str) -> None:
+    with pytest.raises(GradingError, match=f"the grading limit {field} must be positive"):
+        Limits(**{field: 0})

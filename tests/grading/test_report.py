@@ -1,0 +1,71 @@
+"""The rubric's tiers and the pinned JSON shape of a grade report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mineshafted.grading import RUBRIC, BoardResult, GradeReport, Outcome
+from mineshafted.grading.rubric import achievements
+
+
+@pytest.mark.parametrize("mines", [5, 6, 7, 99])
+def test_five_or_more_mines_count_toward_the_top_tier_only(mines: int) -> None:
+    scored = achievements([(mines, True), (mines, False)])
+    assert {a.name: (a.graded, a.solved) for a in scored if a.graded} == {"Sweeps 5+ Mines": (2, 1)}
+
+
+@given(st.integers(min_value=1, max_value=10_000))
+def test_every_number_of_mines_is_in_exactly_one_tier(mines: int) -> None:
+    assert sum(tier.covers(mines) for tier in RUBRIC) == 1
+
+
+def test_a_board_without_mines_counts_toward_no_tier() -> None:
+    assert not any(tier.covers(0) for tier in RUBRIC)
+
+
+def test_the_weights_add_up_to_a_hundred() -> None:
+    assert sum(tier.weight for tier in RUBRIC) == 100
+
+
+def test_an_achievement_is_earned_when_every_graded_board_is_solved() -> None:
+    scored = {a.name: a for a in achievements([(1, True), (1, True), (2, True), (2, False)])}
+    assert scored["Sweeps 1 Mine"].earned and not scored["Sweeps 2 Mines"].earned
+    assert not scored["Sweeps 3 Mines"].earned  # none graded
+
+
+BOARD_KEYS = {
+    "puzzle": str,
+    "rows": int,
+    "cols": int,
+    "mines": int,
+    "outcome": str,
+    "moves": int,
+    "seconds": float,
+    "detail": str,
+    "output_bytes": int,
+}
+ACHIEVEMENT_KEYS = {"name": str, "weight": int, "graded": int, "solved": int, "earned": bool}
+TOP_KEYS = {"submission": str, "score": int, "achievements": list, "boards": list}
+
+
+def test_the_json_report_has_exactly_its_keys_and_types() -> None:
+    boards = [
+        BoardResult("a.json", 4, 4, 1, Outcome.SOLVED, 15, 0.0012345678, output="hi\n"),
+        BoardResult("b.json", 4, 5, 6, Outcome.EXPLODED, 3, 0.5, "moved onto the mine at (1, 3)"),
+    ]
+    report = GradeReport("sub.py", boards, achievements([(1, True), (6, False)]))
+    obj = json.loads(json.dumps(report.to_json()))
+    assert {key: type(value) for key, value in obj.items()} == TOP_KEYS
+    assert len(obj["achievements"]) == len(RUBRIC)
+    for achievement in obj["achievements"]:
+        assert {key: type(value) for key, value in achievement.items()} == ACHIEVEMENT_KEYS
+    for board in obj["boards"]:
+        assert {key: type(value) for key, value in board.items()} == BOARD_KEYS
+    assert obj["score"] == 10
+    assert obj["boards"][0]["seconds"] == 0.001235
+    assert [b["outcome"] for b in obj["boards"]] == ["solved", "exploded"]
+    assert "output" not in obj["boards"][0]
