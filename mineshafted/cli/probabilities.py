@@ -1,4 +1,4 @@
-"""``mineshafted probabilities``: each unknown cell's exact chance of a mine, from a position file."""
+"""``mineshafted probabilities``: each unknown cell's exact chance of a mine, from a file."""
 
 from __future__ import annotations
 

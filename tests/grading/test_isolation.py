@@ -91,7 +91,7 @@ def test_the_child_works_in_an_empty_temporary_folder(
     assert not folder.exists()
 
 
-@pytest.mark.parametrize("module", ["mineshafted.grading", "mineshafted.cli.app"])
+@pytest.mark.parametrize("module", ["mineshafted.grading", "mineshafted.cli.grade"])
 def test_the_grader_imports_where_there_is_no_resource_module(module: str) -> None:
     code = f"import sys; sys.modules['resource'] = None; import {module}"
     done = subprocess.run(
