@@ -27,6 +27,7 @@ from ..errors import (
     PartialGrid,
     RecordFormatError,
 )
+from .manager import Adjacency
 from .record import Detail, Event, Flag, GameRecord, MineHit, Outcome, RecordHeader, Reveal, Unflag
 from .rules import CLASSIC, AfterMine, FirstMove, GameStatus, Rules
 
@@ -464,7 +465,7 @@ class Game:
         log.debug("game over: %s", status)
 
 
-class GameManager:
+class GameManager(Adjacency):
     """A :class:`Game` behind the Mine Shafted interface: ``size``, ``move``, ``get_adjacent``.
 
     ``move`` reveals by the game's rules (with expansion, the cells around a 0 are revealed
@@ -523,26 +524,8 @@ class GameManager:
             raise RuntimeError(f"{self._game._where(index)} is a mine{end}")
         return value
 
-    def get_adjacent(self, index: int) -> list[int]:
-        """The up-to-8 cells around ``index``, in row-major order.
-
-        Raises
-        ------
-        IndexError
-            ``index`` is outside ``0 .. rows*cols-1``.
-        """
-        if type(index) is not int or not 0 <= index < self._cells:
-            self._refuse(index)
-        return list(self._neighbours[index])
-
     def __repr__(self) -> str:
         return f"<GameManager of {self._game!r}>"
-
-    def _refuse(self, index: object) -> None:
-        last = self._cells - 1
-        if type(index) is not int:
-            raise TypeError(f"a cell index must be an int in 0..{last}, not {index!r}")
-        raise IndexError(f"cell index {index} is outside the board: valid indices are 0..{last}")
 
 
 def replay(record: GameRecord, *, actions: int | None = None) -> Game:

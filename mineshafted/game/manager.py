@@ -4,10 +4,40 @@ from __future__ import annotations
 
 from ..board import MINE, Board, Cell
 
-__all__ = ["BoardManager"]
+__all__ = ["Adjacency", "BoardManager"]
 
 
-class BoardManager:
+class Adjacency:
+    """What every manager with the Mine Shafted interface shares: index checks, neighbours.
+
+    A subclass sets ``_neighbours``, the board's neighbour table (one tuple per cell).
+    """
+
+    __slots__ = ()
+
+    _neighbours: tuple[tuple[Cell, ...], ...]
+
+    def get_adjacent(self, index: int) -> list[int]:
+        """The up-to-8 cells around ``index``, explored or not, in row-major order.
+
+        Raises
+        ------
+        IndexError
+            ``index`` is outside ``0 .. rows*cols-1``.
+        """
+        if type(index) is not int or not 0 <= index < len(self._neighbours):
+            self._refuse(index)
+        return list(self._neighbours[index])
+
+    def _refuse(self, index: object) -> None:
+        """Raise for an index that is not a cell of the board."""
+        last = len(self._neighbours) - 1
+        if type(index) is not int:
+            raise TypeError(f"a cell index must be an int in 0..{last}, not {index!r}")
+        raise IndexError(f"cell index {index} is outside the board: valid indices are 0..{last}")
+
+
+class BoardManager(Adjacency):
     """Hide a board and let a player explore it one cell at a time.
 
     The whole interface is ``size``, ``move`` and ``get_adjacent``, as in the course's starter,
@@ -77,25 +107,7 @@ class BoardManager:
             raise RuntimeError(f"cell {index} (row {row}, column {col}) is a mine: game over")
         return value
 
-    def get_adjacent(self, index: int) -> list[int]:
-        """The up-to-8 cells around ``index``, explored or not, in row-major order.
-
-        Raises
-        ------
-        IndexError
-            ``index`` is outside ``0 .. rows*cols-1``.
-        """
-        if type(index) is not int or not 0 <= index < len(self._values):
-            self._refuse(index)
-        return list(self._neighbours[index])
-
     def __repr__(self) -> str:
         rows, cols = self.size
         state = "over" if self._exploded is not None else "in play"
         return f"<BoardManager {rows}x{cols}, game {state}>"
-
-    def _refuse(self, index: object) -> None:
-        last = len(self._values) - 1
-        if type(index) is not int:
-            raise TypeError(f"a cell index must be an int in 0..{last}, not {index!r}")
-        raise IndexError(f"cell index {index} is outside the board: valid indices are 0..{last}")
