@@ -205,6 +205,10 @@ class Sweep:
         self.search = search if search is not None else BacktrackingSearch()
         self.mines = mines
         """The mine total, when known: the last stage counts placements under it."""
+        self.proofs: list[tuple[Cell, bool, Stage]] = []
+        """``(cell, is_mine, stage)`` for every cell decided outside the explore loop's own
+        counting, in order: the start, AC-3, the search, the total, guesses and facts told.
+        A cell decided and not listed here was decided by one clue's count."""
         self.report = SweepReport(Status.NEEDS_GUESS, [], [], [], moves=0, seconds=0.0)
         self._started = False
 
@@ -341,6 +345,7 @@ class Sweep:
         news = knowledge.prove_mine(cell) if mine else knowledge.prove_safe(cell)
         if news:
             self.report.proven_by[stage.value] += 1
+            self.proofs.append((cell, mine, stage))
         return news
 
     def _conclude(self, seconds: float) -> SweepReport:

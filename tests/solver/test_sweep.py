@@ -109,6 +109,17 @@ def test_report_counts_moves_and_stages(sample: list[list[int]]) -> None:
     assert report.searches == 0 and report.undetermined == [] and report.frontier == []
 
 
+def test_proofs_list_each_cell_decided_outside_the_counting_in_order(
+    sample: list[list[int]],
+) -> None:
+    sweep = Sweep(BoardManager(sample))
+    sweep.run()
+    assert [(cell, mine, stage.value) for cell, mine, stage in sweep.proofs] == [
+        (0, False, "start"),
+        (8, True, "propagation"),
+    ]
+
+
 def test_report_of_a_stall_and_of_searches() -> None:
     board = Board.from_grid(HUNTED)
     report = Sweep(BoardManager(board), search=NoSearch()).run()
