@@ -1,0 +1,127 @@
+"""record_solve: a sweep as a game record whose reveals and flags carry the deciding stage."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mineshafted import Board, BoardManager
+from mineshafted.formats import read_puzzles
+from mineshafted.game import (
+    Flag,
+    GameStatus,
+    Outcome,
+    Reveal,
+    positions,
+    read_record,
+    replay,
+    write_record,
+)
+from mineshafted.solver import Stage, Sweep
+from mineshafted.solver.recording import record_solve
+
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+STAGES = {stage.value for stage in Stage}
+
+
+def _puzzle_board(name: str) -> tuple[Board, int]:
+    puzzle = read_puzzles(PUZZLES / name)[0]
+    return puzzle.board, puzzle.start
+
+
+def _stage_of(board: Board, start: int, mines: int | None = None) -> dict[int, str]:
+    """Each cell a separate sweep proved, with the stage that proved it."""
+    sweep = Sweep(BoardManager(board.to_grid()), start=start, mines=mines)
+    sweep.run()
+    return {cell: stage.value for cell, _, stage in sweep.proofs}
+
+
+def test_a_solved_board_is_won_and_replays_to_the_same_game() -> None:
+    board, start = _puzzle_board("no-guess/30x16-99/01.json")
+    record = record_solve(board, start=start)
+    game = replay(record)
+    assert game.status is GameStatus.WON
+    assert isinstance(record.events[-1], Outcome)
+    assert record.events[-1].mines == tuple(sorted(board.mines))
+
+
+def test_each_reveal_names_the_stage_a_separate_sweep_proved_its_cell_by() -> None:
+    board, start = _puzzle_board("needs-guess/30x16-99-01.json")
+    record = record_solve(board, start=start)
+    stages = _stage_of(board, start)
+    reveals = [e for e in record.events if isinstance(e, Reveal)]
+    assert reveals[0].cell == start and reveals[0].reason == "start"
+    assert {e.reason for e in reveals} <= STAGES
+    for event in reveals:
+        assert event.reason == stages.get(event.cell, Stage.CLUE.value)
+    assert "search" in {e.reason for e in record.events}
+
+
+def test_flags_are_proven_mines_with_their_stage_and_never_a_safe_cell() -> None:
+    board, start = _puzzle_board("needs-guess/16x16-40-02.json")
+    record = record_solve(board, start=start)
+    stages = _stage_of(board, start)
+    flags = [e for e in record.events if isinstance(e, Flag)]
+    assert flags
+    assert {e.cell for e in flags} <= board.mines
+    for event in flags:
+        assert event.reason == stages.get(event.cell, Stage.CLUE.value)
+
+
+def test_a_stalled_solve_ends_in_play_without_an_outcome_and_reads_back() -> None:
+    board, start = _puzzle_board("needs-guess/9x9-10-01.json")
+    record = record_solve(board, start=start)
+    assert not any(isinstance(e, Outcome) for e in record.events)
+    assert replay(record).status is GameStatus.PLAYING
+    out = io.StringIO()
+    write_record(record, out)
+    assert read_record(io.StringIO(out.getvalue())) == record
+
+
+def test_the_mine_total_is_shown_and_its_stage_recorded() -> None:
+    # 0 1 * ?: the last cell is walled in; with the total (1) it is proven safe by the count.
+    board = Board.from_grid([[0, 1, -1, 1]])
+    without = record_solve(board)
+    assert replay(without).status is GameStatus.PLAYING
+    record = record_solve(board, mines=1)
+    assert record.header.rules.total_known
+    assert [(e.cell, e.reason) for e in record.events if isinstance(e, Reveal)][-1] == (
+        3,
+        "total",
+    )
+    assert replay(record).status is GameStatus.WON
+
+
+def test_a_start_on_a_mine_is_recorded_as_lost() -> None:
+    record = record_solve(Board.from_grid([[-1, 1]]))
+    assert [e.kind for e in record.events] == ["reveal", "mine", "outcome"]
+    assert replay(record).status is GameStatus.LOST
+
+
+@pytest.mark.parametrize("name", ["no-guess/9x9-10/01.json", "needs-guess/5x5-4-01.json"])
+def test_no_flag_lands_on_a_revealed_cell_and_each_position_is_reachable(name: str) -> None:
+    board, start = _puzzle_board(name)
+    record = record_solve(board, start=start)
+    views = list(positions(record))  # replaying refuses a flag on a revealed cell
+    assert len(views) == len(record.events) - (views[-1].status is not GameStatus.PLAYING) + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_any_board_records_a_valid_game_whose_reveals_are_safe(data: st.DataObject) -> None:
+    rows, cols = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    cells = rows * cols
+    start = data.draw(st.integers(0, cells - 1))
+    mines = data.draw(st.sets(st.integers(0, cells - 1).filter(lambda c: c != start)))
+    board = Board.from_mines(rows, cols, mines)
+    total = data.draw(st.sampled_from([None, len(mines)]))
+    record = record_solve(board, start=start, mines=total)
+    game = replay(record)
+    assert game.mines_hit == ()
+    assert game.flags <= board.mines
+    report = Sweep(BoardManager(board.to_grid()), start=start, mines=total).run()
+    assert game.won == (set(report.undetermined) <= board.mines)  # every safe cell revealed
