@@ -1,0 +1,14 @@
+"""Replay: a game record as one self-contained HTML page that steps through the game.
+
+:func:`script` packs a :class:`~mineshafted.game.GameRecord` as the page's data (one step per
+action, as diffs); :func:`page` and :func:`write_page` make the page around it. Any record
+works (a solve recorded by :func:`mineshafted.solver.recording.record_solve`, a game, a rules
+run); reasons and details the page does not know are shown as they are.
+"""
+
+from __future__ import annotations
+
+from .page import PageExistsError, page, write_page
+from .script import ODDS, script
+
+__all__ = ["ODDS", "PageExistsError", "page", "script", "write_page"]
