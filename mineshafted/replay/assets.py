@@ -26,7 +26,7 @@ h1 { font-size: 1.2em; margin: 0 0 4px; }
 #status[data-status=lost] { color: #D55E00; }
 #what { min-height: 2.6em; padding: 4px 8px; border-left: 4px solid #999; background: #fff; }
 #main { display: flex; gap: 16px; align-items: flex-start; }
-#wrap { overflow: auto; max-width: 100%; }
+#wrap { overflow: auto; flex: 0 1 auto; min-width: 0; }
 #board { display: grid; grid-template-columns: repeat(var(--cols), var(--size));
   grid-auto-rows: var(--size); gap: 0; border: 2px solid #555; width: max-content;
   font-weight: 700; font-size: calc(var(--size) * 0.62); line-height: var(--size);
@@ -42,9 +42,9 @@ h1 { font-size: 1.2em; margin: 0 0 4px; }
 .now { outline: 3px solid #000; outline-offset: -3px; position: relative; z-index: 1; }
 .truth { box-shadow: inset 0 0 0 2px #D55E00; }
 .tint .c[data-w] { background: color-mix(in srgb, var(--w) 50%, #fff); }
-.heat .c[data-p] { background: var(--p); color: #000; }
-.heat .c[data-p].dark { color: #fff; }
-#legend { font-size: 0.9em; min-width: 15em; }
+.heat .h[data-p], .heat .f[data-p] { background: var(--p); color: #000; }
+.heat .f[data-p].dark { color: #fff; }
+#legend { font-size: 0.9em; flex: 0 0 19em; }
 #legend .c, #reasons .c { display: inline-block; width: 1.6em; height: 1.6em; line-height: 1.6em;
   text-align: center; font-weight: 700; margin: 1px 4px 1px 0; vertical-align: middle; }
 #legend ul { list-style: none; padding: 0; margin: 4px 0 10px; }
@@ -242,7 +242,7 @@ function play() {
 
 function build() {
   board.style.setProperty("--cols", cols);
-  const room = Math.min(900, window.innerWidth - 280);
+  const room = Math.min(900, window.innerWidth - 360);
   const size = Math.max(14, Math.min(28, Math.floor(room / cols)));
   document.documentElement.style.setProperty("--size", size + "px");
   board.innerHTML = '<div class="c h" data-s="?"></div>'.repeat(cells);
