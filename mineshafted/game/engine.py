@@ -587,7 +587,9 @@ def _replayed(record: GameRecord, actions: int | None) -> Iterator[Game]:
         except MineshaftedError as error:
             raise RecordFormatError(f"does not replay: {error}", line=line) from error
         produced = game.record.events[index:]
-        for offset, (want, got) in enumerate(zip(events[index:], produced, strict=False)):
+        for offset, (want, got) in enumerate(
+            zip(events[index : index + len(produced)], produced, strict=False)
+        ):
             if want != got:
                 raise RecordFormatError(
                     f"the replay gives {got} here, the record {want}", line=line + offset
