@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -49,6 +50,10 @@ _SIGNALLED = 128
 
 _SWEEPS = 20
 """Rounds of the ``/proc`` sweep at most: each kills what the previous round left."""
+
+_PAUSE = 0.01
+"""Seconds between rounds of the sweep (a process in the middle of ``exec`` shows no
+environment for a moment)."""
 
 
 class ChildProcess:
@@ -230,14 +235,18 @@ def _sweep(token: str) -> None:
     whose environment this user cannot read, is not found: only a PID namespace is sure.
     """
     mark = f"{MARKER}={token}".encode()
+    quiet = 0
     for _ in range(_SWEEPS):
         found = [pid for pid in _processes() if mark in _environment_of(pid)]
-        if not found:
-            return
         for pid in found:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-        logger.info("killed %d process(es) a grading child left running", len(found))
+        if found:
+            logger.info("killed %d process(es) a grading child left running", len(found))
+        quiet = 0 if found else quiet + 1
+        if quiet == 2:  # twice nothing: not even a process caught mid-exec
+            return
+        time.sleep(_PAUSE)
     logger.warning("processes of a grading child are still running after %d sweeps", _SWEEPS)
 
 

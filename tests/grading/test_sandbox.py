@@ -11,6 +11,7 @@ import json
 import os
 import secrets
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -54,16 +55,20 @@ def secret_puzzle(tmp_path: Path) -> Path:
 
 
 def leftovers(token: str) -> list[int]:
-    """Processes whose command line carries ``token``."""
-    found = []
-    for name in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as file:
-                if token.encode() in file.read():
-                    found.append(int(name))
-        except (OSError, ValueError):
-            continue
-    return found
+    """Processes whose command line carries ``token``, once the killed ones have gone (2 s)."""
+    deadline = time.monotonic() + 2.0
+    while True:
+        found = []
+        for name in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as file:
+                    if token.encode() in file.read():
+                        found.append(int(name))
+            except (OSError, ValueError):
+                continue
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.02)  # a killed process takes a moment to go
 
 
 @needs_bwrap
