@@ -63,7 +63,7 @@ def command(
         float | None,
         typer.Option(
             min=0.1,
-            help="Wall-clock seconds allowed per board. Default: max(30, 60 µs per cell).",
+            help="Wall-clock seconds allowed per board. Default: max(30, 100 µs per cell).",
             show_default=False,
         ),
     ] = None,

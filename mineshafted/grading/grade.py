@@ -118,7 +118,7 @@ def grade_board(
     ----------
     timeout:
         Wall-clock seconds for the board; by default :func:`~.limits.board_timeout` of its
-        cells: ``max(30 s, cells x 60 µs)``.
+        cells: ``max(30 s, cells x 100 µs)``.
     sandbox:
         What isolates the child; by default bubblewrap where it runs.
 

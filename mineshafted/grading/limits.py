@@ -15,18 +15,18 @@ MIB = 1024 * 1024
 MIN_TIMEOUT = 30.0
 """The default wall-clock limit of a board, in seconds, whatever its size."""
 
-MICROSECONDS_PER_CELL = 60
-"""The default wall-clock allowance per cell, in microseconds: about 2.5 times what a move costs
+MICROSECONDS_PER_CELL = 100
+"""The default wall-clock allowance per cell, in microseconds: about 4 times what a move costs
 over the pipe (about 23 µs), so a solver that opens every cell once stays far below it."""
 
 
 def board_timeout(cells: int) -> float:
-    """The default wall-clock limit of a board: ``max(30 s, cells x 60 µs)``.
+    """The default wall-clock limit of a board: ``max(30 s, cells x 100 µs)``.
 
     Examples
     --------
     >>> board_timeout(16 * 30), board_timeout(1000 * 1000)
-    (30.0, 60.0)
+    (30.0, 100.0)
     """
     return max(MIN_TIMEOUT, cells * MICROSECONDS_PER_CELL / 1_000_000)
 
