@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from ..formats import Puzzle
     from ..grading import BoardResult, GradeReport
 
-__all__ = ["DEFAULT_JOBS", "HELP", "command"]
+__all__ = ["DEFAULT_JOBS", "HELP", "SandboxChoice", "command"]
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
 """Boards graded at once by default: one per core, up to four."""
@@ -26,10 +27,19 @@ HELP = (
     "The child never holds the board: its manager asks this process for each clue. Outcomes:\n"
     "solved, wrong board, exploded, crashed, timed out. Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
     "3 Mines 20%, 4 Mines 25%, 5+ Mines 30%, each earned when every graded board with that\n"
-    "many mines is solved. Exit status: 0 graded (whatever the score); 2 unusable arguments or\n"
-    "a submission that cannot be imported."
+    "many mines is solved. Each board runs in a bubblewrap sandbox where bwrap works (no\n"
+    "network, a read-only system, none of your files but the submission), else as a plain\n"
+    "process, with a note. Exit status: 0 graded (whatever the score); 2 unusable arguments\n"
+    "or a submission that cannot be imported."
 )
 """The command's ``--help`` text."""
+
+
+class SandboxChoice(StrEnum):
+    """``--sandbox``: the values of :class:`mineshafted.grading.Sandbox` (imported lazily)."""
+
+    BWRAP = "bwrap"
+    NONE = "none"
 
 
 def command(
@@ -50,8 +60,13 @@ def command(
         ),
     ] = None,
     timeout: Annotated[
-        float, typer.Option(min=0.1, help="Wall-clock seconds allowed per board.")
-    ] = 30.0,
+        float | None,
+        typer.Option(
+            min=0.1,
+            help="Wall-clock seconds allowed per board. Default: max(30, 100 µs per cell).",
+            show_default=False,
+        ),
+    ] = None,
     memory: Annotated[
         int, typer.Option(min=64, metavar="MB", help="Address-space limit per board, in MiB.")
     ] = 1024,
@@ -65,9 +80,17 @@ def command(
         Path | None,
         typer.Option(help="Write what the submission printed, board by board, to this file."),
     ] = None,
+    sandbox: Annotated[
+        SandboxChoice | None,
+        typer.Option(
+            case_sensitive=False,
+            help="What isolates each board: bwrap or none. Default: bwrap where it works.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
-    from ..grading import grade
+    from ..grading import Sandbox, grade
 
     with fail_on_error():
         items = _graded_puzzles(puzzles)
@@ -81,6 +104,7 @@ def command(
             memory_mb=memory,
             jobs=jobs,
             progress=bar.advance if bar else None,
+            sandbox=Sandbox(sandbox.value) if sandbox else None,
         )
         if bar:
             bar.close()
@@ -153,14 +177,14 @@ def _print_grade(report: GradeReport) -> None:
     from ..grading import Outcome
 
     console = Console()
-    boards = Table(title=f"Boards: {report.submission}", title_justify="left")
+    boards = Table(title=f"Boards: {escape(report.submission)}", title_justify="left")
     for column in ("puzzle", "size", "mines", "outcome", "moves", "seconds", "detail"):
         numeric = column in ("mines", "moves", "seconds")
         boards.add_column(column, justify="right" if numeric else "left", overflow="fold")
     for b in report.boards:
         style = "green" if b.outcome is Outcome.SOLVED else "red"
         boards.add_row(
-            b.puzzle,
+            escape(b.puzzle),
             f"{b.rows}x{b.cols}",
             str(b.mines),
             f"[{style}]{b.outcome.value}[/]",
@@ -174,7 +198,7 @@ def _print_grade(report: GradeReport) -> None:
         rubric.add_column(column, justify="right" if column == "weight" else "left")
     for a in report.achievements:
         verdict = "yes" if a.earned else "not graded" if not a.graded else "no"
-        rubric.add_row(a.name, f"{a.solved}/{a.graded}", verdict, f"{a.weight}%")
+        rubric.add_row(escape(a.name), f"{a.solved}/{a.graded}", verdict, f"{a.weight}%")
     console.print(rubric)
     earned = sum(a.earned for a in report.achievements)
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")

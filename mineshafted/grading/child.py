@@ -2,11 +2,11 @@
 
 Run by :mod:`mineshafted.grading` as a script in a fresh interpreter (POSIX only)::
 
-    python -I child.py --memory BYTES --cpu SECONDS --file-size BYTES [--check]
-        SUBMISSION ROWS COLS READ_FD WRITE_FD
+    python -I -B child.py --memory BYTES --cpu SECONDS --file-size BYTES --processes N
+        [--check] SUBMISSION ROWS COLS READ_FD WRITE_FD
 
 First thing, before it imports the submission, it sets its own limits with
-``resource.setrlimit`` (address space, CPU time, file size, no core file; soft and hard
+``resource.setrlimit`` (address space, CPU time, file size, processes, no core file; soft and hard
 alike, so the submission cannot raise them again). It imports nothing from the package, so
 the process holds nothing of the grader's. The hidden board never enters it: ``move`` sends
 the index to the parent over a pipe and the parent answers with that one clue. Messages are
@@ -107,7 +107,8 @@ class BoardManager:
 
 def main(argv: list[str]) -> None:
     options = _options(argv)
-    _limit(options.memory, options.cpu, options.file_size)
+    sys.dont_write_bytecode = True  # no __pycache__ beside the submission, even without -B
+    _limit(options.memory, options.cpu, options.file_size, options.processes)
     channel = _Channel(options.read_fd, options.write_fd)
     try:
         sweep = _load(options.submission)
@@ -135,13 +136,14 @@ def _options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--memory", type=int, required=True)
     parser.add_argument("--cpu", type=int, required=True)
     parser.add_argument("--file-size", type=int, required=True)
+    parser.add_argument("--processes", type=int, required=True)
     parser.add_argument("--check", action="store_true")
     for name in ("submission", "rows", "cols", "read_fd", "write_fd"):
         parser.add_argument(name, type=str if name == "submission" else int)
     return parser.parse_args(argv)
 
 
-def _limit(memory: int, cpu: int, file_size: int) -> None:
+def _limit(memory: int, cpu: int, file_size: int, processes: int) -> None:
     """Limit this process, soft and hard alike (never above a hard limit already set)."""
     import resource  # POSIX only; the grader itself never imports it
 
@@ -149,6 +151,7 @@ def _limit(memory: int, cpu: int, file_size: int) -> None:
         (resource.RLIMIT_AS, memory),
         (resource.RLIMIT_CPU, cpu),
         (resource.RLIMIT_FSIZE, file_size),
+        (resource.RLIMIT_NPROC, processes),
         (resource.RLIMIT_CORE, 0),
     ):
         hard = resource.getrlimit(which)[1]

@@ -9,10 +9,14 @@ in an empty temporary folder with a fixed, minimal environment (:mod:`.process`)
 enforces a wall-clock limit and caps what it reads (:mod:`.limits`). The submission's prints
 are captured, capped, and kept out of the report.
 
-The isolation is by process and pipe; it is not an operating-system sandbox. Code that
-runs as the same user can still read files (the puzzle files included) or, where the
-system allows it, other processes. Grade untrusted code as an unprivileged user, in a
-container.
+Where bubblewrap runs, each child is also in a sandbox (:mod:`.sandbox`): its own
+namespaces, a read-only system, a private size-limited ``/tmp``, no network, and of the
+caller's files only the submission; every process it starts ends with its board. Without
+it the isolation is by process and pipe only (a warning says so, once): code running as the
+grader's user can still read files (the puzzle files included) or, where the system allows
+it, other processes; what it leaves running is still killed after each board.
+
+The default wall-clock limit of a board grows with its size: :func:`~.limits.board_timeout`.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from pathlib import Path
 
 from ..formats import Puzzle
 from .errors import GradingError, PuzzleStartError, SubmissionError
-from .limits import Limits
+from .limits import Limits, board_timeout
 from .referee import Referee
 from .result import BoardResult, GradeReport, Outcome
 from .rubric import achievements
+from .sandbox import Sandbox, choose_sandbox
 from .session import Ending, Session
 
 __all__ = [
@@ -61,40 +66,74 @@ def shipped_puzzles() -> Path:
     return root / "no-guess"
 
 
-def check_submission(submission: Path, *, timeout: float = 30.0, memory_mb: int = 1024) -> None:
+def check_submission(
+    submission: Path,
+    *,
+    timeout: float | None = None,
+    memory_mb: int = 1024,
+    sandbox: Sandbox | None = None,
+) -> None:
     """Import the submission in a child and check that it defines ``sweep_mines``.
+
+    Parameters
+    ----------
+    timeout:
+        Wall-clock seconds for the import; by default ``board_timeout(1)`` (30 s).
+    sandbox:
+        What isolates the child; by default bubblewrap where it runs (see
+        :func:`~.sandbox.choose_sandbox`).
 
     Raises
     ------
     SubmissionError
-        It is not a readable file, does not import, or has no callable ``sweep_mines``.
+        It is not a readable file, does not import in time, or has no callable
+        ``sweep_mines``.
     GradingError
-        No grading process can be started.
+        No grading process can be started, or the sandbox asked for cannot run.
     """
     if not submission.is_file():
         raise SubmissionError(submission, "no such file")
-    end = Session(submission, Limits(timeout=timeout, memory_mb=memory_mb), None).run()
+    limits = Limits(timeout=timeout or board_timeout(1), memory_mb=memory_mb)
+    end = Session(submission, limits, None, choose_sandbox(sandbox)).run()
     if end.ending is Ending.UNIMPORTABLE:
         raise SubmissionError(submission, end.detail)
+    if end.ending is Ending.TIMED_OUT:
+        raise SubmissionError(submission, f"timed out while being imported: {end.detail}")
     if end.ending is not Ending.READY:
         raise SubmissionError(submission, f"cannot be imported: {end.detail}")
 
 
 def grade_board(
-    submission: Path, puzzle: Puzzle, label: str, *, timeout: float = 30.0, memory_mb: int = 1024
+    submission: Path,
+    puzzle: Puzzle,
+    label: str,
+    *,
+    timeout: float | None = None,
+    memory_mb: int = 1024,
+    sandbox: Sandbox | None = None,
 ) -> BoardResult:
     """Play one board with the submission in a child process and judge the outcome.
+
+    Parameters
+    ----------
+    timeout:
+        Wall-clock seconds for the board; by default :func:`~.limits.board_timeout` of its
+        cells: ``max(30 s, cells x 100 µs)``.
+    sandbox:
+        What isolates the child; by default bubblewrap where it runs.
 
     Raises
     ------
     PuzzleStartError
         The puzzle does not start at index 0 (checked before the child is started).
     GradingError
-        No grading process can be started.
+        No grading process can be started, or the sandbox asked for cannot run.
     """
     _check_start(label, puzzle)
     referee = Referee(puzzle.board)
-    end = Session(submission, Limits(timeout=timeout, memory_mb=memory_mb), referee).run()
+    cells = puzzle.board.geometry.rows * puzzle.board.geometry.cols
+    limits = Limits(timeout=timeout or board_timeout(cells), memory_mb=memory_mb)
+    end = Session(submission, limits, referee, choose_sandbox(sandbox)).run()
     outcome, detail = _OUTCOMES[end.ending], end.detail
     if end.ending is Ending.RESULT:
         detail = referee.judge(end.answer)
@@ -118,12 +157,22 @@ def grade(
     submission: Path,
     puzzles: Sequence[tuple[str, Puzzle]],
     *,
-    timeout: float = 30.0,
+    timeout: float | None = None,
     memory_mb: int = 1024,
     jobs: int = 1,
     progress: Callable[[BoardResult], None] | None = None,
+    sandbox: Sandbox | None = None,
 ) -> GradeReport:
     """Grade ``submission`` on each ``(label, puzzle)``, then score the rubric.
+
+    Parameters
+    ----------
+    timeout:
+        Wall-clock seconds per board (and for the first import); by default
+        :func:`~.limits.board_timeout` of each board's cells.
+    sandbox:
+        What isolates each child; by default bubblewrap where it runs, else none, with a
+        warning logged once.
 
     Raises
     ------
@@ -132,15 +181,18 @@ def grade(
     SubmissionError
         The submission cannot be imported (checked once, before any board).
     GradingError
-        No grading process can be started.
+        No grading process can be started, or the sandbox asked for cannot run.
     """
     for label, puzzle in puzzles:
         _check_start(label, puzzle)
-    check_submission(submission, timeout=timeout, memory_mb=memory_mb)
+    chosen = choose_sandbox(sandbox)
+    check_submission(submission, timeout=timeout, memory_mb=memory_mb, sandbox=chosen)
 
     def one(item: tuple[str, Puzzle]) -> BoardResult:
         label, puzzle = item
-        result = grade_board(submission, puzzle, label, timeout=timeout, memory_mb=memory_mb)
+        result = grade_board(
+            submission, puzzle, label, timeout=timeout, memory_mb=memory_mb, sandbox=chosen
+        )
         if progress is not None:
             progress(result)
         return result

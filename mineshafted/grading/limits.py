@@ -1,4 +1,4 @@
-"""The limits a grading child runs under: wall-clock time, memory, CPU, file size, output."""
+"""The limits a grading child runs under: time, memory, CPU, files, disk, processes, output."""
 
 from __future__ import annotations
 
@@ -7,19 +7,38 @@ from dataclasses import dataclass
 
 from .errors import GradingError
 
-__all__ = ["MIB", "Limits"]
+__all__ = ["MIB", "MICROSECONDS_PER_CELL", "MIN_TIMEOUT", "Limits", "board_timeout"]
 
 MIB = 1024 * 1024
 """Bytes in a mebibyte."""
+
+MIN_TIMEOUT = 30.0
+"""The default wall-clock limit of a board, in seconds, whatever its size."""
+
+MICROSECONDS_PER_CELL = 100
+"""The default wall-clock allowance per cell, in microseconds: about 4 times what a move costs
+over the pipe (about 23 µs), so a solver that opens every cell once stays far below it."""
+
+
+def board_timeout(cells: int) -> float:
+    """The default wall-clock limit of a board: ``max(30 s, cells x 100 µs)``.
+
+    Examples
+    --------
+    >>> board_timeout(16 * 30), board_timeout(1000 * 1000)
+    (30.0, 100.0)
+    """
+    return max(MIN_TIMEOUT, cells * MICROSECONDS_PER_CELL / 1_000_000)
 
 
 @dataclass(frozen=True)
 class Limits:
     """What one grading child may use, and what the grader accepts from it.
 
-    The child sets its own operating-system limits (memory, CPU time, file size, no core
-    file) from its command line before it imports the submission; the parent enforces the
-    wall-clock time and the caps on what it reads.
+    The child sets its own operating-system limits (memory, CPU time, file size, processes,
+    no core file) from its command line before it imports the submission; the parent
+    enforces the wall-clock time and the caps on what it reads; bubblewrap, where it is the
+    sandbox, the size of the child's ``/tmp``.
 
     Parameters
     ----------
@@ -29,6 +48,11 @@ class Limits:
         Address-space limit (``RLIMIT_AS``), in MiB.
     file_mb:
         Largest file the child may write (``RLIMIT_FSIZE``), in MiB.
+    disk_mb:
+        Size of the sandbox's private ``/tmp``, in MiB: all the child may write, in all.
+    processes:
+        Processes and threads the child's user may run (``RLIMIT_NPROC``). The kernel
+        does not hold root to it; a PID namespace still ends them all with the board.
     output_cap:
         Bytes of the child's output kept; the rest is counted, not kept.
     message_cap:
@@ -53,12 +77,23 @@ class Limits:
     timeout: float = 30.0
     memory_mb: int = 1024
     file_mb: int = 64
+    disk_mb: int = 64
+    processes: int = 64
     output_cap: int = 64 * 1024
     message_cap: int = 64 * MIB
     grace: float = 2.0
 
     def __post_init__(self) -> None:
-        for name in ("timeout", "memory_mb", "file_mb", "output_cap", "message_cap", "grace"):
+        for name in (
+            "timeout",
+            "memory_mb",
+            "file_mb",
+            "disk_mb",
+            "processes",
+            "output_cap",
+            "message_cap",
+            "grace",
+        ):
             if not getattr(self, name) > 0:
                 raise GradingError(f"the grading limit {name} must be positive")
 
@@ -90,4 +125,6 @@ class Limits:
             str(self.cpu_seconds),
             "--file-size",
             str(self.file_bytes),
+            "--processes",
+            str(self.processes),
         ]

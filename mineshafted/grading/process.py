@@ -1,11 +1,17 @@
-"""The grading child's process: started with its pipes, an empty folder and a minimal environment.
+"""The grading child's process: started with its pipes, in its sandbox, and swept away after.
 
-The child is a fresh interpreter (``python -I``, so no ``PYTHON*`` variable, user site or
-current folder on its path) running ``child.py``, in a new session (so the whole process group
-can be killed), with an empty temporary working folder that is removed afterwards, and an
-environment of three fixed variables: none of the grader's. Its limits are passed on its command
-line; the child sets them itself before it imports the submission, so nothing runs between
-fork and exec here (this module imports no ``resource``, and spawns from threads safely).
+The child is a fresh interpreter (``python -I -B``: no ``PYTHON*`` variable, user site or
+current folder on its path, and no ``__pycache__`` written beside the submission) running
+``child.py``, in a new session, with a fixed environment of four variables: none of the
+grader's. Its limits are passed on its command line; the child sets them itself before it
+imports the submission, so nothing runs between fork and exec here (this module imports no
+``resource``, and spawns from threads safely).
+
+Under :attr:`~.sandbox.Sandbox.BWRAP` the interpreter runs inside bubblewrap (see
+:mod:`.sandbox`), whose PID namespace kills everything the child started when it ends. Under
+:attr:`~.sandbox.Sandbox.NONE` it works in an empty temporary folder that is removed
+afterwards, and when the board ends its process group is killed and then every process that
+still carries the child's marker variable (a ``setsid`` escapee, say), found in ``/proc``.
 
 Three pipes connect it: the channel (child -> grader messages), the replies (grader -> child)
 and its output (stdout and stderr together).
@@ -13,21 +19,41 @@ and its output (stdout and stderr together).
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import secrets
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from types import TracebackType
 
 from .errors import GradingError
 from .limits import Limits
+from .sandbox import CHILD_PATH, SUBMISSION_FOLDER, Sandbox, bwrap_arguments, bwrap_command
 
-__all__ = ["CHILD", "ChildProcess"]
+__all__ = ["CHILD", "MARKER", "ChildProcess"]
+
+logger = logging.getLogger(__name__)
 
 CHILD = Path(__file__).with_name("child.py")
 """The script every grading child runs."""
+
+MARKER = "MINESHAFTED_GRADING"
+"""The environment variable that marks a grading child and what it starts (a fresh token)."""
+
+_SIGNALLED = 128
+"""bubblewrap exits with 128 + the signal when the child was killed by one."""
+
+_SWEEPS = 20
+"""Rounds of the ``/proc`` sweep at most: each kills what the previous round left."""
+
+_PAUSE = 0.01
+"""Seconds between rounds of the sweep (a process in the middle of ``exec`` shows no
+environment for a moment)."""
 
 
 class ChildProcess:
@@ -43,6 +69,8 @@ class ChildProcess:
         The limits the child sets on itself.
     check:
         Only import the submission and report whether it defines ``sweep_mines``.
+    sandbox:
+        What isolates the child (:mod:`.sandbox`).
 
     Raises
     ------
@@ -51,29 +79,47 @@ class ChildProcess:
 
     Notes
     -----
-    Use it as a context manager: leaving it kills the child if it still runs, reaps it,
-    closes the pipes and removes its working folder.
+    Use it as a context manager: leaving it kills the child and everything it started,
+    reaps it, closes the pipes and removes its working folder.
     """
 
-    def __init__(self, submission: Path, rows: int, cols: int, limits: Limits, *, check: bool):
+    def __init__(
+        self,
+        submission: Path,
+        rows: int,
+        cols: int,
+        limits: Limits,
+        *,
+        check: bool,
+        sandbox: Sandbox = Sandbox.NONE,
+    ):
+        self.sandbox = sandbox
+        self._token = secrets.token_hex(16)
         self._folder = tempfile.TemporaryDirectory(
             prefix="mineshafted-grade-", ignore_cleanup_errors=True
         )
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        args = [sys.executable, "-I", str(CHILD), *limits.child_arguments()]
+        resolved = submission.resolve()
+        passed = [to_child_r, from_child_w]
+        if sandbox is Sandbox.BWRAP:
+            args, data = bwrap_command(bwrap_arguments(resolved, limits.disk_mb, CHILD))
+            args[args.index("{fd}")] = str(_pipe_with(data, passed))
+            script, seen = CHILD_PATH, f"{SUBMISSION_FOLDER}/{resolved.name}"
+        else:
+            args, script, seen = [], str(CHILD), str(resolved)
+        args += [sys.executable, "-I", "-B", script, *limits.child_arguments()]
         args += ["--check"] if check else []
-        args += [str(submission.resolve()), str(rows), str(cols), str(to_child_r)]
-        args += [str(from_child_w)]
+        args += [seen, str(rows), str(cols), str(to_child_r), str(from_child_w)]
         try:
             self._popen = subprocess.Popen(
                 args,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
-                pass_fds=(to_child_r, from_child_w),
+                pass_fds=tuple(passed),
                 cwd=self._folder.name,
-                env=_environment(),
+                env=_environment(self._token),
                 start_new_session=True,
             )
         except OSError as error:
@@ -82,8 +128,8 @@ class ChildProcess:
             self._folder.cleanup()
             raise GradingError(f"cannot start a grading process: {error}") from None
         finally:
-            os.close(to_child_r)
-            os.close(from_child_w)
+            for fd in passed:
+                os.close(fd)
         os.set_blocking(to_child_w, False)
         self.channel = from_child_r
         """Where the child's messages are read."""
@@ -95,7 +141,7 @@ class ChildProcess:
 
     @property
     def pid(self) -> int:
-        """The child's process id (and process group id)."""
+        """The child's process id (and process group id); bubblewrap's, in its sandbox."""
         return self._popen.pid
 
     def reply(self, data: bytes) -> None:
@@ -113,13 +159,15 @@ class ChildProcess:
             raise BlockingIOError("the reply did not fit in the pipe")
 
     def kill(self) -> None:
-        """Kill the child's whole process group at once (``SIGKILL``)."""
-        if self._popen.returncode is not None:
-            return
+        """Kill the child's whole process group at once (``SIGKILL``), even once it has exited.
+
+        Its process group outlives it while a process it forked is still in it.
+        """
         try:
             os.killpg(self._popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
-            self._popen.kill()
+            if self._popen.returncode is None:
+                self._popen.kill()
 
     def wait(self, timeout: float | None) -> int | None:
         """The exit status once the child has exited, waiting up to ``timeout`` seconds.
@@ -127,9 +175,12 @@ class ChildProcess:
         ``None`` when it is still running; a negative status is the signal that killed it.
         """
         try:
-            return self._popen.wait(timeout)
+            status = self._popen.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
+        if self.sandbox is Sandbox.BWRAP and status > _SIGNALLED:
+            return _SIGNALLED - status
+        return status
 
     def __enter__(self) -> ChildProcess:
         return self
@@ -142,6 +193,8 @@ class ChildProcess:
     ) -> None:
         self.kill()
         self._popen.wait()
+        if self.sandbox is Sandbox.NONE:
+            _sweep(self._token)
         for fd in (self.channel, self.replies):
             os.close(fd)
         assert self._popen.stdout is not None
@@ -149,10 +202,67 @@ class ChildProcess:
         self._folder.cleanup()
 
 
-def _environment() -> dict[str, str]:
+def _environment(token: str) -> dict[str, str]:
     """Just enough environment for an interpreter, fixed: no variable of the grader's."""
     return {
         "PATH": os.defpath,
         "LANG": "C.UTF-8",
         "HOME": "/nonexistent",
+        MARKER: token,
     }
+
+
+def _pipe_with(data: bytes, opened: list[int]) -> int:
+    """The read end of a new pipe that holds ``data`` (under a pipe's 64 KiB) and is closed.
+
+    Its read end is added to ``opened``.
+    """
+    read, write = os.pipe()
+    opened.append(read)
+    try:
+        os.write(write, data)
+    finally:
+        os.close(write)
+    return read
+
+
+def _sweep(token: str) -> None:
+    """Kill every process that still carries ``token`` in its environment, until none does.
+
+    Notes
+    -----
+    O(processes on the system) per round. A process that has replaced its environment, or
+    whose environment this user cannot read, is not found: only a PID namespace is sure.
+    """
+    mark = f"{MARKER}={token}".encode()
+    quiet = 0
+    for _ in range(_SWEEPS):
+        found = [pid for pid in _processes() if mark in _environment_of(pid)]
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if found:
+            logger.info("killed %d process(es) a grading child left running", len(found))
+        quiet = 0 if found else quiet + 1
+        if quiet == 2:  # twice nothing: not even a process caught mid-exec
+            return
+        time.sleep(_PAUSE)
+    logger.warning("processes of a grading child are still running after %d sweeps", _SWEEPS)
+
+
+def _processes() -> list[int]:
+    """The ids of the processes in ``/proc`` (none where there is no ``/proc``)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    return [int(name) for name in names if name.isdigit()]
+
+
+def _environment_of(pid: int) -> bytes:
+    """The environment a process started with; empty if it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as file:
+            return file.read()
+    except OSError:
+        return b""

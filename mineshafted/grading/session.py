@@ -25,6 +25,7 @@ from .limits import Limits
 from .process import ChildProcess
 from .protocol import CHANNEL_LOST, Message, ProtocolViolation, Reply, encode, parse
 from .referee import Referee
+from .sandbox import Sandbox
 
 __all__ = ["Ending", "Session", "SessionEnd"]
 
@@ -32,6 +33,9 @@ logger = logging.getLogger(__name__)
 
 CHUNK = 64 * 1024
 """Bytes read from a pipe at a time."""
+
+POLL = 0.05
+"""Seconds between checks, while the pipes are quiet, that the child is still running."""
 
 
 class Ending(Enum):
@@ -103,6 +107,8 @@ class Session:
     referee:
         The referee of the board to play; ``None`` only checks that the submission imports
         and defines ``sweep_mines``.
+    sandbox:
+        What isolates the child (:mod:`.sandbox`); ``grade`` chooses it.
 
     Examples
     --------
@@ -121,8 +127,15 @@ class Session:
     the submission; the grader's own work is O(bytes read).
     """
 
-    def __init__(self, submission: Path, limits: Limits, referee: Referee | None) -> None:
+    def __init__(
+        self,
+        submission: Path,
+        limits: Limits,
+        referee: Referee | None,
+        sandbox: Sandbox = Sandbox.NONE,
+    ) -> None:
         self.submission = submission
+        self.sandbox = sandbox
         self.limits = limits
         self.referee = referee
         self._capture = Capture(limits.output_cap)
@@ -147,7 +160,9 @@ class Session:
         board = self.referee.board.geometry if self.referee else None
         rows, cols = (board.rows, board.cols) if board else (1, 1)
         check = self.referee is None
-        with ChildProcess(self.submission, rows, cols, self.limits, check=check) as child:
+        with ChildProcess(
+            self.submission, rows, cols, self.limits, check=check, sandbox=self.sandbox
+        ) as child:
             self._deadline = time.monotonic() + self.limits.timeout
             try:
                 self._converse(child)
@@ -184,17 +199,39 @@ class Session:
                 left = self._deadline - time.monotonic()
                 if left <= 0:
                     return
-                for key, _ in selector.select(left):
-                    chunk = os.read(key.fd, CHUNK)
-                    if not chunk:
-                        selector.unregister(key.fd)
-                        if key.data is _Stream.CHANNEL and self._ending is None:
-                            self._channel_closed = True
-                            self._shorten_deadline()
-                    elif key.data is _Stream.OUTPUT:
-                        self._capture.keep(chunk)
-                    else:
-                        self._receive(chunk, child)
+                events = selector.select(min(left, POLL))
+                for key, _ in events:
+                    self._read(key, selector, child)
+                if not events and child.wait(0) is not None:
+                    self._drain(selector, child)
+                    return
+
+    def _drain(self, selector: selectors.BaseSelector, child: ChildProcess) -> None:
+        """Read what is already in the pipes of a child that has exited, then stop.
+
+        Its pipes may stay open after it: a process it started can hold them.
+        """
+        while selector.get_map() and time.monotonic() < self._deadline:
+            events = selector.select(0)
+            if not events:
+                return
+            for key, _ in events:
+                self._read(key, selector, child)
+
+    def _read(
+        self, key: selectors.SelectorKey, selector: selectors.BaseSelector, child: ChildProcess
+    ) -> None:
+        """Read one chunk from a stream that is ready, or note that it has closed."""
+        chunk = os.read(key.fd, CHUNK)
+        if not chunk:
+            selector.unregister(key.fd)
+            if key.data is _Stream.CHANNEL and self._ending is None:
+                self._channel_closed = True
+                self._shorten_deadline()
+        elif key.data is _Stream.OUTPUT:
+            self._capture.keep(chunk)
+        else:
+            self._receive(chunk, child)
 
     def _receive(self, chunk: bytes, child: ChildProcess) -> None:
         """Act on each whole message in what has arrived; keep the partial one.

@@ -5,8 +5,25 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from mineshafted import Board, Puzzle
-from mineshafted.grading import BoardResult, grade_board
+from mineshafted.grading import BoardResult, Sandbox, grade_board
+from mineshafted.grading.sandbox import bwrap_problem
+
+NO_BWRAP = bwrap_problem()
+"""Why bubblewrap cannot run here (``None`` when it can)."""
+
+needs_bwrap = pytest.mark.skipif(
+    NO_BWRAP is not None, reason=f"bubblewrap cannot run here: {NO_BWRAP}"
+)
+"""Mark a test that needs a working bubblewrap (``.ci/run`` installs it)."""
+
+SANDBOXES = [
+    pytest.param(Sandbox.BWRAP, id="bwrap", marks=needs_bwrap),
+    pytest.param(Sandbox.NONE, id="none"),
+]
+"""Parametrize a test over both sandboxes."""
 
 # Small boards: 1, 2 and 5 mines, all starting on a 0 at index 0.
 ONE = Board.from_text(
@@ -44,12 +61,62 @@ def submission(tmp_path: Path, code: str, name: str = "sub.py") -> Path:
     return path
 
 
-CORRECT = "from mineshafted import sweep_mines\n"
-"""A submission that solves every no-guess board: the package's own solver."""
+SOLVE = """
+def solve(bm):
+    rows, cols = bm.size
+    clues, mines = {0: bm.move(0)}, set()
+    while True:
+        rules = []
+        for cell, clue in clues.items():
+            around = bm.get_adjacent(cell)
+            hidden = [n for n in around if n not in clues and n not in mines]
+            if hidden:
+                rules.append((hidden, clue - sum(n in mines for n in around)))
+        cells = sorted({n for hidden, _ in rules for n in hidden})
+        seen, chosen = {n: set() for n in cells}, {}
+
+        def search(k):
+            for hidden, need in rules:
+                set_ = sum(chosen.get(n, 0) for n in hidden)
+                if set_ > need or set_ + sum(n not in chosen for n in hidden) < need:
+                    return
+            if k == len(cells):
+                for n in cells:
+                    seen[n].add(chosen[n])
+                return
+            for value in (0, 1):
+                chosen[cells[k]] = value
+                search(k + 1)
+            del chosen[cells[k]]
+
+        search(0)
+        safe = [n for n in cells if seen[n] == {0}]
+        mines |= {n for n in cells if seen[n] == {1}}
+        for n in safe:
+            clues[n] = bm.move(n)
+        if not safe:
+            break
+    return [[-1 if r * cols + c in mines else clues[r * cols + c] for c in range(cols)]
+            for r in range(rows)]
+"""
+"""``solve(bm)``: a self-contained solver for small no-guess boards (every frontier
+assignment tried), since a sandboxed child cannot import ``mineshafted``."""
+
+CORRECT = SOLVE + "\nsweep_mines = solve\n"
+"""A submission that solves every no-guess board that needs no mine count."""
+
+CORRECT_BY_IMPORT = "from mineshafted import sweep_mines\n"
+"""The package's own solver as a submission: it runs only without a sandbox."""
 
 
 def one_board(
-    path: Path, board: Board = TWO, timeout: float = 10.0, memory: int = 1024
+    path: Path,
+    board: Board = TWO,
+    timeout: float = 10.0,
+    memory: int = 1024,
+    sandbox: Sandbox | None = None,
 ) -> BoardResult:
-    """Grade ``path`` on one board."""
-    return grade_board(path, Puzzle(board), "board", timeout=timeout, memory_mb=memory)
+    """Grade ``path`` on one board (by default in bubblewrap where it runs)."""
+    return grade_board(
+        path, Puzzle(board), "board", timeout=timeout, memory_mb=memory, sandbox=sandbox
+    )

@@ -17,16 +17,17 @@ from mineshafted.grading.limits import Limits
 from mineshafted.grading.referee import Referee
 from mineshafted.grading.session import Ending, Session
 
-from .conftest import CORRECT, ONE, TWO, one_board, submission
+from .conftest import CORRECT, ONE, SOLVE, TWO, one_board, submission
 
-RAW = """
-from mineshafted import sweep_mines as solve
-
+RAW = (
+    SOLVE
+    + """
 def raw(bm, data):
     bm._channel._out.write(data)
     bm._channel._out.flush()
 
 """
+)
 """The start of a submission that writes ``data`` straight to its channel with ``raw``."""
 
 

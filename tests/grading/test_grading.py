@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,14 @@ from mineshafted.cli import app
 from mineshafted.grading import (
     GradingError,
     Outcome,
+    Sandbox,
     SubmissionError,
     check_submission,
     grade,
     shipped_puzzles,
 )
 
-from .conftest import CORRECT, ONE, PUZZLES, one_board, submission
+from .conftest import CORRECT, ONE, PUZZLES, SOLVE, one_board, submission
 
 runner = CliRunner()
 
@@ -64,8 +66,10 @@ def test_exploding(tmp_path: Path) -> None:
 def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
     path = submission(
         tmp_path,
-        """
-        from mineshafted import sweep_mines as real
+        SOLVE
+        + textwrap.dedent(
+            """
+        real = solve
 
         def sweep_mines(bm):
             try:
@@ -73,7 +77,8 @@ def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
             except RuntimeError:
                 pass
             return real(bm)
-        """,
+        """
+        ),
     )
     assert one_board(path).outcome is Outcome.EXPLODED
 
@@ -126,16 +131,19 @@ def test_a_wrong_board(tmp_path: Path) -> None:
 def test_printing_a_lot_stays_out_of_the_report(tmp_path: Path) -> None:
     path = submission(
         tmp_path,
-        """
+        SOLVE
+        + textwrap.dedent(
+            """
         import sys
-        from mineshafted import sweep_mines as real
+        real = solve
 
         def sweep_mines(bm):
             for _ in range(100_000):
                 print("x" * 99)
             print("to stderr", file=sys.stderr)
             return real(bm)
-        """,
+        """
+        ),
     )
     result = one_board(path)
     assert result.outcome is Outcome.SOLVED
@@ -237,8 +245,7 @@ def test_cli_grade_table_and_score(tmp_path: Path) -> None:
 def test_cli_grade_json_and_log(tmp_path: Path) -> None:
     noisy = submission(
         tmp_path,
-        "from mineshafted import sweep_mines as s\n"
-        "def sweep_mines(bm):\n    print('hello')\n    return s(bm)\n",
+        SOLVE + "s = solve\ndef sweep_mines(bm):\n    print('hello')\n    return s(bm)\n",
     )
     log = tmp_path / "out.log"
     result = runner.invoke(
@@ -283,4 +290,4 @@ def test_a_grading_process_that_cannot_start_is_reported(
 ) -> None:
     monkeypatch.setattr("sys.executable", str(tmp_path / "no-python-here"))
     with pytest.raises(GradingError, match="cannot start a grading process"):
-        check_submission(submission(tmp_path, CORRECT))
+        check_submission(submission(tmp_path, CORRECT), sandbox=Sandbox.NONE)

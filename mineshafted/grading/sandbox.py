@@ -1,0 +1,226 @@
+"""The sandbox a grading child runs in: bubblewrap's namespaces, or the bare process.
+
+With :attr:`Sandbox.BWRAP` each child runs under bubblewrap (``bwrap``, Debian's
+``bubblewrap`` package) in new user, PID, IPC, UTS, cgroup and network namespaces
+(``--unshare-all``), with every capability dropped, killed with the grader
+(``--die-with-parent``), and sees:
+
+- the system's programs and libraries (``/usr``, ``/lib*``, ``/bin``, ``/sbin``) and the
+  Python installation (its prefixes) read-only, with the ``mineshafted`` package itself
+  and its shipped puzzles hidden under empty folders;
+- a fresh ``/tmp`` of a fixed size (:attr:`~.limits.Limits.disk_mb`), its working folder;
+- its own ``/proc`` (only the sandbox's processes) and a minimal ``/dev``;
+- of the caller's files, only the child script (at :data:`CHILD_PATH`) and the submission
+  (in :data:`SUBMISSION_FOLDER`), both read-only;
+- nothing else it can write: its root and ``/dev`` are remounted read-only.
+
+When the child ends, the PID namespace ends with it: every process it started is killed.
+
+With :attr:`Sandbox.NONE` the child is an ordinary process of the grader's user, in its own
+session and an empty temporary folder; :mod:`.process` sweeps away what it left running.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+import subprocess
+import sys
+from enum import Enum
+from pathlib import Path
+
+from .errors import GradingError
+
+__all__ = [
+    "CHILD_PATH",
+    "INSTALL_HINT",
+    "SUBMISSION_FOLDER",
+    "Sandbox",
+    "bwrap_arguments",
+    "bwrap_command",
+    "bwrap_problem",
+    "choose_sandbox",
+]
+
+logger = logging.getLogger(__name__)
+
+CHILD_PATH = "/grader/child.py"
+"""Where the child script is inside the sandbox."""
+
+SUBMISSION_FOLDER = "/submission"
+"""The folder that holds the submission, and nothing else, inside the sandbox."""
+
+INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) to run each board in a sandbox"
+"""How to get a real sandbox, for the note shown when there is none."""
+
+_SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
+"""The system folders bound read-only (or linked, where they are links into ``/usr``)."""
+
+
+class Sandbox(Enum):
+    """What a grading child is isolated by."""
+
+    BWRAP = "bwrap"
+    """Bubblewrap: namespaces, a read-only system, a private ``/tmp``, only the submission."""
+    NONE = "none"
+    """A plain process: its own session, folder and limits; what it leaves running is killed."""
+
+
+def choose_sandbox(requested: Sandbox | None) -> Sandbox:
+    """The sandbox to grade in: ``requested``, or by default bubblewrap where it works.
+
+    Parameters
+    ----------
+    requested:
+        The sandbox asked for; ``None`` picks :attr:`Sandbox.BWRAP` when bubblewrap runs
+        here, else :attr:`Sandbox.NONE` with a warning (logged once per process) that the
+        isolation is process-only.
+
+    Raises
+    ------
+    GradingError
+        :attr:`Sandbox.BWRAP` was asked for and bubblewrap cannot run here.
+    """
+    if requested is Sandbox.NONE:
+        return Sandbox.NONE
+    problem = bwrap_problem()
+    if problem is None:
+        return Sandbox.BWRAP
+    if requested is Sandbox.BWRAP:
+        raise GradingError(f"the bwrap sandbox cannot run here: {problem}; {INSTALL_HINT}")
+    _warn_once(problem)
+    return Sandbox.NONE
+
+
+@functools.cache
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot run a grading child here, or ``None`` when it can.
+
+    Notes
+    -----
+    Runs ``bwrap`` once per process with the grader's arguments and the interpreter's
+    ``-c pass`` (about 30 ms), and remembers the answer.
+    """
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap needs Linux, not {sys.platform}"
+    if shutil.which("bwrap") is None:
+        return "bwrap is not installed"
+    probe = [*bwrap_arguments(Path(sys.executable), 1), sys.executable, "-I", "-c", "pass"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap does not start: {error}"
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bwrap fails here: {said[-1] if said else f'status {done.returncode}'}"
+    return None
+
+
+def bwrap_arguments(
+    submission: Path, disk_mb: int, child: Path | None = None, *, hidden: tuple[Path, ...] = ()
+) -> list[str]:
+    """The ``bwrap`` command line that runs a grading child; the child's own command follows.
+
+    Parameters
+    ----------
+    submission:
+        The submission file, bound read-only into :data:`SUBMISSION_FOLDER` under its name.
+    disk_mb:
+        The size of the sandbox's ``/tmp``, in MiB.
+    child:
+        The child script, bound read-only at :data:`CHILD_PATH` (none for the probe).
+    hidden:
+        More folders to hide under empty ones, where they lie in what is bound.
+
+    Examples
+    --------
+    >>> arguments = bwrap_arguments(Path("/home/ann/student.py"), 16)
+    >>> arguments[:4]
+    ['bwrap', '--unshare-all', '--die-with-parent', '--new-session']
+    >>> arguments[-10:-7]
+    ['--ro-bind', '/home/ann/student.py', '/submission/student.py']
+    >>> arguments[-3:]
+    ['--chdir', '/tmp', '--']
+
+    Notes
+    -----
+    Binding the interpreter's prefixes keeps a virtual environment's packages importable
+    (numpy, say), but not ``mineshafted``: its package folder and shipped puzzles are covered
+    by empty ones, and an editable install points at a source folder that is not bound.
+    """
+    arguments = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+    arguments += ["--cap-drop", "ALL", "--hostname", "grading"]
+    bound: list[Path] = []
+    for name in _SYSTEM:
+        path = Path(name)
+        if path.is_symlink():
+            arguments += ["--symlink", os.readlink(path), name]
+        elif path.is_dir():
+            arguments += ["--ro-bind", name, name]
+            bound.append(path)
+    for prefix in _python_roots():
+        if not any(prefix.is_relative_to(root) for root in bound):
+            arguments += ["--ro-bind", str(prefix), str(prefix)]
+            bound.append(prefix)
+    for folder in (*_package_folders(), *hidden):
+        if folder.is_dir() and any(folder.is_relative_to(root) for root in bound):
+            arguments += ["--tmpfs", str(folder)]
+    arguments += ["--proc", "/proc", "--dev", "/dev"]
+    arguments += ["--size", str(disk_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+    if child is not None:
+        arguments += ["--ro-bind", str(child), CHILD_PATH]
+    name = f"{SUBMISSION_FOLDER}/{submission.name}"
+    arguments += ["--ro-bind", str(submission), name]
+    arguments += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp", "--"]
+    return arguments
+
+
+def bwrap_command(arguments: list[str]) -> tuple[list[str], bytes]:
+    """``bwrap`` reading ``arguments`` (up to its ``--``) from a file descriptor, and their bytes.
+
+    The sandbox's first process is ``bwrap`` itself, so its command line is visible in the
+    sandbox's ``/proc/1/cmdline``; passed this way, the paths it binds are not. The caller
+    writes the bytes to a pipe and passes its read end as ``{fd}`` in the command.
+
+    Examples
+    --------
+    >>> command, data = bwrap_command(["bwrap", "--unshare-all", "--", "true"])
+    >>> command, data
+    (['bwrap', '--args', '{fd}', '--', 'true'], b'--unshare-all\\x00')
+    """
+    cut = arguments.index("--")
+    data = b"".join(os.fsencode(argument) + b"\0" for argument in arguments[1:cut])
+    return [arguments[0], "--args", "{fd}", *arguments[cut:]], data
+
+
+def _python_roots() -> list[Path]:
+    """The folders the interpreter needs: its prefixes and the folder of its executable."""
+    names = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    roots = {Path(name).resolve() for name in names if name}
+    executable = Path(sys.executable)
+    roots |= {executable.parent, executable.resolve().parent}
+    ordered = sorted(roots, key=lambda path: len(path.parts))
+    kept: list[Path] = []
+    for root in ordered:
+        if not any(root.is_relative_to(other) for other in kept):
+            kept.append(root)
+    return kept
+
+
+def _package_folders() -> list[Path]:
+    """The ``mineshafted`` package and the places its puzzles are shipped."""
+    package = Path(__file__).resolve().parent.parent
+    return [package, package.parent / "puzzles"]
+
+
+def _warn_once(problem: str) -> None:
+    if not _warned:
+        _warned.append(problem)
+        logger.warning(
+            "grading without a sandbox (%s): isolation is process-only; %s", problem, INSTALL_HINT
+        )
+
+
+_warned: list[str] = []
