@@ -87,7 +87,8 @@ def generate(
     rows, cols, mines:
         The board's size and mine count.
     seed:
-        Seed of the random draw and perturbations; ``None`` picks one (recorded in the result).
+        Seed of the random draw and perturbations, any int (distinct seeds draw distinct
+        streams: ``-5`` is not ``5``); ``None`` picks one (recorded in the result).
     start:
         The row-major index of the first move; it and its neighbours are kept free of mines,
         so the start shows a 0.
@@ -114,7 +115,7 @@ def generate(
     geometry = _checked(rows, cols, mines, start)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    rng = random.Random(seed)
+    rng = _random(seed)
     began = perf_counter()
     keep_clear = {start, *geometry.neighbours(start)}
     candidates = [c for c in range(geometry.cells) if c not in keep_clear]
@@ -149,20 +150,46 @@ def generate_many(
     seed: int | None = None,
     start: Cell = 0,
     timeout: float | None = 60.0,
+    seed_first: bool = False,
 ) -> Iterator[Generated]:
     """Make ``count`` boards; each board's own seed is drawn from ``seed``.
 
     The same ``seed`` gives the same boards in the same order; ``timeout`` applies per board.
+    With ``seed_first``, the first board uses ``seed`` itself (the board :func:`generate`
+    makes with that seed) and the others seeds drawn from it, so every board, the first
+    included, is remade by :func:`generate` with its recorded seed and the same size.
 
     >>> [g.board.mine_count for g in generate_many(5, 5, 3, 2, seed=7)]
     [3, 3]
+    >>> first = next(generate_many(5, 5, 3, 2, seed=7, seed_first=True))
+    >>> first.seed, first.board == generate(5, 5, 3, seed=7).board
+    (7, True)
     """
     _checked(rows, cols, mines, start)
     if count < 0:
         raise GenerationError(f"cannot make {count} boards")
-    seeds = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
-    for _ in range(count):
-        yield generate(rows, cols, mines, seed=seeds.randrange(2**63), start=start, timeout=timeout)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    seeds = _random(seed)
+    for number in range(count):
+        own = seed if seed_first and number == 0 else seeds.randrange(2**63)
+        yield generate(rows, cols, mines, seed=own, start=start, timeout=timeout)
+
+
+def _random(seed: int) -> random.Random:
+    """The random stream of ``seed``: distinct ints give distinct streams.
+
+    ``random.Random`` seeds with ``abs(seed)``, so ``-5`` and ``5`` would draw the same
+    boards. Seeds ``0 .. 2**63 - 1`` (every seed the package draws) are used as they are;
+    larger ones map to the even numbers from ``2**63`` up, negative ones to the odd ones.
+
+    >>> _random(-5).random() != _random(5).random()
+    True
+    """
+    top = 2**63
+    if 0 <= seed < top:
+        return random.Random(seed)
+    return random.Random(top + (2 * (seed - top) if seed >= top else -2 * seed - 1))
 
 
 def _checked(rows: int, cols: int, mines: int, start: Cell) -> Geometry:
