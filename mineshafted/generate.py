@@ -130,6 +130,8 @@ def generate(
                 log.info("certified after %d perturbation(s), %d draw(s)", perturbations, draws)
                 return Generated(board, start, seed, perturbations, draws, seconds)
             if timeout is not None and perf_counter() - began > timeout:
+                # Checked after every sweep, whichever way the loop goes on: a perturbation,
+                # or (perturbation impossible) a fresh draw.
                 raise GenerationError(
                     f"no no-guess {rows}x{cols} board with {mines} mines within {timeout:g} s "
                     f"({perturbations} perturbations, {draws} draw(s)); lower the density or "
@@ -209,7 +211,48 @@ def _checked(rows: int, cols: int, mines: int, start: Cell) -> Geometry:
             f"{mines} mines do not fit: a {rows}x{cols} board has {geometry.cells - clear} "
             f"cells outside the start and its neighbours"
         )
+    why = _impossible(geometry, mines, start)
+    if why is not None:
+        raise GenerationError(f"no {rows}x{cols} board with {mines} mines is no-guess: {why}")
     return geometry
+
+
+def _impossible(geometry: Geometry, mines: int, start: Cell) -> str | None:
+    """Why no board of this request can be solved without a guess, when that is cheap to see.
+
+    Found by sweeping every layout of small boards (``scripts``-free: see the tests):
+
+    - a strip one cell wide: beyond a mine no clue is ever revealed, so each arm of the strip
+      on either side of the start area holds at most one mine, at its far end;
+    - a strip two cells wide: both cells of a column are seen by the same clues from the
+      start's side, so each arm holds no mine or exactly its far-end pair;
+    - all cells outside the start area mined: a mine no clue sees is never proven.
+
+    ``None`` when none of these applies (the request may still be infeasible: then the
+    generator ends at its timeout).
+
+    Notes
+    -----
+    ``O(cells)`` at most (the all-mined case); ``O(1)`` for strips.
+    """
+    rows, cols = geometry.rows, geometry.cols
+    row, col = geometry.coords(start)
+    width, length, along = (rows, cols, col) if rows <= cols else (cols, rows, row)
+    if width <= 2:
+        arms = (along - 2 >= 0) + (along + 2 <= length - 1)  # arms beyond the start area
+        allowed = {width * k for k in range(arms + 1)}
+        if mines not in allowed:
+            shown = ", ".join(map(str, sorted(allowed)))
+            return (
+                f"on a strip {width} cell(s) wide no clue sees past a mine, so only the far "
+                f"end{'s' if arms > 1 else ''} may hold mines: {shown} mine(s) from this start"
+            )
+    clear = {start, *geometry.neighbours(start)}
+    if mines and mines == geometry.cells - len(clear):
+        seen = {n for c in clear for n in geometry.neighbours(c)}
+        if len(seen - clear) < mines:
+            return "every cell outside the start area is a mine, and some no clue can see"
+    return None
 
 
 def _perturb(

@@ -120,3 +120,10 @@ def test_every_recorded_seed_remakes_its_board_through_the_command_line() -> Non
     for made in batch:
         (again,) = _boards("6", "6", "5", "--seed", str(made["seed"]))
         assert again["board"] == made["board"]
+
+
+def test_generate_refuses_an_impossible_strip_at_once_in_one_line() -> None:
+    result = runner.invoke(app, ["generate", "1", "5", "2"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no 1x5 board with 2 mines is no-guess: on a strip")
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
