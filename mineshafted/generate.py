@@ -242,7 +242,7 @@ def _impossible(geometry: Geometry, mines: int, start: Cell) -> str | None:
         arms = (along - 2 >= 0) + (along + 2 <= length - 1)  # arms beyond the start area
         allowed = {width * k for k in range(arms + 1)}
         if mines not in allowed:
-            shown = ", ".join(map(str, sorted(allowed)))
+            shown = " or ".join(map(str, sorted(allowed)))
             return (
                 f"on a strip {width} cell(s) wide no clue sees past a mine, so only the far "
                 f"end{'s' if arms > 1 else ''} may hold mines: {shown} mine(s) from this start"
