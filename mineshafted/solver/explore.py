@@ -22,8 +22,9 @@ right total is not caught (see :meth:`Explorer.explore`).
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableSequence
 from functools import lru_cache
 from itertools import islice
 from operator import index
@@ -366,13 +367,18 @@ class Explorer:
         raise ManagerError(f"{where} {why}", cell=cell, value=ring)
 
 
+_COMPACT = 250_000
+"""Boards with more cells keep their ring sums in an ``array`` (a list costs ~36 bytes a cell)."""
+
+
 @lru_cache(maxsize=4)
-def _ring_sums(rows: int, cols: int) -> list[int]:
+def _ring_sums(rows: int, cols: int) -> MutableSequence[int]:
     """cell -> the sum of its neighbours' indices on a ``rows`` x ``cols`` board.
 
     An inner cell's eight neighbours sum to eight times its index; the border is filled in
     from the true neighbours. Cached per size: a generator or a grader sweeps one size often.
-    A list, not an ``array``: indexing it returns a stored int instead of making one.
+    A list (indexing it returns a stored int instead of making one), except on boards over
+    :data:`_COMPACT` cells, where an ``array`` keeps it to 8 bytes a cell.
 
     >>> list(_ring_sums(2, 3))
     [8, 14, 10, 5, 11, 7]
@@ -382,7 +388,8 @@ def _ring_sums(rows: int, cols: int) -> list[int]:
     ``O(rows * cols)`` in C for the inner cells, ``O(rows + cols)`` in Python for the border.
     """
     cells = rows * cols
-    sums = list(range(0, 8 * cells, 8))
+    inner = range(0, 8 * cells, 8)
+    sums: MutableSequence[int] = array("q", inner) if cells > _COMPACT else list(inner)
     geometry = Geometry(rows, cols)
     border = {*range(cols), *range(cells - cols, cells), *range(0, cells, cols)}
     border.update(range(cols - 1, cells, cols))
