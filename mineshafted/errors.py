@@ -9,12 +9,15 @@ __all__ = [
     "ContradictionError",
     "GameOverError",
     "IllegalMoveError",
+    "InputError",
     "InvalidBoardError",
+    "ManagerError",
     "MineshaftedError",
     "NeedsGuess",
     "NoPlacementError",
     "PuzzleFormatError",
     "RecordFormatError",
+    "StartError",
     "Why",
 ]
 
@@ -40,6 +43,48 @@ class InvalidBoardError(MineshaftedError, ValueError):
 
 class PuzzleFormatError(MineshaftedError, ValueError):
     """A puzzle file cannot be read; the message names the file and the place in it."""
+
+
+class InputError(MineshaftedError, ValueError):
+    """An input cannot be read as text: missing, a directory, too large, or not UTF-8.
+
+    ``source`` names the input (a path, or ``<stdin>``); ``limit`` is the byte cap when the
+    input was refused for exceeding it.
+    """
+
+    def __init__(self, message: str, *, source: str, limit: int | None = None) -> None:
+        self.source = source
+        self.limit = limit
+        super().__init__(f"{source}: {message}")
+
+
+class StartError(MineshaftedError, ValueError):
+    """A sweep's start cell is not a cell of the board.
+
+    ``start`` is the value given; ``rows`` and ``cols`` the board's size.
+    """
+
+    def __init__(self, start: object, *, rows: int, cols: int) -> None:
+        self.start = start
+        self.rows = rows
+        self.cols = cols
+        super().__init__(
+            f"start {start!r} is not a cell of the {rows}x{cols} board "
+            f"(a row-major index 0..{rows * cols - 1})"
+        )
+
+
+class ManagerError(MineshaftedError):
+    """A board manager broke the Mine Shafted interface: what it said cannot be true.
+
+    ``cell`` is the cell the manager was asked about, when there is one; ``value`` what it
+    answered (a size, a neighbour list, a clue).
+    """
+
+    def __init__(self, message: str, *, cell: int | None = None, value: object = None) -> None:
+        self.cell = cell
+        self.value = value
+        super().__init__(f"the board manager is at fault: {message}")
 
 
 class ContradictionError(MineshaftedError):

@@ -8,30 +8,36 @@ one puzzle per line. Unknown fields are kept, so reading and writing a puzzle lo
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .board import MINE, Board, Cell
-from .errors import InvalidBoardError, PuzzleFormatError
+from .errors import InputError, InvalidBoardError, PuzzleFormatError
 
 __all__ = [
     "MAX_CELLS",
     "MAX_FILE_BYTES",
+    "STDIN",
     "Puzzle",
     "dump_puzzle",
     "find_puzzle_files",
     "format_puzzle",
     "parse_puzzles",
     "read_puzzles",
+    "read_text",
 ]
 
 MAX_CELLS = 1_000_000
 """The largest board a puzzle file may hold."""
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
-"""The largest puzzle file read."""
+"""The most bytes read from one input (a file, a device, a pipe or standard input)."""
+
+STDIN = "-"
+"""The path that names standard input."""
 
 _KNOWN = ("board", "name", "source", "start")
 
@@ -120,22 +126,78 @@ def parse_puzzles(text: str, *, origin: str = "<input>") -> list[Puzzle]:
 
 
 def read_puzzles(path: str | Path) -> list[Puzzle]:
-    """Read the puzzles in the file at ``path`` (see :func:`parse_puzzles`)."""
-    path = Path(path)
+    """Read the puzzles in the file at ``path`` (``-``: standard input; see :func:`parse_puzzles`).
+
+    Raises
+    ------
+    PuzzleFormatError
+        The input cannot be read (see :func:`read_text`) or holds no valid puzzle; the message
+        starts with the file's name, or ``<stdin>``.
+    """
     try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise PuzzleFormatError(f"{path}: is a directory, not a puzzle file")
-        if size > MAX_FILE_BYTES:
-            raise PuzzleFormatError(f"{path}: {size} bytes is larger than {MAX_FILE_BYTES}")
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
+    except InputError as error:
+        raise PuzzleFormatError(str(error)) from error
+    return parse_puzzles(text, origin=_origin(path))
+
+
+def read_text(path: str | Path, *, limit: int | None = None) -> str:
+    """The UTF-8 text of the file at ``path`` (``-``: standard input), at most ``limit`` bytes.
+
+    Whatever the source (a file, a device such as ``/dev/zero``, a pipe, standard input), at
+    most ``limit + 1`` bytes are read: one more than the cap shows the input is too large.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to read, or :data:`STDIN`.
+    limit : int, optional
+        The byte cap; by default :data:`MAX_FILE_BYTES`.
+
+    Returns
+    -------
+    str
+        The whole text.
+
+    Raises
+    ------
+    InputError
+        The file is missing, is a directory, cannot be read, holds more than ``limit`` bytes,
+        or is not UTF-8. The message starts with the file's name, or ``<stdin>``.
+
+    Examples
+    --------
+    >>> read_text("/dev/zero", limit=8)
+    Traceback (most recent call last):
+    ...
+    mineshafted.errors.InputError: /dev/zero: larger than 8 bytes: not read past that cap
+
+    Notes
+    -----
+    Costs ``O(limit)`` time and memory at most, whatever the input's size.
+    """
+    cap = MAX_FILE_BYTES if limit is None else limit
+    source = _origin(path)
+    try:
+        if str(path) == STDIN:
+            data = sys.stdin.buffer.read(cap + 1)
+        else:
+            if Path(path).is_dir():
+                raise InputError("is a directory, not a puzzle file", source=source)
+            with open(path, "rb") as stream:
+                data = stream.read(cap + 1)
     except FileNotFoundError:
-        raise PuzzleFormatError(f"{path}: no such file") from None
-    except UnicodeDecodeError as error:
-        raise PuzzleFormatError(f"{path}: not UTF-8 text (byte {error.start})") from None
+        raise InputError("no such file", source=source) from None
     except OSError as error:
-        raise PuzzleFormatError(f"{path}: cannot read: {error.strerror}") from None
-    return parse_puzzles(text, origin=str(path))
+        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+    if len(data) > cap:
+        raise InputError(
+            f"larger than {cap:,} bytes: not read past that cap", source=source, limit=cap
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start})", source=source) from None
 
 
 def find_puzzle_files(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -146,6 +208,11 @@ def find_puzzle_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield from sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl"))
         else:
             yield path
+
+
+def _origin(path: str | Path) -> str:
+    """How errors name ``path``: its own name, or ``<stdin>`` for :data:`STDIN`."""
+    return "<stdin>" if str(path) == STDIN else str(path)
 
 
 def _loads(text: str) -> Any:

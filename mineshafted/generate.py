@@ -87,7 +87,8 @@ def generate(
     rows, cols, mines:
         The board's size and mine count.
     seed:
-        Seed of the random draw and perturbations; ``None`` picks one (recorded in the result).
+        Seed of the random draw and perturbations, any int (distinct seeds draw distinct
+        streams: ``-5`` is not ``5``); ``None`` picks one (recorded in the result).
     start:
         The row-major index of the first move; it and its neighbours are kept free of mines,
         so the start shows a 0.
@@ -114,7 +115,7 @@ def generate(
     geometry = _checked(rows, cols, mines, start)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    rng = random.Random(seed)
+    rng = _random(seed)
     began = perf_counter()
     keep_clear = {start, *geometry.neighbours(start)}
     candidates = [c for c in range(geometry.cells) if c not in keep_clear]
@@ -129,6 +130,8 @@ def generate(
                 log.info("certified after %d perturbation(s), %d draw(s)", perturbations, draws)
                 return Generated(board, start, seed, perturbations, draws, seconds)
             if timeout is not None and perf_counter() - began > timeout:
+                # Checked after every sweep, whichever way the loop goes on: a perturbation,
+                # or (perturbation impossible) a fresh draw.
                 raise GenerationError(
                     f"no no-guess {rows}x{cols} board with {mines} mines within {timeout:g} s "
                     f"({perturbations} perturbations, {draws} draw(s)); lower the density or "
@@ -149,20 +152,46 @@ def generate_many(
     seed: int | None = None,
     start: Cell = 0,
     timeout: float | None = 60.0,
+    seed_first: bool = False,
 ) -> Iterator[Generated]:
     """Make ``count`` boards; each board's own seed is drawn from ``seed``.
 
     The same ``seed`` gives the same boards in the same order; ``timeout`` applies per board.
+    With ``seed_first``, the first board uses ``seed`` itself (the board :func:`generate`
+    makes with that seed) and the others seeds drawn from it, so every board, the first
+    included, is remade by :func:`generate` with its recorded seed and the same size.
 
     >>> [g.board.mine_count for g in generate_many(5, 5, 3, 2, seed=7)]
     [3, 3]
+    >>> first = next(generate_many(5, 5, 3, 2, seed=7, seed_first=True))
+    >>> first.seed, first.board == generate(5, 5, 3, seed=7).board
+    (7, True)
     """
     _checked(rows, cols, mines, start)
     if count < 0:
         raise GenerationError(f"cannot make {count} boards")
-    seeds = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
-    for _ in range(count):
-        yield generate(rows, cols, mines, seed=seeds.randrange(2**63), start=start, timeout=timeout)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    seeds = _random(seed)
+    for number in range(count):
+        own = seed if seed_first and number == 0 else seeds.randrange(2**63)
+        yield generate(rows, cols, mines, seed=own, start=start, timeout=timeout)
+
+
+def _random(seed: int) -> random.Random:
+    """The random stream of ``seed``: distinct ints give distinct streams.
+
+    ``random.Random`` seeds with ``abs(seed)``, so ``-5`` and ``5`` would draw the same
+    boards. Seeds ``0 .. 2**63 - 1`` (every seed the package draws) are used as they are;
+    larger ones map to the even numbers from ``2**63`` up, negative ones to the odd ones.
+
+    >>> _random(-5).random() != _random(5).random()
+    True
+    """
+    top = 2**63
+    if 0 <= seed < top:
+        return random.Random(seed)
+    return random.Random(top + (2 * (seed - top) if seed >= top else -2 * seed - 1))
 
 
 def _checked(rows: int, cols: int, mines: int, start: Cell) -> Geometry:
@@ -182,7 +211,48 @@ def _checked(rows: int, cols: int, mines: int, start: Cell) -> Geometry:
             f"{mines} mines do not fit: a {rows}x{cols} board has {geometry.cells - clear} "
             f"cells outside the start and its neighbours"
         )
+    why = _impossible(geometry, mines, start)
+    if why is not None:
+        raise GenerationError(f"no {rows}x{cols} board with {mines} mines is no-guess: {why}")
     return geometry
+
+
+def _impossible(geometry: Geometry, mines: int, start: Cell) -> str | None:
+    """Why no board of this request can be solved without a guess, when that is cheap to see.
+
+    Found by sweeping every layout of small boards (``scripts``-free: see the tests):
+
+    - a strip one cell wide: beyond a mine no clue is ever revealed, so each arm of the strip
+      on either side of the start area holds at most one mine, at its far end;
+    - a strip two cells wide: both cells of a column are seen by the same clues from the
+      start's side, so each arm holds no mine or exactly its far-end pair;
+    - all cells outside the start area mined: a mine no clue sees is never proven.
+
+    ``None`` when none of these applies (the request may still be infeasible: then the
+    generator ends at its timeout).
+
+    Notes
+    -----
+    ``O(cells)`` at most (the all-mined case); ``O(1)`` for strips.
+    """
+    rows, cols = geometry.rows, geometry.cols
+    row, col = geometry.coords(start)
+    width, length, along = (rows, cols, col) if rows <= cols else (cols, rows, row)
+    if width <= 2:
+        arms = (along - 2 >= 0) + (along + 2 <= length - 1)  # arms beyond the start area
+        allowed = {width * k for k in range(arms + 1)}
+        if mines not in allowed:
+            shown = " or ".join(map(str, sorted(allowed)))
+            return (
+                f"on a strip {width} cell(s) wide no clue sees past a mine, so only the far "
+                f"end{'s' if arms > 1 else ''} may hold mines: {shown} mine(s) from this start"
+            )
+    clear = {start, *geometry.neighbours(start)}
+    if mines and mines == geometry.cells - len(clear):
+        seen = {n for c in clear for n in geometry.neighbours(c)}
+        if len(seen - clear) < mines:
+            return "every cell outside the start area is a mine, and some no clue can see"
+    return None
 
 
 def _perturb(

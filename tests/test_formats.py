@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import mineshafted.formats
 from mineshafted import PuzzleFormatError, parse_puzzles, read_puzzles
-from mineshafted.formats import dump_puzzle, find_puzzle_files
+from mineshafted.errors import InputError
+from mineshafted.formats import dump_puzzle, find_puzzle_files, read_text
 
 from .conftest import SAMPLE
 
@@ -88,3 +90,18 @@ def test_find_puzzle_files_expands_directories(tmp_path: Path) -> None:
         (tmp_path / name).write_text("[[0]]")
     found = [p.relative_to(tmp_path).as_posix() for p in find_puzzle_files([tmp_path])]
     assert found == ["1.json", "b/2.json", "b/3.jsonl"]
+
+
+def test_read_text_reads_at_most_one_byte_past_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text("[[0]]" + " " * 10)
+    assert read_text(path, limit=15) == "[[0]]" + " " * 10
+    with pytest.raises(InputError, match=r"big\.json: larger than 14 bytes") as caught:
+        read_text(path, limit=14)
+    assert caught.value.limit == 14 and caught.value.source == str(path)
+
+
+def test_read_puzzles_caps_a_device_whose_size_is_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mineshafted.formats, "MAX_FILE_BYTES", 1000)
+    with pytest.raises(PuzzleFormatError, match=r"^/dev/zero: larger than 1,000 bytes"):
+        read_puzzles("/dev/zero")

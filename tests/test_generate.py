@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+import time
 
 import pytest
 
 from mineshafted import Board, BoardManager, Geometry, Sweep
-from mineshafted.generate import GenerationError, _perturb, generate, generate_many
+from mineshafted.generate import (
+    GenerationError,
+    _impossible,
+    _perturb,
+    generate,
+    generate_many,
+)
 
 
 def certified(board: Board, start: int) -> bool:
@@ -107,3 +115,45 @@ def test_perturbation_keeps_the_count_and_the_start_area(seed: int) -> None:
 def test_boards_larger_than_puzzle_files_allow_are_refused() -> None:
     with pytest.raises(GenerationError, match="larger than 1,000,000 cells"):
         generate(100_000, 100_000, 5)
+
+
+def test_a_one_wide_strip_with_two_mines_past_the_start_is_refused_at_once() -> None:
+    began = time.perf_counter()
+    with pytest.raises(GenerationError, match="no 1x5 board with 2 mines is no-guess: on a strip"):
+        generate(1, 5, 2, seed=1)
+    assert time.perf_counter() - began < 0.5
+
+
+def _solvable(rows: int, cols: int, mines: int, start: int) -> bool:
+    """Whether some layout of the request is certified: every layout swept."""
+    geometry = Geometry(rows, cols)
+    clear = {start, *geometry.neighbours(start)}
+    outside = [c for c in range(geometry.cells) if c not in clear]
+    return any(
+        certified(Board.from_mines(rows, cols, layout), start)
+        for layout in itertools.combinations(outside, mines)
+    )
+
+
+STRIPS = [(1, n) for n in range(1, 8)] + [(n, 1) for n in (4, 6)] + [(2, n) for n in range(2, 7)]
+STRIPS += [(5, 2), (3, 3), (3, 4)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), STRIPS)
+def test_refused_requests_are_exactly_the_unsolvable_strips(rows: int, cols: int) -> None:
+    geometry = Geometry(rows, cols)
+    for start in range(geometry.cells):
+        outside = geometry.cells - 1 - len(geometry.neighbours(start))
+        for mines in range(outside + 1):
+            refused = _impossible(geometry, mines, start) is not None
+            if refused or min(rows, cols) <= 2:  # strips: refused exactly when unsolvable
+                assert refused != _solvable(rows, cols, mines, start), (start, mines)
+
+
+def test_an_unsolvable_request_not_recognised_ends_at_the_timeout() -> None:
+    # 4x4 with 11 mines from the corner: no layout is solvable, and no cheap rule sees it.
+    assert _impossible(Geometry(4, 4), 11, 0) is None
+    began = time.perf_counter()
+    with pytest.raises(GenerationError, match=r"within 0\.3 s .*allow more time"):
+        generate(4, 4, 11, seed=1, timeout=0.3)
+    assert time.perf_counter() - began < 1.5

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .output import fail, fail_on_error
+from .output import emit, fail, fail_on_error, finish_output
 
 __all__ = ["HELP", "command"]
 
@@ -16,8 +16,11 @@ HELP = (
     "Make no-guess boards: the solver finishes each from the start cell without a guess\n"
     "and without knowing the mine total.\n\n"
     'Output: JSON Lines, one puzzle object per line ({"board": ..., "seed": ..., ...}), or with\n'
-    "--out one file per board named ROWSxCOLS-MINES-NNN.json. Exit status: 0 done; 2 invalid\n"
-    "request or no board within --timeout."
+    "--out one file per board named ROWSxCOLS-MINES-NNN.json. Every board records its seed:\n"
+    "generate ROWS COLS MINES --seed <recorded> makes that board again (the first board of a\n"
+    "batch uses --seed itself).\n\n"
+    "Exit status: 0 done; 2 invalid request or no board within --timeout; 141 the reader\n"
+    "closed the output early (a pipe into head), nothing printed."
 )
 """The command's ``--help`` text."""
 
@@ -37,7 +40,10 @@ def command(
     ] = 1,
     seed: Annotated[
         int | None,
-        typer.Option(help="Seed: the same seed gives the same boards. Default: a random one."),
+        typer.Option(
+            help="Seed (any integer): the same seed gives the same boards, and the first board "
+            "is the one whose recorded seed is this. Default: a random one."
+        ),
     ] = None,
     start: Annotated[
         str,
@@ -70,7 +76,14 @@ def command(
         fail(f"start [{row}, {col}] is off the {rows}x{cols} board")
     with fail_on_error():
         made = generate_many(
-            rows, cols, mines, count, seed=seed, start=row * cols + col, timeout=timeout
+            rows,
+            cols,
+            mines,
+            count,
+            seed=seed,
+            start=row * cols + col,
+            timeout=timeout,
+            seed_first=True,
         )
         targets: list[Path] = []
         if out is not None:
@@ -87,9 +100,10 @@ def command(
                 name = f"{rows}x{cols}-{mines}-{number:03d}"
                 puzzle = board.to_puzzle(name)
                 if out is None:
-                    typer.echo(dump_puzzle(puzzle))
+                    emit(dump_puzzle(puzzle))
                 else:
                     targets[number - 1].write_text(format_puzzle(puzzle) + "\n")
+    finish_output()
     if out is not None:
         typer.echo(f"wrote {count} puzzle file(s) to {out}", err=True)
 

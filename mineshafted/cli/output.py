@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -15,7 +17,21 @@ if TYPE_CHECKING:
     from ..formats import Puzzle
     from ..solver import SweepReport
 
-__all__ = ["fail", "fail_on_error", "label", "sweep_json", "sweep_text"]
+__all__ = [
+    "EXIT_CLOSED_PIPE",
+    "emit",
+    "fail",
+    "fail_on_error",
+    "finish_output",
+    "label",
+    "sweep_json",
+    "sweep_text",
+]
+
+EXIT_CLOSED_PIPE = 141
+"""The status when the reader of standard output closed it early (``... | head``): 128 plus
+SIGPIPE's number, what the shell reports for any Unix tool that dies of SIGPIPE, so a
+pipeline under ``set -o pipefail`` sees this command as it sees ``yes``. Nothing is printed."""
 
 
 def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
@@ -35,6 +51,30 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     """
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(status)
+
+
+def emit(line: str = "") -> None:
+    """Print ``line`` on standard output; a write that fails ends the command.
+
+    Raises
+    ------
+    typer.Exit
+        With :data:`EXIT_CLOSED_PIPE` and nothing printed when the reader has gone (a closed
+        pipe); with ``EXIT_INVALID`` and ``error: <stdout>: ...`` on stderr for any other
+        failed write (a full disk, say).
+    """
+    with _stdout_errors():
+        typer.echo(line)
+
+
+def finish_output() -> None:
+    """Flush standard output at the end of a command, with :func:`emit`'s handling of errors.
+
+    Output to a file or a pipe is buffered, so a full disk or a closed pipe may only show
+    when the buffer is flushed.
+    """
+    with _stdout_errors():
+        sys.stdout.flush()
 
 
 @contextmanager
@@ -149,3 +189,29 @@ def sweep_json(puzzle: Puzzle, report: SweepReport) -> dict[str, Any]:
         "proven_by": dict(report.proven_by),
         "searches": report.searches,
     }
+
+
+@contextmanager
+def _stdout_errors() -> Iterator[None]:
+    """Turn a failed write to standard output into a quiet end (closed pipe) or a one-line
+    error naming ``<stdout>``."""
+    try:
+        yield
+    except BrokenPipeError:
+        _drop_stdout()
+        raise typer.Exit(EXIT_CLOSED_PIPE) from None
+    except OSError as error:
+        _drop_stdout()
+        fail(f"<stdout>: {error.strerror or error}")
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's last flush at exit
+    neither fails again nor prints a second error."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file: a test runner's buffer
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)

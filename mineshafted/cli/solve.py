@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import fail_on_error, label, sweep_json, sweep_text
+from .output import emit, fail_on_error, finish_output, label, sweep_json, sweep_text
 from .status import EXIT_NEEDS_GUESS, EXIT_SOLVED
 
 if TYPE_CHECKING:
@@ -21,7 +20,8 @@ HELP = (
     "Play PUZZLE through a BoardManager with sweep_mines and print the solved board.\n\n"
     "The grid shows clues as digits, 0 as '.', mines as '*' and undetermined cells as '?'.\n\n"
     "Exit status: 0 solved; 1 needs a guess (prints the partial board and the undetermined "
-    "cells); 2 invalid input (one line on stderr names the problem)."
+    "cells); 2 invalid input (one line on stderr names the problem); 141 the reader closed "
+    "the output early (a pipe into head), nothing printed."
 )
 """The command's ``--help`` text (the exit-status sentence is one paragraph)."""
 
@@ -88,16 +88,13 @@ def command(
     ] = None,
 ) -> None:
     """Sweep every puzzle of ``puzzle`` and exit with the worst status among them."""
-    from ..formats import parse_puzzles, read_puzzles
+    from ..formats import read_puzzles
     from ..game import BoardManager
     from ..solver import Sweep
 
     chosen = _chosen(ctx, search, engine)
-    with fail_on_error():
-        if puzzle == "-":
-            puzzles = parse_puzzles(sys.stdin.read(), origin="<stdin>")
-        else:
-            puzzles = read_puzzles(puzzle)
+    with fail_on_error():  # capped, whatever the source: a file, a device, a pipe, stdin
+        puzzles = read_puzzles(puzzle)
     worst = EXIT_SOLVED
     for number, item in enumerate(puzzles):
         with fail_on_error(label(item, number)):
@@ -107,12 +104,13 @@ def command(
             )
             report = sweep.run()
         if json_output:
-            typer.echo(json.dumps(sweep_json(item, report)))
+            emit(json.dumps(sweep_json(item, report)))
         else:
             if number:
-                typer.echo()
-            typer.echo(sweep_text(item, number, report))
+                emit()
+            emit(sweep_text(item, number, report))
         worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
+    finish_output()
     raise typer.Exit(worst)
 
 

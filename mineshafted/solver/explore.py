@@ -9,16 +9,29 @@ unplaced
 ripe
     A clue whose count alone decides its hidden neighbours: no mine left to place (all safe),
     or as many unplaced mines as hidden cells (all mines).
+ring
+    The neighbours of an explored cell, as the manager's ``get_adjacent`` listed them.
+
+What the manager says is checked where it is cheap, once, when it is read: each clue is an
+int (``0 <= clue <=`` the ring's length, on the rarer paths where that matters), and each ring
+sums to exactly what the cell's true neighbours sum to under the manager's ``size``, with at
+most 9 items read from it. That catches rings shifted by one, wrapped round the edges, missing
+or adding a cell, and rings from a swapped size; a ring whose members are wrong but sum to the
+right total is not caught (see :meth:`Explorer.explore`).
 """
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableSequence
+from functools import lru_cache
+from itertools import islice
+from operator import index
 from typing import NoReturn
 
-from ..board import MINE, Cell
-from ..errors import ContradictionError
+from ..board import MINE, Cell, Geometry
+from ..errors import ContradictionError, ManagerError
 from .knowledge import CellState, Knowledge
 from .variables import Fact
 
@@ -57,11 +70,22 @@ class Explorer:
     Counting a decided cell costs ``O(clues around it)``; recording a clue ``O(its ring)``.
     """
 
-    __slots__ = ("_around", "_facts", "_hidden", "_queue", "_uncounted", "_unplaced", "knowledge")
+    __slots__ = (
+        "_around",
+        "_facts",
+        "_hidden",
+        "_queue",
+        "_sums",
+        "_uncounted",
+        "_unplaced",
+        "knowledge",
+    )
 
     def __init__(self, knowledge: Knowledge) -> None:
         self.knowledge = knowledge
         cells = len(knowledge.state)
+        self._sums = _ring_sums(knowledge.rows, knowledge.cols)
+        """cell -> the sum of its true neighbours, what a ring read for it must sum to."""
         self._queue: deque[Cell] = deque()
         """Proven-safe cells waiting to be explored."""
         self._around: list[list[Cell] | None] = [None] * cells
@@ -95,6 +119,16 @@ class Explorer:
         ------
         ContradictionError
             A clue cannot hold given the facts around it.
+        ManagerError
+            The manager's clue is not a whole number from 0 to the cell's neighbour count, or
+            its ring is not the cell's neighbours: more than 8 items, a member not a cell
+            index or off the board, or a sum other than the true ring's (a ring shifted by
+            one, wrapped round an edge, missing or adding a cell, or from a swapped size).
+            A ring whose wrong members sum to the true total is not caught.
+
+        Notes
+        -----
+        The checks cost one ``sum`` of the ring and three comparisons per explored cell.
         """
         knowledge = self.knowledge
         queue, uncounted, facts = self._queue, self._uncounted, self._facts
@@ -105,6 +139,7 @@ class Explorer:
             self._around,
         )
         hidden, unplaced = self._hidden, self._unplaced
+        sums = self._sums
         unknown, safe, explored, mined = (
             CellState.UNKNOWN,
             CellState.SAFE,
@@ -179,21 +214,30 @@ class Explorer:
                 continue
             if not queue:
                 break
-            # Explore a safe cell and record its clue.
+            # Explore a safe cell and record its clue and its ring, both checked where cheap.
             cell = queue.popleft()
             clue = move(cell)
+            if type(clue) is not int:
+                clue = self._clue(cell, clue)
+            ring = adjacent(cell)
+            ring = tuple(ring) if type(ring) is list else self._read(cell, ring)
+            if sum(ring) != sums[cell]:
+                self._fault(cell, ring)
             state[cell] = explored
             values[cell] = clue
-            rings[cell] = ring = tuple(adjacent(cell))
+            rings[cell] = ring
             # An explicit loop: on Python 3.11 a comprehension here costs a function call.
             cells = []
             need = clue
-            for n in ring:
-                seen = state[n]
-                if seen is unknown:
-                    cells.append(n)
-                elif seen is mined:
-                    need -= 1
+            try:
+                for n in ring:
+                    seen = state[n]
+                    if seen is unknown:
+                        cells.append(n)
+                    elif seen is mined:
+                        need -= 1
+            except (IndexError, TypeError):  # a ring member off the board, or not an int
+                self._fault(cell, ring)
             left = len(cells)
             if need == 0 or need == left:
                 orders.append((cells, need > 0))
@@ -234,9 +278,121 @@ class Explorer:
         return [c for c, s in enumerate(self.knowledge.state) if s is unknown and around[c]]
 
     def _refuse(self, cell: Cell, unplaced: int, hidden: int) -> NoReturn:
-        """Raise for a clue whose count no placement can meet."""
+        """Raise for a clue whose count no placement can meet.
+
+        Raises
+        ------
+        ManagerError
+            The clue is negative or larger than the cell's number of neighbours: no board has
+            it.
+        ContradictionError
+            Otherwise: the clues seen so far contradict each other.
+        """
+        clue, ring = self.knowledge.values[cell], self.knowledge.rings.get(cell, ())
+        if clue is not None and not 0 <= clue <= len(ring):
+            raise ManagerError(
+                f"clue {clue} at cell {cell}, which has {len(ring)} neighbour(s)",
+                cell=cell,
+                value=clue,
+            )
         raise ContradictionError(
             f"clue {self.knowledge.values[cell]} at cell {cell} cannot hold: {unplaced} mine(s) "
             f"left to place among {hidden} unknown neighbour(s)",
             cells=[cell],
         )
+
+    def _clue(self, cell: Cell, clue: object) -> int:
+        """``clue``, not an ``int``, as one (an integer of another type, numpy's say, converts).
+
+        Raises
+        ------
+        ManagerError
+            ``move`` answered something that is not a whole number (a float, a bool, None).
+        """
+        try:
+            value = index(clue)  # type: ignore[arg-type]
+        except TypeError:
+            value = None
+        if value is None or isinstance(clue, bool):
+            raise ManagerError(
+                f"move({cell}) answered {clue!r}, not a clue (a whole number 0-8)",
+                cell=cell,
+                value=clue,
+            )
+        return value
+
+    def _read(self, cell: Cell, items: Iterable[Cell]) -> tuple[Cell, ...]:
+        """A ring given as any iterable: at most 9 items are read, so an endless one stops.
+
+        Raises
+        ------
+        ManagerError
+            The iterable holds more than 8 items, or cannot be iterated.
+        """
+        try:
+            ring = tuple(islice(items, 9))
+        except TypeError:
+            raise ManagerError(
+                f"get_adjacent({cell}) answered {items!r}, not a list of cells",
+                cell=cell,
+                value=items,
+            ) from None
+        if len(ring) > 8:
+            raise ManagerError(
+                f"get_adjacent({cell}) lists more than 8 cells", cell=cell, value=ring
+            )
+        return ring
+
+    def _fault(self, cell: Cell, ring: tuple[Cell, ...]) -> NoReturn:
+        """Raise :class:`ManagerError` naming how ``ring`` differs from ``cell``'s neighbours."""
+        knowledge = self.knowledge
+        rows, cols = knowledge.rows, knowledge.cols
+        true = Geometry(rows, cols).neighbours(cell)
+        where = f"get_adjacent({cell}) on the {rows}x{cols} board the manager's size gives"
+        odd = [n for n in ring if type(n) is not int]
+        if odd:
+            why = f"lists {odd[0]!r}, not a cell index"
+        elif any(not 0 <= n < rows * cols for n in ring):
+            why = f"lists {next(n for n in ring if not 0 <= n < rows * cols)} off the board"
+        elif cell in ring:
+            why = "lists the cell itself"
+        elif len(set(ring)) != len(ring):
+            why = "lists a cell twice"
+        else:
+            stray = sorted(set(ring) - set(true))
+            missing = sorted(set(true) - set(ring))
+            parts = [f"lists {stray} (not neighbours)"] if stray else []
+            parts += [f"misses {missing}"] if missing else []
+            why = " and ".join(parts) or f"lists {len(ring)} cell(s) of its {len(true)}"
+        raise ManagerError(f"{where} {why}", cell=cell, value=ring)
+
+
+_COMPACT = 250_000
+"""Boards with more cells keep their ring sums in an ``array`` (a list costs ~36 bytes a cell)."""
+
+
+@lru_cache(maxsize=4)
+def _ring_sums(rows: int, cols: int) -> MutableSequence[int]:
+    """cell -> the sum of its neighbours' indices on a ``rows`` x ``cols`` board.
+
+    An inner cell's eight neighbours sum to eight times its index; the border is filled in
+    from the true neighbours. Cached per size: a generator or a grader sweeps one size often.
+    A list (indexing it returns a stored int instead of making one), except on boards over
+    :data:`_COMPACT` cells, where an ``array`` keeps it to 8 bytes a cell.
+
+    >>> list(_ring_sums(2, 3))
+    [8, 14, 10, 5, 11, 7]
+
+    Notes
+    -----
+    ``O(rows * cols)`` in C for the inner cells, ``O(rows + cols)`` in Python for the border.
+    """
+    cells = rows * cols
+    inner = range(0, 8 * cells, 8)
+    sums: MutableSequence[int] = array("q", inner) if cells > _COMPACT else list(inner)
+    geometry = Geometry(rows, cols)
+    border = {*range(cols), *range(cells - cols, cells), *range(0, cells, cols)}
+    border.update(range(cols - 1, cells, cols))
+    for cell in border:
+        sums[cell] = sum(geometry.neighbours(cell))
+    return sums

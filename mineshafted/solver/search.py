@@ -9,7 +9,8 @@ Two interchangeable engines share one signature, ``(component, graph) -> {cell: 
 - :class:`BacktrackingSearch` (the default): forward checking over the CSP's own domains,
   smallest domain first, one targeted search per undecided cell.
 - :class:`ConstraintSearch`: an independent model of the same component in python-constraint
-  (one 0/1 variable per cell, an ``ExactSumConstraint`` per clue), all solutions enumerated.
+  (one 0/1 variable per cell, an ``ExactSumConstraint`` per clue), asked the same questions:
+  one solution, then one search per undecided cell with that cell flipped.
 """
 
 from __future__ import annotations
@@ -57,18 +58,24 @@ class BacktrackingSearch:
 
 
 class ConstraintSearch:
-    """The python-constraint engine: enumerate every solution, keep the constant cells.
+    """The python-constraint engine: the default's questions, asked of an independent model.
 
-    Slower (it lists all solutions, not one per cell) and independent of this package's
-    search and arcs, which makes it a cross-check and an alternative backend. Each variable
-    becomes an ``ExactSumConstraint`` over its whole scope, with every cell its domain settles
-    pinned to that value, so a component whose settled cells already clash has no solution.
+    Each cell is a python-constraint variable over ``{0, 1}``, each clue variable an
+    ``ExactSumConstraint`` over its whole scope, and every cell its domain settles is pinned
+    to that value, so a component whose settled cells already clash has no solution. Like
+    :func:`backbone`, it finds one solution, then for each undecided cell not yet seen both
+    ways one solution with that cell flipped (``getSolution``: the first found). Nothing here
+    shares this package's search or arcs, which makes it a cross-check and an alternative
+    backend of the same cost class.
+
+    Notes
+    -----
+    At most ``1 + cells`` searches, each stopping at its first solution. python-constraint2
+    2.9 raises ``ValueError`` from ``ExactSumConstraint`` on some inputs with no solution (a
+    domain emptied by pinning); that is taken as "no solution".
     """
 
     def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
-        from constraint import ExactSumConstraint, Problem  # type: ignore[import-untyped]
-
-        problem = Problem()
         values: dict[Cell, set[int]] = {}
         undecided: set[Cell] = set()
         for var in component:
@@ -79,23 +86,22 @@ class ConstraintSearch:
                     allowed &= {mines >> i & 1}
                 else:
                     undecided.add(cell)
-        seen: dict[Cell, set[int]] = {c: set() for c in undecided}
-        found = False
-        if all(values.values()):  # no cell pinned both ways
-            for cell, allowed in values.items():
-                problem.addVariable(cell, sorted(allowed))
-            for var in component:
-                mines = var.domain[0].bit_count()
-                problem.addConstraint(ExactSumConstraint(mines), list(var.scope))
-            for solution in problem.getSolutionIter():
-                found = True
-                for cell in undecided:
-                    seen[cell].add(solution[cell])
-        if not found:
+        possible = all(values.values()) and all(var.domain for var in component)
+        first = _first_solution(component, values) if possible else None
+        if first is None:
             raise ContradictionError(
                 "these clues admit no placement of mines", cells=[v.cell for v in component]
             )
-        return {c: bits == {1} for c, bits in seen.items() if len(bits) == 1}
+        flipped: set[Cell] = set()
+        for cell in sorted(undecided):
+            if cell in flipped:
+                continue
+            other = _first_solution(component, {**values, cell: {1 - first[cell]}})
+            if other is not None:
+                flipped.update(c for c in undecided if other[c] != first[c])
+        proven = {c: first[c] == 1 for c in undecided if c not in flipped}
+        log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
+        return proven
 
 
 def constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell, ...], int]]:
@@ -186,6 +192,28 @@ def backbone(component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, b
 
 Links = list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]]
 """Per variable position: (neighbour position, own projection table, neighbour's table)."""
+
+
+def _first_solution(
+    component: Sequence[ClueVariable], values: Mapping[Cell, set[int]]
+) -> dict[Cell, int] | None:
+    """python-constraint's first solution of ``component`` with each cell over ``values``.
+
+    ``None`` when there is none, including when python-constraint2 raises ``ValueError`` for
+    a contradictory input instead of finding nothing.
+    """
+    from constraint import ExactSumConstraint, Problem  # type: ignore[import-untyped]
+
+    problem = Problem()
+    for cell, allowed in values.items():
+        problem.addVariable(cell, sorted(allowed))
+    for var in component:
+        problem.addConstraint(ExactSumConstraint(var.domain[0].bit_count()), list(var.scope))
+    try:
+        solution: dict[Cell, int] | None = problem.getSolution()
+    except ValueError:
+        return None
+    return solution
 
 
 def _links(component: Sequence[ClueVariable], graph: ArcGraph) -> Links:

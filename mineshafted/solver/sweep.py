@@ -31,7 +31,7 @@ from time import perf_counter
 from typing import Protocol
 
 from ..board import Cell, Grid
-from ..errors import NeedsGuess, PartialGrid
+from ..errors import ManagerError, NeedsGuess, PartialGrid, StartError
 from .count import tally
 from .csp import ClueCSP
 from .explore import Explorer
@@ -196,7 +196,18 @@ class Sweep:
         start: Cell = 0,
         mines: int | None = None,
     ) -> None:
-        rows, cols = bm.size
+        """Prepare a sweep of ``bm`` from ``start``; nothing is played until :meth:`advance`.
+
+        Raises
+        ------
+        ManagerError
+            ``bm.size`` is not two positive ints.
+        StartError
+            ``start`` is not a cell index of the board.
+        """
+        rows, cols = _size(bm)
+        if type(start) is not int or not 0 <= start < rows * cols:
+            raise StartError(start, rows=rows, cols=cols)
         self.bm = bm
         self.start = start
         self.csp = ClueCSP()
@@ -372,3 +383,21 @@ class Sweep:
                 len(report.frontier),
             )
         return report
+
+
+def _size(bm: Manager) -> tuple[int, int]:
+    """The manager's ``size``, checked: two positive ints, rows then columns.
+
+    Raises
+    ------
+    ManagerError
+        It is anything else (a float, a negative, one number, a missing attribute).
+    """
+    size = getattr(bm, "size", None)
+    if (
+        isinstance(size, tuple | list)
+        and len(size) == 2
+        and all(type(n) is int and n > 0 for n in size)
+    ):
+        return size[0], size[1]
+    raise ManagerError(f"size is {size!r}, not two positive ints (rows, columns)", value=size)

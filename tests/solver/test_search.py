@@ -142,3 +142,45 @@ def test_backbone_matches_brute_force_on_random_frontiers() -> None:
         assert proven == expected
         checked += 1
     assert checked > 100
+
+
+# A chain of 23 overlapping clues, one mine each: many solutions when enumerated, a few
+# first-solution searches when asked the backbone's questions.
+LADDER = [(i, (100 + 3 * i, 101 + 3 * i, 102 + 3 * i), 1) for i in range(12)] + [
+    (50 + i, (102 + 3 * i, 103 + 3 * i), 1) for i in range(11)
+]
+
+
+def test_constraint_search_asks_for_one_solution_per_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    csp = build(LADDER)
+    csp.propagate()
+    (component,) = csp.components(csp.variables)
+    calls: list[int] = []
+    first = Problem.getSolution
+
+    def counted(self: Problem) -> object:
+        calls.append(1)
+        return first(self)
+
+    def enumerate_all(self: Problem) -> object:
+        raise AssertionError("every solution enumerated")
+
+    monkeypatch.setattr(Problem, "getSolution", counted)
+    monkeypatch.setattr(Problem, "getSolutions", enumerate_all)
+    monkeypatch.setattr(Problem, "getSolutionIter", enumerate_all)
+    proven = ConstraintSearch()(component, csp.graph)
+    assert proven == backbone(component, csp.graph)
+    cells = {c for var in component for c in var.scope}
+    assert 1 <= len(calls) <= 1 + len(cells)
+
+
+def test_python_constraint_value_error_on_a_clash_means_no_solution() -> None:
+    # python-constraint2 2.9: a sum of 0 empties the pinned cell's domain, and the next
+    # ExactSumConstraint's preprocessing raises ValueError instead of finding no solution.
+    from mineshafted.solver.search import _first_solution
+
+    none, one = build([(0, (10,), 0)]), build([(1, (10,), 1)])
+    clash = [*none.variables.values(), *one.variables.values()]
+    assert _first_solution(clash, {10: {1}}) is None
