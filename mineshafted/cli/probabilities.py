@@ -49,10 +49,11 @@ def command(
     ] = False,
 ) -> None:
     """Read ``position``, count its placements and print the odds."""
-    from ..probability import odds_json, read_position, view_odds
+    from ..formats import read_text
+    from ..probability import odds_json, parse_position, view_odds
 
     with fail_on_error():  # the file's errors name the file
-        read = read_position(position)
+        read = parse_position(read_text(position), source=str(position))
     with fail_on_error(str(position)):
         result = view_odds(read.board, read.mines)
     if json_output:

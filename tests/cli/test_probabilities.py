@@ -69,7 +69,7 @@ def test_bad_positions_exit_2_with_one_line(tmp_path: Path, content: str, messag
 
 def test_a_missing_position_file_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["probabilities", str(tmp_path / "nope.json")])
-    assert result.exit_code == 2 and "No such file" in result.stderr
+    assert result.exit_code == 2 and "no such file" in result.stderr
 
 
 def test_solve_with_total_decides_what_only_the_count_decides(tmp_path: Path) -> None:
@@ -83,3 +83,13 @@ def test_solve_with_total_decides_what_only_the_count_decides(tmp_path: Path) ->
     assert total.exit_code == 0, total.output
     report = json.loads(total.stdout)
     assert report["board"] == board and report["proven_by"]["total"] == 4
+
+
+def test_a_position_larger_than_the_cap_is_refused_unread(tmp_path: Path) -> None:
+    from mineshafted.formats import MAX_FILE_BYTES
+
+    path = tmp_path / "huge.json"
+    with path.open("wb") as out:
+        out.truncate(MAX_FILE_BYTES + 1)
+    result = runner.invoke(app, ["probabilities", str(path)])
+    assert result.exit_code == 2 and "not read past that cap" in result.stderr
