@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import emit, fail_on_error, finish_output, label, sweep_json, sweep_text
+from .output import emit, fail, fail_on_error, finish_output, label, sweep_json, sweep_text
 from .status import EXIT_NEEDS_GUESS, EXIT_SOLVED
 
 if TYPE_CHECKING:
+    from ..formats import Puzzle
     from ..solver import ComponentSearch
 
 __all__ = ["HELP", "SearchChoice", "command"]
@@ -78,6 +80,17 @@ def command(
             "placement of the remaining mines are decided too.",
         ),
     ] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE.jsonl",
+            dir_okay=False,
+            help="Write the solve as a game record (JSON Lines), each reveal with the stage "
+            "that proved it, for `mineshafted replay`. One puzzle only; an existing file is "
+            "kept.",
+        ),
+    ] = None,
     engine: Annotated[
         SearchChoice | None,
         typer.Option(
@@ -95,6 +108,11 @@ def command(
     chosen = _chosen(ctx, search, engine)
     with fail_on_error():  # capped, whatever the source: a file, a device, a pipe, stdin
         puzzles = read_puzzles(puzzle)
+    if record is not None:
+        if len(puzzles) != 1:
+            fail(f"--record takes one puzzle, and {puzzle} holds {len(puzzles)}")
+        if record.exists():
+            fail(f"{record}: already exists; remove it or choose another name")
     worst = EXIT_SOLVED
     for number, item in enumerate(puzzles):
         with fail_on_error(label(item, number)):
@@ -110,8 +128,21 @@ def command(
                 emit()
             emit(sweep_text(item, number, report))
         worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
+    if record is not None:
+        _write_record(puzzles[0], chosen, with_total, record)
     finish_output()
     raise typer.Exit(worst)
+
+
+def _write_record(item: Puzzle, chosen: SearchChoice, with_total: bool, path: Path) -> None:
+    """Solve ``item`` again through a recording game and write the record to ``path``."""
+    from ..game import write_record
+    from ..solver.recording import record_solve
+
+    mines = item.board.mine_count if with_total else None
+    with fail_on_error(str(path)):
+        solved = record_solve(item.board, start=item.start, search=chosen.build(), mines=mines)
+        write_record(solved, path)
 
 
 def _chosen(ctx: typer.Context, search: SearchChoice, engine: SearchChoice | None) -> SearchChoice:

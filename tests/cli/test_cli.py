@@ -261,3 +261,24 @@ def test_generate_reports_a_file_system_error_in_one_line(tmp_path: Path) -> Non
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {blocker / 'made'}: ")
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_solve_record_writes_a_replayable_game_record(puzzle_file: Path, tmp_path: Path) -> None:
+    from mineshafted import read_record, replay
+
+    path = tmp_path / "solve.jsonl"
+    result = runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    record = read_record(path)
+    reasons = [getattr(event, "reason", None) for event in record.events]
+    assert reasons[0] == "start" and "propagation" in reasons
+    assert replay(record).won
+    again = runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path)])
+    assert again.exit_code == 2 and "already exists" in again.stderr
+
+
+def test_solve_record_takes_one_puzzle(tmp_path: Path) -> None:
+    many = tmp_path / "many.jsonl"
+    many.write_text(json.dumps({"board": SAMPLE}) + "\n" + json.dumps({"board": SAMPLE}) + "\n")
+    result = runner.invoke(app, ["solve", str(many), "--record", str(tmp_path / "r.jsonl")])
+    assert result.exit_code == 2 and "--record takes one puzzle" in result.stderr
