@@ -35,7 +35,7 @@ from .game import (
     GameStatus,
     Rules,
     read_record,
-    replay,
+    rebuild,
     write_record,
 )
 from .solver import (
@@ -94,8 +94,8 @@ __all__ = [
     "parse_puzzles",
     "read_puzzles",
     "read_record",
+    "rebuild",
     "render",
-    "replay",
     "sweep_mines",
     "write_record",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .engine import Game, GameManager, View, positions, replay
+from .engine import Game, GameManager, View, positions, rebuild
 from .manager import BoardManager
 from .record import (
     Event,
@@ -40,6 +40,6 @@ __all__ = [
     "View",
     "positions",
     "read_record",
-    "replay",
+    "rebuild",
     "write_record",
 ]

@@ -31,7 +31,7 @@ from .manager import Adjacency
 from .record import Detail, Event, Flag, GameRecord, MineHit, Outcome, RecordHeader, Reveal, Unflag
 from .rules import CLASSIC, AfterMine, FirstMove, GameStatus, Rules
 
-__all__ = ["Game", "GameManager", "View", "positions", "replay"]
+__all__ = ["Game", "GameManager", "View", "positions", "rebuild"]
 
 log = logging.getLogger(__name__)
 
@@ -528,7 +528,7 @@ class GameManager(Adjacency):
         return f"<GameManager of {self._game!r}>"
 
 
-def replay(record: GameRecord, *, actions: int | None = None) -> Game:
+def rebuild(record: GameRecord, *, actions: int | None = None) -> Game:
     """The game of ``record`` after its first ``actions`` actions (all of them by default).
 
     Actions are reveals, flags and unflags; the events that follow from them (mine hits and
@@ -544,7 +544,7 @@ def replay(record: GameRecord, *, actions: int | None = None) -> Game:
     --------
     >>> game = Game.draw(4, 4, 3, seed=5)
     >>> _ = game.reveal(0), game.flag(15)
-    >>> replay(game.record).view() == game.view()
+    >>> rebuild(game.record).view() == game.view()
     True
     >>> replay(game.record, actions=1).flags
     frozenset()
@@ -563,7 +563,7 @@ def positions(record: GameRecord) -> Iterator[View]:
     Raises
     ------
     RecordFormatError
-        As :func:`replay`, when the bad event is reached.
+        As :func:`rebuild`, when the bad event is reached.
     """
     for game in _replayed(record, None):
         yield game.view()

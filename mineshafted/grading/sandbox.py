@@ -160,6 +160,10 @@ def bwrap_arguments(
         elif path.is_dir():
             arguments += ["--ro-bind", name, name]
             bound.append(path)
+    # The private /tmp first: an interpreter installed below /tmp (a virtual environment in a
+    # fresh clone, say) is then bound on top of it, not covered by it.
+    arguments += ["--proc", "/proc", "--dev", "/dev"]
+    arguments += ["--size", str(disk_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     for prefix in _python_roots():
         if not any(prefix.is_relative_to(root) for root in bound):
             arguments += ["--ro-bind", str(prefix), str(prefix)]
@@ -167,8 +171,6 @@ def bwrap_arguments(
     for folder in (*_package_folders(), *hidden):
         if folder.is_dir() and any(folder.is_relative_to(root) for root in bound):
             arguments += ["--tmpfs", str(folder)]
-    arguments += ["--proc", "/proc", "--dev", "/dev"]
-    arguments += ["--size", str(disk_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     if child is not None:
         arguments += ["--ro-bind", str(child), CHILD_PATH]
     name = f"{SUBMISSION_FOLDER}/{submission.name}"

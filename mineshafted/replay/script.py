@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from ..board import MINE
 from ..errors import RecordFormatError
-from ..game import Flag, GameRecord, MineHit, Outcome, Reveal, Unflag, replay
+from ..game import Flag, GameRecord, MineHit, Outcome, Reveal, Unflag, rebuild
 
 __all__ = ["ODDS", "SCRIPT_VERSION", "script"]
 
@@ -84,7 +84,7 @@ def script(record: GameRecord, *, title: str = "replay") -> dict[str, Any]:
     -----
     ``O(cells + events)``, the replay included.
     """
-    replay(record)
+    rebuild(record)  # a record that does not replay raises here
     header = record.header
     kinds: list[str] = []
     cells: list[int] = []

@@ -264,7 +264,7 @@ def test_generate_reports_a_file_system_error_in_one_line(tmp_path: Path) -> Non
 
 
 def test_solve_record_writes_a_replayable_game_record(puzzle_file: Path, tmp_path: Path) -> None:
-    from mineshafted import read_record, replay
+    from mineshafted import read_record, rebuild
 
     path = tmp_path / "solve.jsonl"
     result = runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path)])
@@ -272,7 +272,7 @@ def test_solve_record_writes_a_replayable_game_record(puzzle_file: Path, tmp_pat
     record = read_record(path)
     reasons = [getattr(event, "reason", None) for event in record.events]
     assert reasons[0] == "start" and "propagation" in reasons
-    assert replay(record).won
+    assert rebuild(record).won
     again = runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path)])
     assert again.exit_code == 2 and "already exists" in again.stderr
 

@@ -26,7 +26,7 @@ from mineshafted.game import (
     Unflag,
     positions,
     read_record,
-    replay,
+    rebuild,
     write_record,
 )
 
@@ -102,7 +102,7 @@ def test_a_drawn_game_has_no_layout_until_replayed_from_its_seed() -> None:
     game = Game.draw(6, 6, 7, seed=12)
     game.reveal(14)
     assert game.record.header.layout is None
-    assert replay(game.record).board == game.board
+    assert rebuild(game.record).board == game.board
 
 
 @settings(max_examples=100, deadline=None)
@@ -114,7 +114,7 @@ def test_any_game_round_trips_and_replays(
     play(game, plan)
     read = read_record(io.StringIO("\n".join(lines_of(game.record))))
     assert read == game.record
-    again = replay(read)
+    again = rebuild(read)
     assert again.record == game.record
     assert again.view() == game.view()
     assert again.board == game.board
@@ -124,7 +124,7 @@ def test_a_drawn_game_round_trips_and_replays() -> None:
     game = Game.draw(9, 9, 10, rules=Rules(FirstMove.OPENING), seed=5)
     game.reveal(40)
     game.flag(next(c for c in range(81) if game.shown(c) is None))
-    assert replay(read_record(io.StringIO("\n".join(lines_of(game.record))))).view() == game.view()
+    assert rebuild(read_record(io.StringIO("\n".join(lines_of(game.record))))).view() == game.view()
 
 
 # -- replays ----------------------------------------------------------------------------
@@ -141,9 +141,9 @@ def test_positions_step_through_every_action(game: Game) -> None:
 
 
 def test_a_replay_stops_after_the_actions_asked_for(game: Game) -> None:
-    assert replay(game.record, actions=0).record.events == []
-    assert replay(game.record, actions=2).record.events == game.record.events[:2]
-    assert replay(game.record, actions=99).record == game.record
+    assert rebuild(game.record, actions=0).record.events == []
+    assert rebuild(game.record, actions=2).record.events == game.record.events[:2]
+    assert rebuild(game.record, actions=99).record == game.record
 
 
 def edited(record: GameRecord, index: int, event: object) -> GameRecord:
@@ -168,7 +168,7 @@ def test_a_record_that_does_not_replay_names_the_line(
 ) -> None:
     record = change(game.record)  # type: ignore[operator]
     with pytest.raises(RecordFormatError, match=message) as error:
-        replay(record)
+        rebuild(record)
     assert error.value.line == line
 
 
@@ -176,7 +176,7 @@ def test_a_header_whose_first_move_differs_from_the_replay_is_refused(game: Game
     record = GameRecord(game.record.header, game.record.events)
     record.header = Game.on(BOARD, rules=CLASSIC, seed=4).record.header  # first: None
     with pytest.raises(RecordFormatError, match="first move was 5, not None") as error:
-        replay(record)
+        rebuild(record)
     assert (error.value.line, error.value.field) == (1, "first")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -14,10 +15,22 @@ from mineshafted.grading.sandbox import bwrap_problem
 NO_BWRAP = bwrap_problem()
 """Why bubblewrap cannot run here (``None`` when it can)."""
 
-needs_bwrap = pytest.mark.skipif(
-    NO_BWRAP is not None, reason=f"bubblewrap cannot run here: {NO_BWRAP}"
-)
-"""Mark a test that needs a working bubblewrap (``.ci/run`` installs it)."""
+REQUIRE_BWRAP = bool(os.environ.get("MINESHAFTED_REQUIRE_SANDBOX"))
+"""Set by CI where bwrap is installed: a sandbox that cannot run is then a failure."""
+
+
+@pytest.fixture
+def _bwrap_required() -> None:
+    pytest.fail(f"MINESHAFTED_REQUIRE_SANDBOX is set, but bubblewrap cannot run: {NO_BWRAP}")
+
+
+if NO_BWRAP is not None and REQUIRE_BWRAP:
+    needs_bwrap = pytest.mark.usefixtures("_bwrap_required")
+else:
+    needs_bwrap = pytest.mark.skipif(
+        NO_BWRAP is not None, reason=f"bubblewrap cannot run here: {NO_BWRAP}"
+    )
+"""Mark a test that needs a working bubblewrap (``.ci/run`` installs it and requires it)."""
 
 SANDBOXES = [
     pytest.param(Sandbox.BWRAP, id="bwrap", marks=needs_bwrap),

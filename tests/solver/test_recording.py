@@ -18,7 +18,7 @@ from mineshafted.game import (
     Reveal,
     positions,
     read_record,
-    replay,
+    rebuild,
     write_record,
 )
 from mineshafted.solver import Stage, Sweep
@@ -43,7 +43,7 @@ def _stage_of(board: Board, start: int, mines: int | None = None) -> dict[int, s
 def test_a_solved_board_is_won_and_replays_to_the_same_game() -> None:
     board, start = _puzzle_board("no-guess/30x16-99/01.json")
     record = record_solve(board, start=start)
-    game = replay(record)
+    game = rebuild(record)
     assert game.status is GameStatus.WON
     assert isinstance(record.events[-1], Outcome)
     assert record.events[-1].mines == tuple(sorted(board.mines))
@@ -76,7 +76,7 @@ def test_a_stalled_solve_ends_in_play_without_an_outcome_and_reads_back() -> Non
     board, start = _puzzle_board("needs-guess/9x9-10-01.json")
     record = record_solve(board, start=start)
     assert not any(isinstance(e, Outcome) for e in record.events)
-    assert replay(record).status is GameStatus.PLAYING
+    assert rebuild(record).status is GameStatus.PLAYING
     out = io.StringIO()
     write_record(record, out)
     assert read_record(io.StringIO(out.getvalue())) == record
@@ -86,20 +86,20 @@ def test_the_mine_total_is_shown_and_its_stage_recorded() -> None:
     # 0 1 * ?: the last cell is walled in; with the total (1) it is proven safe by the count.
     board = Board.from_grid([[0, 1, -1, 1]])
     without = record_solve(board)
-    assert replay(without).status is GameStatus.PLAYING
+    assert rebuild(without).status is GameStatus.PLAYING
     record = record_solve(board, mines=1)
     assert record.header.rules.total_known
     assert [(e.cell, e.reason) for e in record.events if isinstance(e, Reveal)][-1] == (
         3,
         "total",
     )
-    assert replay(record).status is GameStatus.WON
+    assert rebuild(record).status is GameStatus.WON
 
 
 def test_a_start_on_a_mine_is_recorded_as_lost() -> None:
     record = record_solve(Board.from_grid([[-1, 1]]))
     assert [e.kind for e in record.events] == ["reveal", "mine", "outcome"]
-    assert replay(record).status is GameStatus.LOST
+    assert rebuild(record).status is GameStatus.LOST
 
 
 @pytest.mark.parametrize("name", ["no-guess/9x9-10/01.json", "needs-guess/5x5-4-01.json"])
@@ -120,7 +120,7 @@ def test_any_board_records_a_valid_game_whose_reveals_are_safe(data: st.DataObje
     board = Board.from_mines(rows, cols, mines)
     total = data.draw(st.sampled_from([None, len(mines)]))
     record = record_solve(board, start=start, mines=total)
-    game = replay(record)
+    game = rebuild(record)
     assert game.mines_hit == ()
     assert game.flags <= board.mines
     report = Sweep(BoardManager(board.to_grid()), start=start, mines=total).run()
