@@ -546,7 +546,7 @@ def rebuild(record: GameRecord, *, actions: int | None = None) -> Game:
     >>> _ = game.reveal(0), game.flag(15)
     >>> rebuild(game.record).view() == game.view()
     True
-    >>> replay(game.record, actions=1).flags
+    >>> rebuild(game.record, actions=1).flags
     frozenset()
 
     Notes
