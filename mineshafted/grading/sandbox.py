@@ -8,7 +8,8 @@ With :attr:`Sandbox.BWRAP` each child runs under bubblewrap (``bwrap``, Debian's
 - the system's programs and libraries (``/usr``, ``/lib*``, ``/bin``, ``/sbin``) and the
   Python installation (its prefixes) read-only, with the ``mineshafted`` package itself
   and its shipped puzzles hidden under empty folders;
-- a fresh ``/tmp`` of a fixed size (:attr:`~.limits.Limits.disk_mb`), its working folder;
+- a fresh ``/tmp`` of a fixed size (:attr:`~.limits.Limits.disk_mb`), with its working folder
+  :data:`WORK_FOLDER` in it;
 - its own ``/proc`` (only the sandbox's processes) and a minimal ``/dev``;
 - of the caller's files, only the child script (at :data:`CHILD_PATH`) and the submission
   (in :data:`SUBMISSION_FOLDER`), both read-only;
@@ -37,6 +38,7 @@ __all__ = [
     "CHILD_PATH",
     "INSTALL_HINT",
     "SUBMISSION_FOLDER",
+    "WORK_FOLDER",
     "Sandbox",
     "bwrap_arguments",
     "bwrap_command",
@@ -51,6 +53,10 @@ CHILD_PATH = "/grader/child.py"
 
 SUBMISSION_FOLDER = "/submission"
 """The folder that holds the submission, and nothing else, inside the sandbox."""
+
+WORK_FOLDER = "/tmp/grading"
+"""The child's working folder: empty, on the sandbox's private ``/tmp`` (which may also hold
+a virtual environment's interpreter, bound read-only at its own path)."""
 
 INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) to run each board in a sandbox"
 """How to get a real sandbox, for the note shown when there is none."""
@@ -142,7 +148,7 @@ def bwrap_arguments(
     >>> arguments[-10:-7]
     ['--ro-bind', '/home/ann/student.py', '/submission/student.py']
     >>> arguments[-3:]
-    ['--chdir', '/tmp', '--']
+    ['--chdir', '/tmp/grading', '--']
 
     Notes
     -----
@@ -175,7 +181,8 @@ def bwrap_arguments(
         arguments += ["--ro-bind", str(child), CHILD_PATH]
     name = f"{SUBMISSION_FOLDER}/{submission.name}"
     arguments += ["--ro-bind", str(submission), name]
-    arguments += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp", "--"]
+    arguments += ["--dir", WORK_FOLDER]  # empty, whatever the interpreter bound into /tmp
+    arguments += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORK_FOLDER, "--"]
     return arguments
 
 

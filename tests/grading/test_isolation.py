@@ -113,7 +113,7 @@ def test_in_bwrap_the_child_works_in_its_own_empty_tmp(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "callers-file.txt").write_text("not for the child")
     seen = report(tmp_path, timeout=10.0, memory=1024, sandbox=Sandbox.BWRAP)
-    assert (seen["folder"], seen["files"]) == ("/tmp", [])
+    assert (seen["folder"], seen["files"]) == ("/tmp/grading", [])
 
 
 @pytest.mark.parametrize("module", ["mineshafted.grading", "mineshafted.cli.grade"])
