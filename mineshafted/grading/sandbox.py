@@ -145,7 +145,7 @@ def bwrap_arguments(
     >>> arguments = bwrap_arguments(Path("/home/ann/student.py"), 16)
     >>> arguments[:4]
     ['bwrap', '--unshare-all', '--die-with-parent', '--new-session']
-    >>> arguments[-10:-7]
+    >>> arguments[-12:-9]
     ['--ro-bind', '/home/ann/student.py', '/submission/student.py']
     >>> arguments[-3:]
     ['--chdir', '/tmp/grading', '--']

@@ -89,7 +89,7 @@ def test_the_child_sees_none_of_the_graders_environment(
     environment = report(tmp_path, timeout=10.0, memory=1024, sandbox=sandbox)["environment"]
     marker = environment.pop(MARKER)
     if sandbox is Sandbox.BWRAP:
-        assert environment.pop("PWD") == "/tmp"  # bubblewrap's, after its --chdir
+        assert environment.pop("PWD") == "/tmp/grading"  # bubblewrap's, after its --chdir
     assert environment == {"PATH": os.defpath, "LANG": "C.UTF-8", "HOME": "/nonexistent"}
     assert len(marker) == 32 and "hunter2" not in marker
 
