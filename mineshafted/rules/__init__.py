@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .conditions import UNKNOWN, evaluate, evaluate_partly, holds
-from .errors import RuleSyntaxError, RulesError
+from .errors import RulesError, RuleSyntaxError
 from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, play
 from .parser import OPERATORS, parse_rules, read_rules
 from .syntax import (
@@ -29,8 +29,8 @@ __all__ = [
     "Play",
     "Rule",
     "RuleSyntaxError",
-    "Ruleset",
     "RulesError",
+    "Ruleset",
     "Symbol",
     "SystemVariable",
     "evaluate",

@@ -7,7 +7,8 @@ variables are :data:`UNKNOWN` (the checker's board-wide totals); the latter is t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Final
 
@@ -64,7 +65,8 @@ def evaluate_partly(expr: Expr, env: Mapping[str, int | Unknown]) -> Value | Unk
 
     >>> from mineshafted.rules.syntax import Call, Constant, Symbol
     >>> x = Symbol("total-mines-remaining")
-    >>> evaluate_partly(Call("and", (Constant(False), Call("=", (x, Constant(1))))), {x.name: UNKNOWN})
+    >>> test = Call("=", (x, Constant(1)))
+    >>> evaluate_partly(Call("and", (Constant(False), test)), {x.name: UNKNOWN})
     False
     >>> evaluate_partly(Call("=", (x, Constant(1))), {x.name: UNKNOWN})
     <Unknown.UNKNOWN: 'unknown'>
@@ -106,8 +108,8 @@ def _call(expr: Call, env: Mapping[str, int | Unknown]) -> Value | Unknown:
     if op == "not":
         return not numbers[0]
     if op in _COMPARE:
-        test = _COMPARE[op]
-        return all(test(a, b) for a, b in zip(numbers, numbers[1:], strict=False))
+        compare = _COMPARE[op]
+        return all(compare(a, b) for a, b in itertools.pairwise(numbers))
     if op == "+":
         return sum(numbers)
     if op == "*":
@@ -124,7 +126,7 @@ def _call(expr: Call, env: Mapping[str, int | Unknown]) -> Value | Unknown:
     return quotient if op == "quotient" else a - b * quotient
 
 
-_COMPARE: Final = {
+_COMPARE: Final[dict[str, Callable[[int, int], bool]]] = {
     "=": lambda a, b: a == b,
     "<": lambda a, b: a < b,
     ">": lambda a, b: a > b,

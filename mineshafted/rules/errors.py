@@ -1,4 +1,4 @@
-"""The S4 rule language's errors: a rule file that does not parse, and a board file it cannot use."""
+"""The S4 rule language's errors: a rule file that does not parse names where and why."""
 
 from __future__ import annotations
 

@@ -215,7 +215,7 @@ class _Compiled:
             for j in range(rule.size)
         ]
         # The centre first: it is the square most patterns are about.
-        cells.sort(key=lambda c: (c[2] != k or c[3] != k))
+        cells.sort(key=lambda c: c[2] != k or c[3] != k)
         self.checks = [(off, ch) for off, ch, _, _ in cells if ch != "*"]
         self.stars = [off for off, ch, _, _ in cells if ch == "*"]
         self.actions: list[tuple[int, str]] = []
@@ -348,8 +348,7 @@ class _State:
                 if isinstance(env, tuple):
                     if tell:
                         self.say(
-                            f"try {rule.rule.name} at {self._where(at)}: "
-                            f"{self._why(rule, at, env)}"
+                            f"try {rule.rule.name} at {self._where(at)}: {self._why(rule, at, env)}"
                         )
                     continue
                 if not self.conditions(rule, env):

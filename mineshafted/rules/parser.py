@@ -144,7 +144,9 @@ def parse_rules(text: str, *, origin: str = "<rules>") -> Ruleset:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, origin) from None
-    return Ruleset(tuple(_rule(node, origin) for node in tree.children), origin)
+    return Ruleset(
+        tuple(_rule(node, origin) for node in tree.children if isinstance(node, Tree)), origin
+    )
 
 
 def read_rules(path: str | Path) -> Ruleset:
@@ -176,12 +178,13 @@ def _parser() -> Lark:
 def _syntax_error(error: UnexpectedInput, text: str, origin: str) -> RuleSyntaxError:
     """Lark's error as ours: where, what was found, what was expected."""
     if isinstance(error, UnexpectedCharacters):
-        found = repr(text[error.pos_in_stream]) if error.pos_in_stream < len(text) else "?"
+        at = error.pos_in_stream or 0
+        found = repr(text[at]) if at < len(text) else "?"
         return RuleSyntaxError(
             origin,
             error.line,
             error.column,
-            f"unexpected character {found}: expected {_expected(error.allowed)}",
+            f"unexpected character {found}: expected {_expected(set(error.allowed or ()))}",
         )
     if isinstance(error, UnexpectedEOF):
         lines = text.splitlines() or [""]
@@ -189,7 +192,10 @@ def _syntax_error(error: UnexpectedInput, text: str, origin: str) -> RuleSyntaxE
         if text.endswith(("\n", "\r")):
             line, column = len(lines) + 1, 1
         return RuleSyntaxError(
-            origin, line, column, f"unexpected end of file: expected {_expected(error.expected)}"
+            origin,
+            line,
+            column,
+            f"unexpected end of file: expected {_expected({str(t) for t in error.expected})}",
         )
     assert isinstance(error, UnexpectedToken)
     token = error.token
@@ -362,9 +368,7 @@ def _expr(node: Tree[Token] | Token, letters: set[str], origin: str) -> tuple[Ex
         )
     args = [_expr(a, letters, origin) for a in arg_nodes]
     expected = (
-        ["bool", "any", "any"]
-        if op == "if"
-        else ["bool" if op in _LOGIC else "int"] * len(args)
+        ["bool", "any", "any"] if op == "if" else ["bool" if op in _LOGIC else "int"] * len(args)
     )
     for (_, kind), want, arg_node in zip(args, expected, arg_nodes, strict=True):
         if want != "any" and kind not in (want, "any"):
