@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from .boards import chance_board
+from .checker import Finding, Verdict, check_rule, check_rules
 from .conditions import UNKNOWN, evaluate, evaluate_partly, holds
 from .errors import RulesError, RuleSyntaxError
 from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, play
 from .parser import OPERATORS, parse_rules, read_rules
+from .scoring import Evaluation, board_json, rule_usage, summary_line
 from .syntax import (
     Call,
     Constant,
@@ -25,6 +28,8 @@ __all__ = [
     "Constant",
     "DefaultAction",
     "Expr",
+    "Evaluation",
+    "Finding",
     "Finish",
     "Play",
     "Rule",
@@ -33,10 +38,17 @@ __all__ = [
     "Ruleset",
     "Symbol",
     "SystemVariable",
+    "Verdict",
+    "board_json",
+    "chance_board",
+    "check_rule",
+    "check_rules",
     "evaluate",
     "evaluate_partly",
     "holds",
     "parse_rules",
     "play",
     "read_rules",
+    "rule_usage",
+    "summary_line",
 ]

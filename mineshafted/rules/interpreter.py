@@ -387,7 +387,8 @@ class _State:
             self.stuck[number].add(at)
             self.firing[number].discard(at)
             self.stuck_log.append((name, self.cell_at[at]))
-            self.say(f"loop: {name} at {self._where(at)} changes nothing; skipped there")
+            message = f"loop: {name} at {self._where(at)} changes nothing; skipped there"
+            (self.say if self.debug >= 2 else log.info)(message)
             return
         self.fired[name] += 1
         if self.debug >= 4:
@@ -416,7 +417,8 @@ class _State:
         if event.hit:
             self.lost = True
             self.lost_to = name
-            self.say(f"{name} clicked a mine at {self._where(at)}: lost")
+            message = f"{name} clicked a mine at {self._where(at)}: lost"
+            (self.say if self.debug >= 1 else log.info)(message)
             return []
         changed = []
         for shown, value in event.revealed:
@@ -432,7 +434,8 @@ class _State:
         if cell not in self.mines:
             self.lost = True
             self.lost_to = name
-            self.say(f"{name} marked a square that is not a mine at {self._where(at)}: lost")
+            message = f"{name} marked a square that is not a mine at {self._where(at)}: lost"
+            (self.say if self.debug >= 1 else log.info)(message)
             return []
         self.game.flag(cell, reason=name)
         self.view[at] = MARKED
