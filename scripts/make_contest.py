@@ -37,7 +37,10 @@ def boards() -> dict[str, str]:
         seed = BASE_SEED * 1000 + number
         board = chance_board(30, 30, percent, seed=seed)
         name = f"30x30-{percent}pct-{number:02d}"
-        puzzle = Puzzle(board, name=name, source="scripts/make_contest.py", extra={"seed": seed})
+        start = next(c for c in range(board.geometry.cells) if c not in board.mines)
+        puzzle = Puzzle(
+            board, name=name, source="scripts/make_contest.py", start=start, extra={"seed": seed}
+        )
         files[f"{name}.json"] = format_puzzle(puzzle) + "\n"
     return files
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .output import fail_on_error
+from .output import fail, fail_on_error
 
 __all__ = ["HELP", "command"]
 
@@ -45,5 +45,9 @@ def command(
         seed = random.SystemRandom().randrange(2**31)
     with fail_on_error():
         board = chance_board(height, width, mine_pct, seed=seed)
+        safe = [cell for cell in range(board.geometry.cells) if cell not in board.mines]
+        if not safe:
+            fail("every square is a mine: a puzzle needs a safe square to start from")
     name = f"{height}x{width}-{mine_pct:g}pct-seed{seed}"
-    typer.echo(format_puzzle(Puzzle(board, name=name, extra={"seed": seed})))
+    # The start (the first safe square) is for `solve`; the rules' first move is a free guess.
+    typer.echo(format_puzzle(Puzzle(board, name=name, start=safe[0], extra={"seed": seed})))

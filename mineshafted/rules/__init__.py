@@ -6,7 +6,7 @@ from .boards import chance_board
 from .checker import Finding, Verdict, check_rule, check_rules
 from .conditions import UNKNOWN, evaluate, evaluate_partly, holds
 from .errors import RulesError, RuleSyntaxError
-from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, play
+from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, matches, play
 from .parser import OPERATORS, parse_rules, read_rules
 from .scoring import Evaluation, board_json, rule_usage, summary_line
 from .syntax import (
@@ -46,6 +46,7 @@ __all__ = [
     "evaluate",
     "evaluate_partly",
     "holds",
+    "matches",
     "parse_rules",
     "play",
     "read_rules",

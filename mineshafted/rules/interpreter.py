@@ -30,7 +30,7 @@ from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
 from .conditions import holds
 from .syntax import DefaultAction, Rule, Ruleset, SystemVariable
 
-__all__ = ["DEFAULT_TIME_LIMIT", "Finish", "Play", "Step", "play"]
+__all__ = ["DEFAULT_TIME_LIMIT", "Finish", "Play", "matches", "play"]
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +51,6 @@ class Finish(StrEnum):
     WON = "won"
     LOST = "lost"
     TIMEOUT = "timeout"
-
-
-class Step(StrEnum):
-    """What a move was, in the rule usage statistics."""
-
-    FIRED = "fired"
-    STUCK = "stuck"
 
 
 @dataclass
@@ -200,6 +193,49 @@ def play(
     )
 
 
+def matches(rule: Rule, seen: list[str], row: int, col: int) -> dict[str, int] | None:
+    """Whether ``rule``'s left-hand side matches at ``(row, col)`` of a drawn position.
+
+    Parameters
+    ----------
+    rule : Rule
+        The rule; its conditions see the totals as unknown squares and no marks remaining.
+    seen : list of str
+        The position, a string per row: ``?`` unknown, ``M`` marked, a digit a number.
+    row, col : int
+        Where the pattern is centred.
+
+    Returns
+    -------
+    dict or None
+        The pattern's variables and ``matched-unkns``/``matched-mines``, or ``None``.
+
+    Examples
+    --------
+    >>> from mineshafted.rules.parser import parse_rules
+    >>> rule = parse_rules("{r ?-- -1- --- => M-- -1- --- no-default-action}").rules[0]
+    >>> matches(rule, ["?11", "111", "000"], 1, 1) is not None
+    True
+    >>> matches(rule, ["?11", "111", "000"], 0, 1) is None
+    True
+    """
+    k = rule.radius
+    stride = len(seen[0]) + 2 * k
+    view = [OFF] * (stride * (len(seen) + 2 * k))
+    unknowns = 0
+    for r, line in enumerate(seen):
+        for c, ch in enumerate(line):
+            value = UNKNOWN if ch == "?" else MARKED if ch == "M" else int(ch)
+            unknowns += value == UNKNOWN
+            view[(r + k) * stride + c + k] = value
+    compiled = _Compiled(rule, stride)
+    env = _match(compiled, view, (row + k) * stride + col + k)
+    if isinstance(env, tuple):
+        return None
+    totals = {SystemVariable.MINES_REMAINING: 0, SystemVariable.SAFE_REMAINING: unknowns}
+    return env if holds(rule.conditions, {**env, **totals}) else None
+
+
 class _Compiled:
     """A rule laid out for one board width: offsets into the padded view, in check order."""
 
@@ -271,34 +307,7 @@ class _State:
 
     def match(self, rule: _Compiled, at: int) -> dict[str, int] | _Fail:
         """The pattern's variables at ``at`` (a padded index), or why it does not match."""
-        view = self.view
-        env: dict[str, int] = {}
-        for off, ch in rule.checks:
-            v = view[at + off]
-            if ch == "-":
-                ok = v >= 0
-            elif ch == "?":
-                ok = v == UNKNOWN
-            elif ch == "M":
-                ok = v == MARKED
-            elif ch == "|":
-                ok = v == OFF
-            elif ch <= "9":
-                ok = v == ord(ch) - 48
-            else:
-                ok = v >= 0 and env.setdefault(ch, v) == v
-            if not ok:
-                return off, ch
-        unknowns = mines = 0
-        for off in rule.stars:
-            v = view[at + off]
-            if v == UNKNOWN:
-                unknowns += 1
-            elif v == MARKED:
-                mines += 1
-        env[SystemVariable.MATCHED_UNKNOWNS] = unknowns
-        env[SystemVariable.MATCHED_MINES] = mines
-        return env
+        return _match(rule, self.view, at)
 
     def conditions(self, rule: _Compiled, env: dict[str, int]) -> bool:
         """Whether the rule's conditions hold, the totals as they stand."""
@@ -501,3 +510,34 @@ class _State:
         k = rule.rule.radius
         i, j = divmod(off + k * self.stride + k, self.stride)
         return f"square ({i}, {j}) of the pattern wants {wants}, found {seen}"
+
+
+def _match(rule: _Compiled, view: list[int], at: int) -> dict[str, int] | _Fail:
+    """The pattern's variables at ``at`` (a padded index), or why it does not match."""
+    env: dict[str, int] = {}
+    for off, ch in rule.checks:
+        v = view[at + off]
+        if ch == "-":
+            ok = v >= 0
+        elif ch == "?":
+            ok = v == UNKNOWN
+        elif ch == "M":
+            ok = v == MARKED
+        elif ch == "|":
+            ok = v == OFF
+        elif ch <= "9":
+            ok = v == ord(ch) - 48
+        else:
+            ok = v >= 0 and env.setdefault(ch, v) == v
+        if not ok:
+            return off, ch
+    unknowns = mines = 0
+    for off in rule.stars:
+        v = view[at + off]
+        if v == UNKNOWN:
+            unknowns += 1
+        elif v == MARKED:
+            mines += 1
+    env[SystemVariable.MATCHED_UNKNOWNS] = unknowns
+    env[SystemVariable.MATCHED_MINES] = mines
+    return env
