@@ -232,7 +232,10 @@ def matches(rule: Rule, seen: list[str], row: int, col: int) -> dict[str, int] |
     env = _match(compiled, view, (row + k) * stride + col + k)
     if isinstance(env, tuple):
         return None
-    totals = {SystemVariable.MINES_REMAINING: 0, SystemVariable.SAFE_REMAINING: unknowns}
+    totals = {
+        SystemVariable.MINES_REMAINING.value: 0,
+        SystemVariable.SAFE_REMAINING.value: unknowns,
+    }
     return env if holds(rule.conditions, {**env, **totals}) else None
 
 
