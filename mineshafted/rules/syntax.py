@@ -12,7 +12,7 @@ condition
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 __all__ = [
@@ -100,8 +100,8 @@ class Rule:
     rhs: tuple[str, ...] | None
     """The right-hand pattern, or ``None`` for ``no-action-pattern``."""
     default: DefaultAction
-    line: int = 0
-    """The line of the file the rule opens on."""
+    line: int = field(default=0, compare=False)
+    """The line of the file the rule opens on (not part of what the rule means)."""
 
     @property
     def size(self) -> int:
