@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from .conditions import UNKNOWN, Unknown, evaluate_partly
-from .syntax import DefaultAction, Rule, Ruleset, SystemVariable
+from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
 
 __all__ = ["Finding", "Verdict", "check_rule", "check_rules"]
 
@@ -188,6 +188,11 @@ class _Search:
             if rule.lhs[a][b].isdigit() or rule.lhs[a][b].islower()
         ]
         near = {p for a, b in self.counted for p in _around(a, b)}
+        wanted = {sq for sq, _ in self.targets}
+        names = {name for c in rule.conditions for name in symbols(c)}
+        counts = bool(
+            names & {SystemVariable.MATCHED_UNKNOWNS.value, SystemVariable.MATCHED_MINES.value}
+        )
         for a, b in itertools.product(range(-1, n + 1), range(-1, n + 1)):
             inside = 0 <= a < n and 0 <= b < n
             if not on(a, b) or not (inside or (a, b) in near):
@@ -197,8 +202,12 @@ class _Search:
                 self.fixed[a, b] = 0
             elif ch == "M":
                 self.fixed[a, b] = 1
-            elif ch == "*":
+            elif ch == "*" and ((a, b) in wanted or counts):
                 self.free.append(((a, b), _STAR_KINDS))
+            elif ch == "*":
+                # Only its mine counts (for a number beside it); or nothing at all.
+                if (a, b) in near:
+                    self.free.append(((a, b), ((0, 0, 0, 0), (1, 0, 0, 0))))
             else:
                 unknown = 1 if inside else 0  # a ring square is not one the rule sees
                 self.free.append(((a, b), ((0, unknown, 0, 0), (1, unknown, 0, 0))))

@@ -10,8 +10,9 @@ free guess
     When no rule applies, the interpreter (which knows the board) clicks an unknown square
     that is not a mine, chosen at random (seeded), and counts it.
 stuck
-    A rule whose action changes nothing at a position: reported once and skipped there until a
-    square in its window changes (the original would loop forever).
+    A rule whose action changes nothing at a position: reported once and skipped there from
+    then on (the original would loop forever). Its action can never change anything there
+    again: the squares it acts on are no longer unknown, and a square never becomes unknown.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Final
 from ..board import Board, Cell
 from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
 from .conditions import holds
-from .syntax import DefaultAction, Rule, Ruleset, SystemVariable
+from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
 
 __all__ = ["DEFAULT_TIME_LIMIT", "Finish", "Play", "matches", "play"]
 
@@ -242,21 +243,29 @@ def matches(rule: Rule, seen: list[str], row: int, col: int) -> dict[str, int] |
 class _Compiled:
     """A rule laid out for one board width: offsets into the padded view, in check order."""
 
-    __slots__ = ("actions", "checks", "rule", "stars", "uses_totals")
+    __slots__ = ("actions", "checks", "first", "relevant", "rule", "stars", "uses_totals")
 
     def __init__(self, rule: Rule, stride: int) -> None:
         k = rule.radius
         self.rule = rule
         self.uses_totals = rule.uses_totals
         cells = [
-            ((i - k) * stride + (j - k), rule.lhs[i][j], i, j)
+            ((i - k) * stride + (j - k), rule.lhs[i][j])
             for i in range(rule.size)
             for j in range(rule.size)
         ]
-        # The centre first: it is the square most patterns are about.
-        cells.sort(key=lambda c: c[2] != k or c[3] != k)
-        self.checks = [(off, ch) for off, ch, _, _ in cells if ch != "*"]
-        self.stars = [off for off, ch, _, _ in cells if ch == "*"]
+        # The most telling squares first, so most failures cost one look.
+        self.checks = sorted(
+            ((off, ch) for off, ch in cells if ch != "*"), key=lambda c: _TELLING.get(c[1], 1)
+        )
+        self.stars = [off for off, ch in cells if ch == "*"]
+        names = {name for c in rule.conditions for name in symbols(c)}
+        counted = bool(names & {SystemVariable.MATCHED_UNKNOWNS, SystemVariable.MATCHED_MINES})
+        self.relevant = [off for off, _ in self.checks] + (self.stars if counted else [])
+        """The offsets whose squares can change whether the rule matches."""
+        off, ch = self.checks[0] if self.checks else (0, "*")
+        self.first = (off, _ACCEPTS.get(ch) or frozenset({ord(ch) - 48}))
+        """The first square looked at, and the values it accepts: a quick way to reject."""
         self.actions: list[tuple[int, str]] = []
         if rule.rhs is not None:
             self.actions = [
@@ -266,6 +275,20 @@ class _Compiled:
                 if rule.rhs[i][j] in "MX"
             ]
 
+
+_TELLING: Final = {"|": 0, "?": 0, "M": 0, "-": 2, **{chr(c): 3 for c in range(97, 123)}}
+"""How early to look at a pattern character: the edge, unknowns, marks and exact numbers
+rule out most positions; ``-`` and variables match any number."""
+
+_NUMBERS: Final = frozenset(range(9))
+_ACCEPTS: Final = {
+    "|": frozenset({OFF}),
+    "?": frozenset({UNKNOWN}),
+    "M": frozenset({MARKED}),
+    "-": _NUMBERS,
+    "*": frozenset({OFF, MARKED, UNKNOWN, *_NUMBERS}),
+    **{chr(c): _NUMBERS for c in range(97, 123)},
+}
 
 _Fail = tuple[int, str]
 """Why a pattern failed: the offset at fault and the character there (for debug level 6)."""
@@ -328,14 +351,13 @@ class _State:
     def _update(self, number: int, at: int) -> None:
         """Match rule ``number`` again at ``at`` after its window changed."""
         rule = self.rules[number]
-        self.stuck[number].discard(at)
         env = self.match(rule, at)
         if isinstance(env, tuple):
             self.envs[number].pop(at, None)
             self.firing[number].discard(at)
             return
         self.envs[number][at] = env
-        if self.conditions(rule, env):
+        if at not in self.stuck[number] and self.conditions(rule, env):
             self.firing[number].add(at)
         else:
             self.firing[number].discard(at)
@@ -459,20 +481,24 @@ class _State:
         """Bring every rule's matches up to date after ``spots`` changed."""
         if not spots:
             return
-        s = self.stride
-        by_radius: dict[int, set[int]] = {}
+        cell_at = self.cell_at
+        view = self.view
+        near: dict[tuple[int, ...], set[int]] = {}
         for number, rule in enumerate(self.rules):
-            k = rule.rule.radius
-            if k not in by_radius:
-                near: set[int] = set()
-                for spot in spots:
-                    for dr in range(-k, k + 1):
-                        base = spot + dr * s
-                        near.update(range(base - k, base + k + 1))
-                by_radius[k] = {at for at in near if at in self.cell_at}
-            affected = by_radius[k]
+            key = tuple(rule.relevant)
+            affected = near.get(key)
+            if affected is None:
+                affected = near[key] = {
+                    spot - off for spot in spots for off in key if spot - off in cell_at
+                }
+            envs, firing = self.envs[number], self.firing[number]
+            first, accepts = rule.first
             for at in affected:
-                self._update(number, at)
+                if view[at + first] in accepts:
+                    self._update(number, at)
+                elif at in envs:
+                    del envs[at]
+                    firing.discard(at)
             if rule.uses_totals:
                 for at, env in self.envs[number].items():
                     if at in affected:
