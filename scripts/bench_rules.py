@@ -83,9 +83,8 @@ def main() -> None:
             score = sum(p.score for p in plays)
         ms = (time.perf_counter() - started) * 1000 / len(boards)
         shown = "—" if score != score else f"{score:.1f}"
-        print(
-            f"| {label} | {won}/{len(boards)} | {sum(guesses) / len(boards):.2f} | {shown} | {ms:.0f} |"
-        )
+        average = sum(guesses) / len(boards)
+        print(f"| {label} | {won}/{len(boards)} | {average:.2f} | {shown} | {ms:.0f} |")
 
 
 if __name__ == "__main__":
