@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["EXIT_UNSOUND", "HELP", "app"]
 
 HELP = (
-    "The S4 rule language of MIT 6.871's SmartSweeper: evaluate a rule file on boards, or\n"
+    "The S4 rule language of MIT 6.871's SmartSweeper: evaluate a rule file on boards, or "
     "check that its rules can never click a mine or mark a safe square."
 )
 """The sub-app's ``--help`` text."""

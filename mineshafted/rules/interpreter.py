@@ -276,7 +276,7 @@ class _Compiled:
             ]
 
 
-_TELLING: Final = {"|": 0, "?": 0, "M": 0, "-": 2, **{chr(c): 3 for c in range(97, 123)}}
+_TELLING: Final = {"|": 0, "M": 0, "?": 2, "-": 3, **{chr(c): 4 for c in range(97, 123)}}
 """How early to look at a pattern character: the edge, unknowns, marks and exact numbers
 rule out most positions; ``-`` and variables match any number."""
 
@@ -325,9 +325,11 @@ class _State:
         self.stuck: list[set[int]] = [set() for _ in rules]
         self.envs: list[dict[int, dict[str, int]]] = [{} for _ in rules]
         self.firing: list[set[int]] = [set() for _ in rules]
-        for number in range(len(rules)):
+        for number, rule in enumerate(self.rules):
+            first, accepts = rule.first
             for at in self.index:
-                self._update(number, at)
+                if self.view[at + first] in accepts:
+                    self._update(number, at)
 
     # -- matching -------------------------------------------------------------------------
 
