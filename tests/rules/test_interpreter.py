@@ -294,7 +294,8 @@ def test_the_bookkept_interpreter_moves_exactly_as_a_full_rescan(
 def test_a_30x30_board_at_25_percent_with_the_champion_within_a_second() -> None:
     champion = read_rules(DATA / "champion.s4")
     board = chance_board(30, 30, 25, seed=11)
-    started = time.perf_counter()
+    # CPU time: the machine's two cores are shared, and the claim is about our work.
+    started = time.process_time()
     result = play(champion, board, seed=11)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     assert result.finish is Finish.WON
