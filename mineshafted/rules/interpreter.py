@@ -1,0 +1,574 @@
+"""SmartSweeper: playing a board by a rule file, with the original's restart-from-the-top order.
+
+Glossary
+--------
+position
+    The board cell a pattern is centred on; positions are tried top to bottom, then left to
+    right, rules in file order, and after every rule that fires the search starts again from
+    the first rule and the upper-left corner.
+free guess
+    When no rule applies, the interpreter (which knows the board) clicks an unknown square
+    that is not a mine, chosen at random (seeded), and counts it.
+stuck
+    A rule whose action changes nothing at a position: reported once and skipped there from
+    then on (the original would loop forever). Its action can never change anything there
+    again: the squares it acts on are no longer unknown, and a square never becomes unknown.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
+
+from ..board import Board, Cell
+from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
+from .conditions import holds
+from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
+
+__all__ = ["DEFAULT_TIME_LIMIT", "Finish", "Play", "matches", "play"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIME_LIMIT: Final = 30.0
+"""Seconds allowed per board, as in PatternEval."""
+
+OFF: Final = -3
+MARKED: Final = -2
+UNKNOWN: Final = -1
+
+Echo = Callable[[str], None]
+"""Where debug lines go (the command line passes its ``echo``)."""
+
+
+class Finish(StrEnum):
+    """How a board's play ended."""
+
+    WON = "won"
+    LOST = "lost"
+    TIMEOUT = "timeout"
+
+
+@dataclass
+class Play:
+    """One board played by a ruleset: how it ended and what it took.
+
+    ``clicked`` counts the non-mine squares revealed (by rules, expansion and guesses);
+    ``remaining`` the non-mine squares still hidden at the end.
+    """
+
+    finish: Finish
+    clicked: int
+    guesses: int
+    remaining: int
+    seconds: float
+    time_limit: float
+    fired: Counter[str] = field(default_factory=Counter)
+    """How many times each rule fired (changed the board)."""
+    stuck: list[tuple[str, Cell]] = field(default_factory=list)
+    """Each rule and position found to change nothing."""
+    lost_to: str | None = None
+    """The rule (or "free guess") whose move lost the game."""
+
+    @property
+    def score(self) -> float:
+        """PatternEval's score: ``C - G + T`` when won in time, otherwise ``-R - G``.
+
+        ``T`` is the fraction of the time limit left.
+
+        >>> Play(Finish.WON, 10, 2, 0, 3.0, 30.0).score
+        8.9
+        >>> Play(Finish.LOST, 10, 2, 5, 3.0, 30.0).score
+        -7
+        """
+        if self.finish is Finish.WON:
+            spare = max(0.0, 1.0 - self.seconds / self.time_limit) if self.time_limit else 0.0
+            return self.clicked - self.guesses + spare
+        return -self.remaining - self.guesses
+
+
+def play(
+    ruleset: Ruleset,
+    board: Board,
+    *,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    auto_expand: bool = True,
+    debug: int = 0,
+    echo: Echo | None = None,
+    naive: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Play:
+    """Play ``board`` with ``ruleset`` until it is won, lost or out of time.
+
+    Parameters
+    ----------
+    ruleset : Ruleset
+        The rules, tried in order.
+    board : Board
+        The hidden board; play starts with nothing revealed.
+    seed : int
+        Seeds the free guesses: the same seed gives the same game.
+    time_limit : float
+        Seconds before the board counts as timed out.
+    auto_expand : bool
+        Reveal the neighbours of a revealed zero, as Windows Minesweeper does.
+    debug : int
+        PatternEval's level: 3 prints the board whenever no rule applies, 4 each rule that
+        fires, 5 the board after each, 6 each rule tried at each position and why it failed.
+    echo : callable, optional
+        Receives the debug lines; they go to the log when omitted.
+    naive : bool
+        Rescan every rule at every position after each move, as the original did, instead of
+        only what can have changed. Same moves; level 6 always scans this way.
+    clock : callable
+        Seconds, for the time limit (tests pass a fake one).
+
+    Returns
+    -------
+    Play
+        How the game ended, squares clicked and remaining, guesses, seconds, rule usage.
+
+    Examples
+    --------
+    >>> from mineshafted.rules.parser import parse_rules
+    >>> board = Board.from_text('''
+    ...     . . . .
+    ...     . . . .
+    ...     * . . *
+    ... ''')
+    >>> result = play(Ruleset(()), board, seed=1)
+    >>> result.finish.value, result.clicked, result.remaining
+    ('won', 10, 0)
+
+    Notes
+    -----
+    A first scan tries every rule at every position: ``O(rules * cells * n^2)``. After a move
+    only positions whose window holds a changed square are matched again, and conditions that
+    read a board-wide total are re-checked wherever their pattern matches; the first firing is
+    the smallest position in the first rule with one, exactly the rule and position a full
+    rescan from the top would find.
+    """
+    say: Echo = echo if echo is not None else log.debug
+    game = Game.on(
+        board,
+        rules=Rules(FirstMove.NONE, auto_expand=auto_expand, after_mine=AfterMine.END),
+        seed=seed,
+    )
+    state = _State(ruleset.rules, board, game, say, debug)
+    rng = random.Random(seed)
+    started = clock()
+    finish: Finish | None = None
+    scan = naive or debug >= 6
+    while finish is None:
+        if game.status is GameStatus.WON:
+            finish = Finish.WON
+            break
+        if clock() - started > time_limit:
+            finish = Finish.TIMEOUT
+            break
+        found = state.first_naive() if scan else state.first()
+        if found is None:
+            state.guess(rng)
+        else:
+            state.fire(*found)
+        if state.lost:
+            finish = Finish.LOST
+    seconds = clock() - started
+    remaining = state.safe_total - state.clicked
+    return Play(
+        finish,
+        state.clicked,
+        state.guesses,
+        remaining,
+        seconds,
+        time_limit,
+        state.fired,
+        state.stuck_log,
+        state.lost_to,
+    )
+
+
+def matches(rule: Rule, seen: list[str], row: int, col: int) -> dict[str, int] | None:
+    """Whether ``rule``'s left-hand side matches at ``(row, col)`` of a drawn position.
+
+    Parameters
+    ----------
+    rule : Rule
+        The rule; its conditions see the totals as unknown squares and no marks remaining.
+    seen : list of str
+        The position, a string per row: ``?`` unknown, ``M`` marked, a digit a number.
+    row, col : int
+        Where the pattern is centred.
+
+    Returns
+    -------
+    dict or None
+        The pattern's variables and ``matched-unkns``/``matched-mines``, or ``None``.
+
+    Examples
+    --------
+    >>> from mineshafted.rules.parser import parse_rules
+    >>> rule = parse_rules("{r ?-- -1- --- => M-- -1- --- no-default-action}").rules[0]
+    >>> matches(rule, ["?11", "111", "000"], 1, 1) is not None
+    True
+    >>> matches(rule, ["?11", "111", "000"], 0, 1) is None
+    True
+    """
+    k = rule.radius
+    stride = len(seen[0]) + 2 * k
+    view = [OFF] * (stride * (len(seen) + 2 * k))
+    unknowns = 0
+    for r, line in enumerate(seen):
+        for c, ch in enumerate(line):
+            value = UNKNOWN if ch == "?" else MARKED if ch == "M" else int(ch)
+            unknowns += value == UNKNOWN
+            view[(r + k) * stride + c + k] = value
+    compiled = _Compiled(rule, stride)
+    env = _match(compiled, view, (row + k) * stride + col + k)
+    if isinstance(env, tuple):
+        return None
+    totals = {
+        SystemVariable.MINES_REMAINING.value: 0,
+        SystemVariable.SAFE_REMAINING.value: unknowns,
+    }
+    return env if holds(rule.conditions, {**env, **totals}) else None
+
+
+class _Compiled:
+    """A rule laid out for one board width: offsets into the padded view, in check order."""
+
+    __slots__ = ("actions", "checks", "first", "relevant", "rule", "stars", "uses_totals")
+
+    def __init__(self, rule: Rule, stride: int) -> None:
+        k = rule.radius
+        self.rule = rule
+        self.uses_totals = rule.uses_totals
+        cells = [
+            ((i - k) * stride + (j - k), rule.lhs[i][j])
+            for i in range(rule.size)
+            for j in range(rule.size)
+        ]
+        # The most telling squares first, so most failures cost one look.
+        self.checks = sorted(
+            ((off, ch) for off, ch in cells if ch != "*"), key=lambda c: _TELLING.get(c[1], 1)
+        )
+        self.stars = [off for off, ch in cells if ch == "*"]
+        names = {name for c in rule.conditions for name in symbols(c)}
+        counted = bool(names & {SystemVariable.MATCHED_UNKNOWNS, SystemVariable.MATCHED_MINES})
+        self.relevant = [off for off, _ in self.checks] + (self.stars if counted else [])
+        """The offsets whose squares can change whether the rule matches."""
+        off, ch = self.checks[0] if self.checks else (0, "*")
+        self.first = (off, _ACCEPTS.get(ch) or frozenset({ord(ch) - 48}))
+        """The first square looked at, and the values it accepts: a quick way to reject."""
+        self.actions: list[tuple[int, str]] = []
+        if rule.rhs is not None:
+            self.actions = [
+                ((i - k) * stride + (j - k), rule.rhs[i][j])
+                for i in range(rule.size)
+                for j in range(rule.size)
+                if rule.rhs[i][j] in "MX"
+            ]
+
+
+_TELLING: Final = {"|": 0, "M": 0, "?": 2, "-": 3, **{chr(c): 4 for c in range(97, 123)}}
+"""How early to look at a pattern character: the edge, unknowns, marks and exact numbers
+rule out most positions; ``-`` and variables match any number."""
+
+_NUMBERS: Final = frozenset(range(9))
+_ACCEPTS: Final = {
+    "|": frozenset({OFF}),
+    "?": frozenset({UNKNOWN}),
+    "M": frozenset({MARKED}),
+    "-": _NUMBERS,
+    "*": frozenset({OFF, MARKED, UNKNOWN, *_NUMBERS}),
+    **{chr(c): _NUMBERS for c in range(97, 123)},
+}
+
+_Fail = tuple[int, str]
+"""Why a pattern failed: the offset at fault and the character there (for debug level 6)."""
+
+
+class _State:
+    """The view padded with off-board squares, each rule's matches, and the bookkeeping."""
+
+    def __init__(self, rules: tuple[Rule, ...], board: Board, game: Game, say: Echo, debug: int):
+        g = board.geometry
+        self.board = board
+        self.game = game
+        self.say = say
+        self.debug = debug
+        self.pad = max((r.radius for r in rules), default=0)
+        self.stride = g.cols + 2 * self.pad
+        p, s = self.pad, self.stride
+        self.view = [OFF] * (s * (g.rows + 2 * p))
+        self.index = [(r + p) * s + (c + p) for r in range(g.rows) for c in range(g.cols)]
+        for at in self.index:
+            self.view[at] = UNKNOWN
+        self.cell_at = {at: cell for cell, at in enumerate(self.index)}
+        self.mines = board.mines
+        self.safe_total = g.cells - board.mine_count
+        self.marked = 0
+        self.unknown = g.cells
+        self.clicked = 0
+        self.guesses = 0
+        self.lost = False
+        self.lost_to: str | None = None
+        self.fired: Counter[str] = Counter()
+        self.stuck_log: list[tuple[str, Cell]] = []
+        self.rules = [_Compiled(r, s) for r in rules]
+        self.stuck: list[set[int]] = [set() for _ in rules]
+        self.envs: list[dict[int, dict[str, int]]] = [{} for _ in rules]
+        self.firing: list[set[int]] = [set() for _ in rules]
+        for number, rule in enumerate(self.rules):
+            first, accepts = rule.first
+            for at in self.index:
+                if self.view[at + first] in accepts:
+                    self._update(number, at)
+
+    # -- matching -------------------------------------------------------------------------
+
+    def match(self, rule: _Compiled, at: int) -> dict[str, int] | _Fail:
+        """The pattern's variables at ``at`` (a padded index), or why it does not match."""
+        return _match(rule, self.view, at)
+
+    def conditions(self, rule: _Compiled, env: dict[str, int]) -> bool:
+        """Whether the rule's conditions hold, the totals as they stand."""
+        if not rule.rule.conditions:
+            return True
+        if rule.uses_totals:
+            mines_left = self.board.mine_count - self.marked
+            env = {
+                **env,
+                SystemVariable.MINES_REMAINING: mines_left,
+                SystemVariable.SAFE_REMAINING: self.unknown - mines_left,
+            }
+        return holds(rule.rule.conditions, env)
+
+    def _update(self, number: int, at: int) -> None:
+        """Match rule ``number`` again at ``at`` after its window changed."""
+        rule = self.rules[number]
+        env = self.match(rule, at)
+        if isinstance(env, tuple):
+            self.envs[number].pop(at, None)
+            self.firing[number].discard(at)
+            return
+        self.envs[number][at] = env
+        if at not in self.stuck[number] and self.conditions(rule, env):
+            self.firing[number].add(at)
+        else:
+            self.firing[number].discard(at)
+
+    def first(self) -> tuple[int, int] | None:
+        """The first rule, and its first position, that applies (the bookkept way)."""
+        for number, positions in enumerate(self.firing):
+            if positions:
+                return number, min(positions)
+        return None
+
+    def first_naive(self) -> tuple[int, int] | None:
+        """The same, found by trying every rule at every position (level 6 tells each try)."""
+        tell = self.debug >= 6
+        for number, rule in enumerate(self.rules):
+            for at in self.index:
+                if at in self.stuck[number]:
+                    if tell:
+                        self.say(f"try {rule.rule.name} at {self._where(at)}: stuck there")
+                    continue
+                env = self.match(rule, at)
+                if isinstance(env, tuple):
+                    if tell:
+                        self.say(
+                            f"try {rule.rule.name} at {self._where(at)}: {self._why(rule, at, env)}"
+                        )
+                    continue
+                if not self.conditions(rule, env):
+                    if tell:
+                        self.say(f"try {rule.rule.name} at {self._where(at)}: a condition fails")
+                    continue
+                if tell:
+                    self.say(f"try {rule.rule.name} at {self._where(at)}: matches")
+                return number, at
+        return None
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def fire(self, number: int, at: int) -> None:
+        """Apply rule ``number`` at ``at``: its pattern's actions, then its default action."""
+        rule = self.rules[number]
+        env = self.match(rule, at)
+        assert not isinstance(env, tuple)
+        name = rule.rule.name
+        targets = list(rule.actions)
+        if rule.rule.default is not DefaultAction.NONE:
+            act = "M" if rule.rule.default is DefaultAction.MARK else "X"
+            targets += [(off, act) for off in rule.stars]
+        changed: list[int] = []
+        for off, act in targets:
+            target = at + off
+            if self.view[target] != UNKNOWN:
+                continue
+            if act == "M":
+                changed += self._mark(target, name)
+            else:
+                changed += self._click(target, name, guess=False)
+            if self.lost:
+                break
+        if not changed:
+            self.stuck[number].add(at)
+            self.firing[number].discard(at)
+            self.stuck_log.append((name, self.cell_at[at]))
+            message = f"loop: {name} at {self._where(at)} changes nothing; skipped there"
+            (self.say if self.debug >= 2 else log.info)(message)
+            return
+        self.fired[name] += 1
+        if self.debug >= 4:
+            self.say(f"fire {name} at {self._where(at)}")
+        if self.debug >= 5:
+            self.say(self.render())
+        self._changed(changed)
+
+    def guess(self, rng: random.Random) -> None:
+        """Click a random unknown square that is not a mine, and count it."""
+        safe = [
+            cell
+            for cell, at in enumerate(self.index)
+            if self.view[at] == UNKNOWN and cell not in self.mines
+        ]
+        cell = rng.choice(safe)
+        self.guesses += 1
+        if self.debug >= 3:
+            self.say(f"no rule applies; free guess at {self._where(self.index[cell])}")
+            self.say(self.render())
+        self._changed(self._click(self.index[cell], "free guess", guess=True))
+
+    def _click(self, at: int, name: str, *, guess: bool) -> list[int]:
+        cell = self.cell_at[at]
+        event = self.game.reveal(cell, guess=guess, reason=name)
+        if event.hit:
+            self.lost = True
+            self.lost_to = name
+            message = f"{name} clicked a mine at {self._where(at)}: lost"
+            (self.say if self.debug >= 1 else log.info)(message)
+            return []
+        changed = []
+        for shown, value in event.revealed:
+            spot = self.index[shown]
+            self.view[spot] = value
+            changed.append(spot)
+        self.clicked += len(changed)
+        self.unknown -= len(changed)
+        return changed
+
+    def _mark(self, at: int, name: str) -> list[int]:
+        cell = self.cell_at[at]
+        if cell not in self.mines:
+            self.lost = True
+            self.lost_to = name
+            message = f"{name} marked a square that is not a mine at {self._where(at)}: lost"
+            (self.say if self.debug >= 1 else log.info)(message)
+            return []
+        self.game.flag(cell, reason=name)
+        self.view[at] = MARKED
+        self.marked += 1
+        self.unknown -= 1
+        return [at]
+
+    def _changed(self, spots: list[int]) -> None:
+        """Bring every rule's matches up to date after ``spots`` changed."""
+        if not spots:
+            return
+        cell_at = self.cell_at
+        view = self.view
+        near: dict[tuple[int, ...], set[int]] = {}
+        for number, rule in enumerate(self.rules):
+            key = tuple(rule.relevant)
+            affected = near.get(key)
+            if affected is None:
+                affected = near[key] = {
+                    spot - off for spot in spots for off in key if spot - off in cell_at
+                }
+            envs, firing = self.envs[number], self.firing[number]
+            first, accepts = rule.first
+            for at in affected:
+                if view[at + first] in accepts:
+                    self._update(number, at)
+                elif at in envs:
+                    del envs[at]
+                    firing.discard(at)
+            if rule.uses_totals:
+                for at, env in self.envs[number].items():
+                    if at in affected:
+                        continue
+                    if self.conditions(rule, env) and at not in self.stuck[number]:
+                        self.firing[number].add(at)
+                    else:
+                        self.firing[number].discard(at)
+
+    # -- text -----------------------------------------------------------------------------
+
+    def render(self) -> str:
+        """The board as the rules see it: ``?`` unknown, ``M`` marked, digits."""
+        g = self.board.geometry
+        glyph = {UNKNOWN: "?", MARKED: "M"}
+        return "\n".join(
+            "".join(
+                glyph.get(v, str(v))
+                for v in (self.view[self.index[r * g.cols + c]] for c in range(g.cols))
+            )
+            for r in range(g.rows)
+        )
+
+    def _where(self, at: int) -> str:
+        row, col = self.board.geometry.coords(self.cell_at[at])
+        return f"({row}, {col})"
+
+    def _why(self, rule: _Compiled, at: int, fail: _Fail) -> str:
+        off, ch = fail
+        v = self.view[at + off]
+        seen = {OFF: "over the edge", UNKNOWN: "unknown", MARKED: "marked"}.get(v, f"a {v}")
+        wants = {
+            "-": "a number",
+            "?": "an unknown square",
+            "M": "a marked mine",
+            "|": "the edge",
+        }.get(ch, f"a {ch}" if ch.isdigit() else f"the number of variable {ch}")
+        k = rule.rule.radius
+        i, j = divmod(off + k * self.stride + k, self.stride)
+        return f"square ({i}, {j}) of the pattern wants {wants}, found {seen}"
+
+
+def _match(rule: _Compiled, view: list[int], at: int) -> dict[str, int] | _Fail:
+    """The pattern's variables at ``at`` (a padded index), or why it does not match."""
+    env: dict[str, int] = {}
+    for off, ch in rule.checks:
+        v = view[at + off]
+        if ch == "-":
+            ok = v >= 0
+        elif ch == "?":
+            ok = v == UNKNOWN
+        elif ch == "M":
+            ok = v == MARKED
+        elif ch == "|":
+            ok = v == OFF
+        elif ch <= "9":
+            ok = v == ord(ch) - 48
+        else:
+            ok = v >= 0 and env.setdefault(ch, v) == v
+        if not ok:
+            return off, ch
+    unknowns = mines = 0
+    for off in rule.stars:
+        v = view[at + off]
+        if v == UNKNOWN:
+            unknowns += 1
+        elif v == MARKED:
+            mines += 1
+    env[SystemVariable.MATCHED_UNKNOWNS] = unknowns
+    env[SystemVariable.MATCHED_MINES] = mines
+    return env
