@@ -105,4 +105,6 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     scale = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / scale
     half = z * sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / scale
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == games else min(1.0, centre + half)
+    return (low, high)
