@@ -233,6 +233,9 @@ class Best:
 def policy_named(name: str | PolicyName) -> Policy:
     """The policy called ``name``: ``best``, ``safest`` or ``random``.
 
+    ``best-`` followed by ingredients joined by ``-`` is :class:`Best` with those switched
+    off (its :attr:`Best.name`), for measuring what each adds.
+
     Raises
     ------
     ValueError
@@ -240,18 +243,28 @@ def policy_named(name: str | PolicyName) -> Policy:
 
     >>> policy_named("safest")
     Safest(name='safest')
+    >>> policy_named("best-corners-lookahead")
+    Best(tolerance=0.05, corners=False, progress=True, lookahead=False, width=8, survivors=3)
     """
+    text = str(name)
+    head, _, rest = text.partition("-")
     try:
-        which = PolicyName(name)
+        which = PolicyName(head)
     except ValueError:
-        raise ValueError(
-            f"no policy is called {name!r}: choose one of {', '.join(PolicyName)}"
-        ) from None
+        which = None
     if which is PolicyName.BEST:
-        return Best()
-    if which is PolicyName.SAFEST:
-        return Safest()
-    return RandomGuess()
+        off = set(rest.split("-")) if rest else set()
+        unknown = off - {"tolerance", "corners", "progress", "lookahead"}
+        if not unknown:
+            return Best(
+                tolerance=0.0 if "tolerance" in off else Best.tolerance,
+                corners="corners" not in off,
+                progress="progress" not in off,
+                lookahead="lookahead" not in off,
+            )
+    elif which is not None and not rest:
+        return Safest() if which is PolicyName.SAFEST else RandomGuess()
+    raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
 
 
 Constraint = tuple[tuple[Cell, ...], int]

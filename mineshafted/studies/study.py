@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..game import FirstMove, GameStatus
-from ..probability import PolicyName, check_game, play_game, start_cell
+from ..probability import PolicyName, check_game, play_game, policy_named, start_cell
 from .errors import MissingExtraError, SchedulerError
 from .journal import GameLine, StudyKey, open_journal
 from .summary import Summary, summarise
@@ -59,6 +59,7 @@ class Study:
     start: str = "corner"
     """``corner``, ``centre`` or ``R,C``."""
     policy: str = PolicyName.BEST.value
+    """A name :func:`~mineshafted.probability.policy_named` knows."""
 
     def check(self) -> None:
         """Refuse a study that cannot be played.
@@ -74,7 +75,7 @@ class Study:
         """
         if self.games < 0:
             raise ValueError(f"games must be 0 or more, not {self.games}")
-        PolicyName(self.policy)
+        policy_named(self.policy)
         cell = start_cell(self.start, self.rows, self.cols)
         check_game(self.rows, self.cols, self.mines, first=self.first, start=cell)
 
