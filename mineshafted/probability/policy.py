@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Protocol
@@ -216,10 +216,23 @@ class Best:
         else:
             cells.sort(key=lambda c: odds.mined[c])
         cells = cells[: self.width]
-        if not self.progress and not self.lookahead:
+        if len(cells) == 1 or not (self.progress or self.lookahead):
             return cells[0]
         cache: dict[tuple[Constraint, ...], Count] = {}
-        looks = [outlook(position, odds, board, cell, _cache=cache) for cell in cells]
+        free = set(position.unconstrained)
+        alike: dict[tuple[int, int], Outlook] = {}
+        looks: list[Outlook] = []
+        for cell in cells:
+            # A cell that no clue sees, among neighbours no clue sees, has the outlook of any
+            # other such cell with as many unknown and mined neighbours: count it once.
+            key = _isolated(cell, neighbours[cell], free, board, cols)
+            if key is not None and key in alike:
+                looks.append(replace(alike[key], cell=cell))
+                continue
+            look = outlook(position, odds, board, cell, _cache=cache)
+            if key is not None:
+                alike[key] = look
+            looks.append(look)
         order = {look.cell: rank for rank, look in enumerate(looks)}
         if self.progress:
             looks.sort(key=lambda look: (-look.progress, -look.safe, order[look.cell]))
@@ -376,6 +389,25 @@ def _best_safety(after: Tally) -> Fraction:
     if not open_cells:
         return Fraction(1)
     return Fraction(total - min(open_cells), total)
+
+
+def _isolated(
+    cell: Cell, around: Sequence[Cell], free: set[Cell], board: PartialGrid, cols: int
+) -> tuple[int, int] | None:
+    """``(unknown, mined)`` neighbours of a cell that no clue sees and whose unknown
+    neighbours no clue sees either; ``None`` for any other cell."""
+    if cell not in free:
+        return None
+    hidden = mined = 0
+    for n in around:
+        value = board[n // cols][n % cols]
+        if value is None:
+            if n not in free:
+                return None
+            hidden += 1
+        elif value == -1:
+            mined += 1
+    return (hidden, mined)
 
 
 def _hidden(around: Sequence[Cell], unknown: set[Cell]) -> int:
