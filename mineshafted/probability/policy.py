@@ -260,13 +260,13 @@ def policy_named(name: str | PolicyName) -> Policy:
     Best(tolerance=0.05, corners=False, progress=True, lookahead=False, width=8, survivors=3)
     """
     text = str(name)
-    head, _, rest = text.partition("-")
+    head, dash, rest = text.partition("-")
     try:
         which = PolicyName(head)
     except ValueError:
         which = None
     if which is PolicyName.BEST:
-        off = set(rest.split("-")) if rest else set()
+        off = set(rest.split("-")) if dash else set()
         unknown = off - {"tolerance", "corners", "progress", "lookahead"}
         if not unknown:
             return Best(
@@ -275,7 +275,7 @@ def policy_named(name: str | PolicyName) -> Policy:
                 progress="progress" not in off,
                 lookahead="lookahead" not in off,
             )
-    elif which is not None and not rest:
+    elif which is not None and not dash:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
     raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
 

@@ -177,3 +177,11 @@ def test_policies_are_chosen_by_name() -> None:
     assert isinstance(policy_named("random"), RandomGuess)
     with pytest.raises(ValueError, match="no policy is called 'luck'"):
         policy_named("luck")
+
+
+def test_best_with_ingredients_off_is_named_and_read_back() -> None:
+    for best in (Best(progress=False), Best(tolerance=0.0, lookahead=False), Best(corners=False)):
+        assert policy_named(best.name) == best
+    for name in ("best-luck", "safest-corners", "random-", "best--"):
+        with pytest.raises(ValueError, match="no policy is called"):
+            policy_named(name)
