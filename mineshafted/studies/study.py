@@ -229,8 +229,9 @@ def _batches(
 
 
 def _chunks(todo: list[int], jobs: int) -> list[list[int]]:
-    """``todo`` cut in runs: about 16 per worker, at most 64 games each."""
-    size = max(1, min(64, len(todo) // (max(jobs, 1) * 16)))
+    """``todo`` cut in runs: about 16 per worker, at most 16 games each (so that Ctrl-C,
+    which lets the chunks under way finish, stops within a few games' time)."""
+    size = max(1, min(16, len(todo) // (max(jobs, 1) * 16)))
     return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
