@@ -131,11 +131,13 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print("| level | policy | games | wins | win rate | 95% CI | guesses/game | published |")
     print("|---|---|---|---|---|---|---|---|")
+    rows: dict[tuple[str, str], str] = {}
     for key in args.levels.split(","):
         level = LEVELS[key]
         games = expert_games if key.startswith("expert") else args.games
         for policy in args.policies.split(","):
             row, took = strength(level, policy, games, args.seed, args.jobs)
+            rows[key, policy] = row
             print(row, flush=True)
             print(f"  ({took:.0f} s)", file=sys.stderr, flush=True)
     if args.ablation:
@@ -145,7 +147,10 @@ def main(argv: list[str] | None = None) -> None:
         print("| level | policy | games | wins | win rate | 95% CI | guesses/game | published |")
         print("|---|---|---|---|---|---|---|---|")
         for policy in ABLATION:
-            row, _ = strength(LEVELS["expert"], policy, expert_games, args.seed, args.jobs)
+            row = (
+                rows.get(("expert", policy))
+                or strength(LEVELS["expert"], policy, expert_games, args.seed, args.jobs)[0]
+            )
             print(row, flush=True)
     if args.speed:
         print()
