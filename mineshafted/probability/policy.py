@@ -26,7 +26,7 @@ from typing import Protocol
 
 from ..board import Cell, Geometry
 from ..errors import NoPlacementError, PartialGrid
-from ..solver import Count, Position, Tally, combine, components, count_component
+from ..solver import Constraint, Count, Position, Tally, combine, components, count_component
 from .odds import Odds
 
 __all__ = [
@@ -278,9 +278,6 @@ def policy_named(name: str | PolicyName) -> Policy:
     elif which is not None and not dash:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
     raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
-
-
-Constraint = tuple[tuple[Cell, ...], int]
 
 
 def outlook(
