@@ -143,3 +143,12 @@ def test_bad_studies_are_refused_before_any_game() -> None:
         run_study(replace(BEGINNER, policy="luck"))
     with pytest.raises(ValueError):
         run_study(replace(BEGINNER, games=-1))
+
+
+@given(st.lists(st.integers(0, 10_000), unique=True, max_size=500), st.integers(1, 8))
+def test_chunks_cover_every_game_once_in_small_runs(todo: list[int], jobs: int) -> None:
+    from mineshafted.studies.study import _chunks
+
+    chunks = _chunks(todo, jobs)
+    assert [i for chunk in chunks for i in chunk] == todo
+    assert all(1 <= len(chunk) <= 16 for chunk in chunks)
