@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from . import board, generate, grade, probabilities, replay, rules, solve
+from . import board, generate, grade, play, probabilities, replay, rules, solve
 from .logs import verbose_logging
 
 __all__ = ["app", "main"]
@@ -31,6 +31,7 @@ app.command("solve", help=solve.HELP)(solve.command)
 app.command("generate", help=generate.HELP)(generate.command)
 app.command("grade", help=grade.HELP)(grade.command)
 app.command("probabilities", help=probabilities.HELP)(probabilities.command)
+app.command("play", help=play.HELP)(play.command)
 app.command("replay", help=replay.HELP)(replay.command)
 app.add_typer(rules.app, name="rules", help=rules.HELP)
 app.command("board", help=board.HELP)(board.command)

@@ -2,23 +2,49 @@
 
 The counting itself is the solver's (:func:`mineshafted.solver.tally`: the mine total is
 the last layer of deduction); here it becomes probabilities. :mod:`.odds` (each unknown
-cell's exact chance of a mine) and :mod:`.view` (a player's view and position files).
+cell's exact chance of a mine), :mod:`.view` (a player's view and position files),
+:mod:`.policy` (which cell to guess at a stall) and :mod:`.play` (one game played to its end).
 """
 
 from __future__ import annotations
 
 from .errors import PositionFormatError
 from .odds import Odds, odds
+from .play import Guess, Played, Start, check_game, play_game, start_cell
+from .policy import (
+    Best,
+    Outlook,
+    Policy,
+    PolicyName,
+    RandomGuess,
+    Safest,
+    outlook,
+    policy_named,
+)
 from .view import PositionFile, odds_json, parse_position, position_of, read_position, view_odds
 
 __all__ = [
+    "Best",
+    "Guess",
     "Odds",
+    "Outlook",
+    "Played",
+    "Policy",
+    "PolicyName",
     "PositionFile",
     "PositionFormatError",
+    "RandomGuess",
+    "Safest",
+    "Start",
+    "check_game",
     "odds",
     "odds_json",
+    "outlook",
     "parse_position",
+    "play_game",
+    "policy_named",
     "position_of",
     "read_position",
+    "start_cell",
     "view_odds",
 ]

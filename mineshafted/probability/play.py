@@ -1,0 +1,227 @@
+"""Play: one classic game played to its end by the sweep, with a policy for every guess.
+
+Glossary
+--------
+start
+    The first cell revealed: ``corner`` (row 0, column 0), ``centre``, or a cell given as
+    ``R,C``.
+first move
+    What the rules keep free of mines at the start (:class:`~mineshafted.game.FirstMove`):
+    ``safe`` the start cell, ``opening`` it and its neighbours (so it shows a 0).
+guess
+    A reveal at a stall, chosen by the policy; the game's record keeps it with its exact mine
+    probability (as a float) and the policy's name.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from time import perf_counter
+
+from ..board import Cell, Geometry
+from ..errors import IllegalMoveError, InvalidBoardError
+from ..game import AfterMine, FirstMove, Game, GameRecord, Rules, View
+from ..solver import Sweep
+from .odds import odds
+from .policy import Policy, PolicyName, policy_named
+
+__all__ = ["Guess", "Played", "Start", "check_game", "play_game", "start_cell"]
+
+
+class Start(StrEnum):
+    """The named start cells; any cell may also be given as ``R,C``."""
+
+    CORNER = "corner"
+    """Row 0, column 0: Tu et al.'s rules."""
+    CENTRE = "centre"
+    """The middle cell (rounding down)."""
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One guess: the cell, its exact chance of a mine then, and whether it was one."""
+
+    cell: Cell
+    probability: Fraction
+    hit: bool
+
+
+@dataclass(frozen=True)
+class Played:
+    """How one game went."""
+
+    won: bool
+    guesses: tuple[Guess, ...]
+    """Every guess, in order; the last one lost the game when :attr:`won` is False."""
+    seconds: float = field(compare=False)
+    """Wall-clock time of the whole game: sweep, odds and policy (not compared)."""
+    record: GameRecord
+    """The game's record: every reveal, guesses marked with their probability."""
+    view: View
+    """The board as it ended."""
+    seed: int
+    """The game's seed: the same seed, size, rules, start and policy replay the same game."""
+
+
+def play_game(
+    rows: int,
+    cols: int,
+    mines: int,
+    *,
+    seed: int,
+    first: FirstMove = FirstMove.SAFE,
+    start: Start | str | Cell = Start.CORNER,
+    policy: Policy | PolicyName | str = PolicyName.BEST,
+) -> Played:
+    """Play one classic game (mine total known, zeros expand, a mine loses) to its end.
+
+    The sweep plays with the mine total through :meth:`Game.manager`; at each stall the
+    policy picks a cell, the game records it as a guess with its probability, and the sweep
+    goes on from it, until the board is cleared (won) or a guess hits a mine (lost).
+
+    Parameters
+    ----------
+    rows, cols, mines:
+        The board.
+    seed:
+        Draws the board and feeds the policy's random choices: the same seed, the same game.
+    first:
+        ``SAFE`` or ``OPENING`` (``NONE`` is allowed too: the start may then be a mine).
+    start:
+        ``corner``, ``centre``, ``"R,C"`` or a cell index.
+    policy:
+        A :class:`~mineshafted.probability.policy.Policy` or its name (default ``best``).
+
+    Returns
+    -------
+    Played
+
+    Raises
+    ------
+    InvalidBoardError
+        The board has no cells, or the mines do not fit beside the first move's zone.
+    IllegalMoveError
+        The start is not a cell of the board.
+    ValueError
+        No policy has that name.
+
+    Examples
+    --------
+    >>> played = play_game(9, 9, 10, seed=2)
+    >>> played.won, [(guess.cell, guess.probability) for guess in played.guesses]
+    (True, [(27, Fraction(1, 32))])
+    >>> played == play_game(9, 9, 10, seed=2)
+    True
+    >>> from mineshafted.game import Reveal
+    >>> [(e.cell, e.probability, e.reason) for e in played.record.events
+    ...  if isinstance(e, Reveal) and e.guess]
+    [(27, 0.03125, 'best guess')]
+
+    Notes
+    -----
+    Each stall costs one count of the position (:func:`~mineshafted.probability.odds`) and
+    the policy's choice; between stalls the sweep's own costs.
+    """
+    chooser = policy_named(policy) if isinstance(policy, str) else policy
+    cell = start_cell(start, rows, cols)
+    check_game(rows, cols, mines, first=first, start=cell)
+    rules = Rules(first, auto_expand=True, after_mine=AfterMine.END, total_known=True)
+    game = Game.draw(rows, cols, mines, rules=rules, seed=seed)
+    rng = random.Random(f"policy:{seed}")
+    began = perf_counter()
+    sweep = Sweep(game.manager(), start=cell, mines=mines)
+    guesses: list[Guess] = []
+    try:
+        report = sweep.advance()
+    except RuntimeError:  # the start was a mine: possible only under FirstMove.NONE
+        report = None
+    while report is not None and not report.solved and not game.over:
+        position = sweep.position()
+        chances = odds(position, mines)
+        cell = chooser.choose(position, chances, report.board, rng)
+        probability = chances.probability(cell)
+        event = game.reveal(
+            cell, guess=True, probability=float(probability), reason=f"{chooser.name} guess"
+        )
+        guesses.append(Guess(cell, probability, event.hit))
+        if event.hit:
+            break
+        sweep.guess(cell)
+        report = sweep.advance()
+    seconds = perf_counter() - began
+    return Played(game.won, tuple(guesses), seconds, game.record, game.view(), seed)
+
+
+def start_cell(start: Start | str | Cell, rows: int, cols: int) -> Cell:
+    """The cell index of ``start`` on a ``rows`` x ``cols`` board.
+
+    Raises
+    ------
+    IllegalMoveError
+        ``start`` is not ``corner``, ``centre``, ``R,C`` or an index, or is off the board.
+
+    >>> start_cell("corner", 16, 30), start_cell("centre", 16, 30), start_cell("3,3", 16, 30)
+    (0, 255, 93)
+    """
+    if isinstance(start, int):
+        if not 0 <= start < rows * cols:
+            raise IllegalMoveError(f"start cell {start} is off the {rows}x{cols} board", cell=start)
+        return start
+    if start == Start.CORNER:
+        return 0
+    if start == Start.CENTRE:
+        return (rows // 2) * cols + cols // 2
+    parts = start.split(",")
+    try:
+        row, col = (int(part) for part in parts)
+    except ValueError:
+        raise IllegalMoveError(
+            f"start {start!r} is not corner, centre or ROW,COL", cell=start
+        ) from None
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise IllegalMoveError(
+            f"start {row},{col} is off the {rows}x{cols} board (rows 0..{rows - 1}, "
+            f"columns 0..{cols - 1})",
+            cell=start,
+        )
+    return row * cols + col
+
+
+def check_game(rows: int, cols: int, mines: int, *, first: FirstMove, start: Cell) -> None:
+    """Refuse a game that cannot be played: no cells, or mines that do not fit.
+
+    Raises
+    ------
+    InvalidBoardError
+        ``rows`` or ``cols`` is below 1, ``mines`` is negative, or more mines than the cells
+        outside the first move's zone around ``start``.
+
+    >>> check_game(3, 3, 1, first=FirstMove.OPENING, start=4)
+    Traceback (most recent call last):
+    ...
+    mineshafted.errors.InvalidBoardError: 1 mines do not fit on a 3x3 board with an opening \
+first move at row 1, column 1: at most 0
+    """
+    if rows < 1 or cols < 1:
+        raise InvalidBoardError(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
+    geometry = Geometry(rows, cols)
+    zone = 0
+    if first is FirstMove.SAFE:
+        zone = 1
+    elif first is FirstMove.OPENING:
+        zone = 1 + len(geometry.neighbour_table()[start])
+    room = rows * cols - zone
+    if not 0 <= mines <= room:
+        row, col = geometry.coords(start)
+        raise InvalidBoardError(
+            f"{mines} mines do not fit on a {rows}x{cols} board with {_article(first)} "
+            f"first move at row {row}, column {col}: at most {room}"
+        )
+
+
+def _article(first: FirstMove) -> str:
+    """``a safe`` / ``an opening`` / ``a none``: the first move named in a sentence."""
+    return f"an {first.value}" if first.value[0] in "aeiou" else f"a {first.value}"

@@ -1,0 +1,154 @@
+"""Studies: the same games whatever runs them, resumable results files, honest summaries."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mineshafted.game import GameStatus
+from mineshafted.studies import (
+    GameLine,
+    JournalError,
+    MissingExtraError,
+    Study,
+    game_seed,
+    run_study,
+    summarise,
+    wilson,
+)
+
+BEGINNER = Study(9, 9, 10, games=20, seed=11)
+
+
+def outcomes(lines: list[GameLine]) -> list[tuple[int, int, GameStatus, int]]:
+    """The lines without their times: what must not depend on how the games were run."""
+    return [(line.index, line.seed, line.outcome, line.guesses) for line in lines]
+
+
+@pytest.fixture(scope="module")
+def serial() -> list[tuple[int, int, GameStatus, int]]:
+    return outcomes(run_study(BEGINNER).lines)
+
+
+def test_game_i_depends_on_the_base_seed_and_i_alone() -> None:
+    seeds = [game_seed(11, i) for i in range(100)]
+    assert len(set(seeds)) == 100 and seeds == [game_seed(11, i) for i in range(100)]
+    assert game_seed(12, 0) != seeds[0]
+    assert all(0 <= seed < 2**63 for seed in seeds)
+
+
+def test_two_processes_play_the_same_games_as_one(serial: list[tuple]) -> None:
+    assert outcomes(run_study(BEGINNER, jobs=2).lines) == serial
+
+
+def test_a_dask_local_cluster_plays_the_same_games(serial: list[tuple]) -> None:
+    pytest.importorskip("distributed")
+    finished = run_study(BEGINNER, jobs=1, dask="local", dask_processes=False)
+    assert outcomes(finished.lines) == serial
+
+
+def test_dask_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'mineshafted\[dask\]'"):
+        run_study(BEGINNER, dask="local")
+
+
+def test_an_interrupted_study_resumes_where_it_stopped(tmp_path: Path, serial: list[tuple]) -> None:
+    out = tmp_path / "study.jsonl"
+
+    def stop_after_seven(line: GameLine, done: int) -> None:
+        if done == 7:
+            raise KeyboardInterrupt
+
+    first = run_study(BEGINNER, out=out, on_game=stop_after_seven)
+    assert first.interrupted and first.summary.games == 7
+    assert len(out.read_text().splitlines()) == 1 + 7
+    again = run_study(BEGINNER, out=out)
+    assert not again.interrupted and again.resumed == 7
+    assert outcomes(again.lines) == serial
+    assert len(out.read_text().splitlines()) == 1 + 20
+
+
+def test_a_finished_study_plays_nothing_more(tmp_path: Path) -> None:
+    out = tmp_path / "study.jsonl"
+    run_study(BEGINNER, out=out)
+    played: list[int] = []
+    again = run_study(BEGINNER, out=out, on_game=lambda line, done: played.append(line.index))
+    assert played == [] and again.resumed == 20 and again.summary.games == 20
+
+
+def test_a_partial_file_written_by_hand_is_resumed(tmp_path: Path, serial: list[tuple]) -> None:
+    out = tmp_path / "study.jsonl"
+    done = run_study(replace(BEGINNER, games=3)).lines
+    lines = [json.dumps({"study": BEGINNER.key.to_json()})]
+    lines += [json.dumps(line.to_json()) for line in done]
+    out.write_text("\n".join(lines) + '\n{"index": 3, "se')  # the last line cut short
+    finished = run_study(BEGINNER, out=out)
+    assert finished.resumed == 3 and outcomes(finished.lines) == serial
+
+
+@pytest.mark.parametrize(
+    ("change", "named"), [({"mines": 12}, "mines 10, not 12"), ({"seed": 1}, "seed 11, not 1")]
+)
+def test_a_file_of_another_study_is_refused(tmp_path: Path, change: dict, named: str) -> None:
+    out = tmp_path / "study.jsonl"
+    run_study(replace(BEGINNER, games=2), out=out)
+    with pytest.raises(JournalError, match=named):
+        run_study(replace(BEGINNER, **change), out=out)
+
+
+def test_a_file_that_is_no_study_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "notes.jsonl"
+    out.write_text("hello\n")
+    with pytest.raises(JournalError, match="not a study's results file"):
+        run_study(BEGINNER, out=out)
+
+
+def test_a_malformed_game_line_is_named(tmp_path: Path) -> None:
+    out = tmp_path / "study.jsonl"
+    head = json.dumps({"study": BEGINNER.key.to_json()})
+    out.write_text(
+        head + '\n{"index": 0, "seed": 1, "outcome": "draw", "guesses": 0, "seconds": 0.1}\n'
+    )
+    with pytest.raises(JournalError, match="line 2: not a game line: outcome"):
+        run_study(BEGINNER, out=out)
+
+
+def test_the_summary_counts_wins_guesses_and_time() -> None:
+    finished = run_study(BEGINNER)
+    summary = finished.summary
+    assert summary == summarise(finished.lines)
+    assert summary.games == 20
+    assert summary.wins == sum(line.outcome is GameStatus.WON for line in finished.lines)
+    assert summary.guesses_per_game == sum(line.guesses for line in finished.lines) / 20
+
+
+@given(st.integers(1, 10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_the_wilson_interval_holds_the_rate_and_is_widest_at_one_half(wins_games: tuple) -> None:
+    wins, games = wins_games
+    low, high = wilson(wins, games)
+    assert 0 <= low <= wins / games <= high <= 1
+    widest = wilson(games // 2, games)
+    assert high - low <= widest[1] - widest[0] + 1e-12
+
+
+def test_bad_studies_are_refused_before_any_game() -> None:
+    with pytest.raises(ValueError):
+        run_study(replace(BEGINNER, policy="luck"))
+    with pytest.raises(ValueError):
+        run_study(replace(BEGINNER, games=-1))
+
+
+@given(st.lists(st.integers(0, 10_000), unique=True, max_size=500), st.integers(1, 8))
+def test_chunks_cover_every_game_once_in_small_runs(todo: list[int], jobs: int) -> None:
+    from mineshafted.studies.study import _chunks
+
+    chunks = _chunks(todo, jobs)
+    assert [i for chunk in chunks for i in chunk] == todo
+    assert all(1 <= len(chunk) <= 16 for chunk in chunks)
