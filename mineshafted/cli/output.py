@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from ..errors import MineshaftedError
-from .status import EXIT_INVALID, exit_status
+from .status import EXIT_CLOSED_PIPE, EXIT_INVALID, exit_status
 
 if TYPE_CHECKING:
     from ..formats import Puzzle
     from ..solver import SweepReport
 
 __all__ = [
-    "EXIT_CLOSED_PIPE",
     "emit",
     "fail",
     "fail_on_error",
@@ -27,11 +26,6 @@ __all__ = [
     "sweep_json",
     "sweep_text",
 ]
-
-EXIT_CLOSED_PIPE = 141
-"""The status when the reader of standard output closed it early (``... | head``): 128 plus
-SIGPIPE's number, what the shell reports for any Unix tool that dies of SIGPIPE, so a
-pipeline under ``set -o pipefail`` sees this command as it sees ``yes``. Nothing is printed."""
 
 
 def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:

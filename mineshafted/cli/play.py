@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from .output import fail, fail_on_error
+from .status import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from ..probability import Played
     from ..studies import Finished, Study
 
-__all__ = ["EXIT_INTERRUPTED", "HELP", "First", "Policy", "command"]
+__all__ = ["HELP", "First", "Policy", "command"]
 
 HELP = (
     "Play classic Minesweeper (the mine total known, zeros open, a mine loses): the solver\n"
@@ -27,9 +28,6 @@ HELP = (
     "resumes. Exit status: 0 done; 2 bad arguments (one line on stderr); 130 interrupted."
 )
 """The command's ``--help`` text."""
-
-EXIT_INTERRUPTED: Final = 130
-"""Stopped by Ctrl-C after printing the summary of the games done (128 + SIGINT)."""
 
 
 class First(StrEnum):
@@ -79,6 +77,16 @@ def command(
             "is resumed (its games are skipped).",
         ),
     ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE.jsonl",
+            dir_okay=False,
+            help="With one game: write its record (each guess with every unknown cell's "
+            "odds) for `mineshafted replay`. An existing file is kept.",
+        ),
+    ] = None,
     json_output: Annotated[
         bool,
         typer.Option(
@@ -108,9 +116,16 @@ def command(
     )
     with fail_on_error():
         study.check()
+    if record is not None:
+        if games != 1:
+            fail(f"--record takes one game, not --games {games}")
+        if record.exists():
+            fail(f"{record}: already exists; remove it or choose another name")
     if games == 1 and not json_output and out is None and dask is None:
-        _one(study)
+        _one(study, record)
         return
+    if record is not None:
+        fail("--record prints the game itself: leave out --json, --out and --dask")
     finished = _many(study, jobs, dask, out, show_progress=not json_output)
     if json_output:
         typer.echo(json.dumps(_summary_json(study, finished, jobs, dask)))
@@ -126,8 +141,9 @@ def command(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _one(study: Study) -> None:
-    """Play game 0 of ``study`` and print each guess and the final board."""
+def _one(study: Study, record: Path | None) -> None:
+    """Play game 0 of ``study``, print each guess and the final board, keep its record."""
+    from ..game import write_record
     from ..probability import play_game
     from ..studies import game_seed
 
@@ -139,7 +155,11 @@ def _one(study: Study) -> None:
         first=study.first,
         start=study.start,
         policy=study.policy,
+        record_odds=record is not None,
     )
+    if record is not None:
+        with fail_on_error(str(record)):
+            write_record(played.record, record)
     typer.echo(_heading(study))
     for line in _guess_lines(played, study.cols):
         typer.echo(line)

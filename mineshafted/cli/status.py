@@ -6,7 +6,14 @@ from typing import Final
 
 from ..errors import MineshaftedError, NeedsGuess
 
-__all__ = ["EXIT_INVALID", "EXIT_NEEDS_GUESS", "EXIT_SOLVED", "exit_status"]
+__all__ = [
+    "EXIT_CLOSED_PIPE",
+    "EXIT_INTERRUPTED",
+    "EXIT_INVALID",
+    "EXIT_NEEDS_GUESS",
+    "EXIT_SOLVED",
+    "exit_status",
+]
 
 EXIT_SOLVED: Final = 0
 """Every board solved, or the command did what was asked."""
@@ -16,6 +23,14 @@ EXIT_NEEDS_GUESS: Final = 1
 
 EXIT_INVALID: Final = 2
 """Unusable input or arguments: one line on stderr names the problem."""
+
+EXIT_INTERRUPTED: Final = 130
+"""Stopped by Ctrl-C after printing the summary of the games done (128 + SIGINT)."""
+
+EXIT_CLOSED_PIPE: Final = 141
+"""The status when the reader of standard output closed it early (``... | head``): 128 plus
+SIGPIPE's number, what the shell reports for any Unix tool that dies of SIGPIPE, so a
+pipeline under ``set -o pipefail`` sees this command as it sees ``yes``. Nothing is printed."""
 
 
 def exit_status(error: MineshaftedError | OSError) -> int:

@@ -75,6 +75,7 @@ def play_game(
     first: FirstMove = FirstMove.SAFE,
     start: Start | str | Cell = Start.CORNER,
     policy: Policy | PolicyName | str = PolicyName.BEST,
+    record_odds: bool = False,
 ) -> Played:
     """Play one classic game (mine total known, zeros expand, a mine loses) to its end.
 
@@ -94,6 +95,9 @@ def play_game(
         ``corner``, ``centre``, ``"R,C"`` or a cell index.
     policy:
         A :class:`~mineshafted.probability.policy.Policy` or its name (default ``best``).
+    record_odds:
+        Keep every unknown cell's mine probability at each guess in the record (the reveal's
+        ``detail["odds"]``), for a replay's heat map. Off by default: studies do not need it.
 
     Returns
     -------
@@ -143,8 +147,13 @@ def play_game(
         chances = odds(position, mines)
         cell = chooser.choose(position, chances, report.board, rng)
         probability = chances.probability(cell)
+        detail = {"odds": {str(c): p for c, p in chances.floats().items()}} if record_odds else None
         event = game.reveal(
-            cell, guess=True, probability=float(probability), reason=f"{chooser.name} guess"
+            cell,
+            guess=True,
+            probability=float(probability),
+            reason=f"{chooser.name} guess",
+            detail=detail,
         )
         guesses.append(Guess(cell, probability, event.hit))
         if event.hit:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import mineshafted.formats
 from mineshafted.cli import app
-from mineshafted.cli.output import EXIT_CLOSED_PIPE
+from mineshafted.cli.status import EXIT_CLOSED_PIPE
 
 from ..conftest import SAMPLE
 

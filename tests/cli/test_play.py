@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mineshafted.cli import app
-from mineshafted.cli.play import EXIT_INTERRUPTED
+from mineshafted.cli.status import EXIT_INTERRUPTED
 
 runner = CliRunner()
 
@@ -139,3 +139,20 @@ def test_a_results_file_of_another_study_is_refused_in_one_line(tmp_path: Path) 
     result = runner.invoke(app, ["play", "9", "9", "11", "-n", "2", "--out", str(out)])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert "written by another study (mines 10, not 11)" in result.stderr
+
+
+def test_play_record_keeps_each_guess_with_every_unknown_cells_odds(tmp_path: Path) -> None:
+    from mineshafted.game import Reveal, read_record
+
+    path = tmp_path / "game.jsonl"
+    result = runner.invoke(app, ["play", "30", "16", "99", "--seed", "3", "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    guesses = [e for e in read_record(path).events if isinstance(e, Reveal) and e.guess]
+    assert guesses and all(e.detail and e.detail["odds"] for e in guesses)
+    first = guesses[0]
+    assert first.detail is not None
+    assert first.detail["odds"][str(first.cell)] == pytest.approx(first.probability)
+    again = runner.invoke(app, ["play", "9", "9", "10", "--record", str(path)])
+    assert again.exit_code == 2 and "already exists" in again.stderr
+    many = runner.invoke(app, ["play", "9", "9", "10", "-n", "3", "--record", str(tmp_path / "x")])
+    assert many.exit_code == 2 and "--record takes one game" in many.stderr
