@@ -88,6 +88,16 @@ def evaluate(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print per-board results and the totals as JSON.")
     ] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE.jsonl",
+            dir_okay=False,
+            help="With one board: write the game's record (each move with the rule that made "
+            "it) for `mineshafted replay`. An existing file is kept.",
+        ),
+    ] = None,
 ) -> None:
     """Play every board with the rules and print PatternEval's report."""
     import random
@@ -113,6 +123,11 @@ def evaluate(
         boards = [("random 30x30 at 25%", chance_board(30, 30, 25, seed=seed))]
     else:
         boards = _read_boards(board)
+    if record is not None:
+        if len(boards) != 1:
+            fail(f"--record takes one board, and {board} holds {len(boards)}")
+        if record.exists():
+            fail(f"{record}: already exists; remove it or choose another name")
     err = json_output
 
     def echo(line: str) -> None:
@@ -132,6 +147,11 @@ def evaluate(
             echo=echo,
         )
         evaluation.plays.append((name, result))
+        if record is not None and result.record is not None:
+            from ..game import write_record
+
+            with fail_on_error(str(record)):
+                write_record(result.record, record)
         if debug >= 1:
             echo(
                 f"{name}: {result.finish.value}, {result.score:.4f} pts; clicked "

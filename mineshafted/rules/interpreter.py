@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import Final
 
 from ..board import Board, Cell
-from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
+from ..game import AfterMine, FirstMove, Game, GameRecord, GameStatus, Rules
 from .conditions import holds
 from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
 
@@ -74,6 +74,8 @@ class Play:
     """Each rule and position found to change nothing."""
     lost_to: str | None = None
     """The rule (or "free guess") whose move lost the game."""
+    record: GameRecord | None = None
+    """The game's record: each click and mark with the rule (or free guess) that made it."""
 
     @property
     def score(self) -> float:
@@ -191,6 +193,7 @@ def play(
         state.fired,
         state.stuck_log,
         state.lost_to,
+        game.record,
     )
 
 

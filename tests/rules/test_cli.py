@@ -168,3 +168,25 @@ def test_check_exits_1_on_an_unsound_rule(tmp_path: Path) -> None:
     data = json.loads(runner.invoke(app, ["rules", "check", str(path), "--json"]).output)
     assert [r["verdict"] for r in data["rules"]] == ["sound", "unsound"]
     assert data["rules"][1]["counterexample"]
+
+
+def test_eval_record_writes_each_move_with_the_rule_that_made_it(tmp_path: Path) -> None:
+    from mineshafted.game import Flag, Reveal, read_record, rebuild
+
+    board = tmp_path / "b.json"
+    made = runner.invoke(app, ["board", "12", "12", "20", "--seed", "4"])
+    board.write_text(made.stdout)
+    path = tmp_path / "game.jsonl"
+    result = runner.invoke(
+        app,
+        ["rules", "eval", "rules/champion.s4", str(board), "--seed", "1", "--record", str(path)],
+    )
+    assert result.exit_code == 0, result.output
+    record = read_record(path)
+    reasons = {e.reason for e in record.events if isinstance(e, Reveal | Flag)}
+    assert "free guess" in reasons and len(reasons) > 1
+    assert rebuild(record).over
+    again = runner.invoke(
+        app, ["rules", "eval", "rules/champion.s4", str(board), "--record", str(path)]
+    )
+    assert again.exit_code == 2 and "already exists" in again.stderr
