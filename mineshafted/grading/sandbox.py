@@ -219,9 +219,20 @@ def _python_roots() -> list[Path]:
 
 
 def _package_folders() -> list[Path]:
-    """The ``mineshafted`` package and the places its puzzles are shipped."""
+    """Every copy of the ``mineshafted`` package the interpreter could see, and its puzzles.
+
+    The package this grader runs from (a source tree: its ``puzzles/`` beside it), and any
+    ``mineshafted`` folder on the import path: an editable install still puts the shipped
+    puzzles into ``site-packages/mineshafted/puzzles``.
+    """
     package = Path(__file__).resolve().parent.parent
-    return [package, package.parent / "puzzles"]
+    folders = [package, package.parent / "puzzles"]
+    for entry in sys.path:
+        if entry:
+            candidate = Path(entry).resolve() / "mineshafted"
+            if candidate.is_dir() and candidate not in folders:
+                folders.append(candidate)
+    return folders
 
 
 def _warn_once(problem: str) -> None:

@@ -110,7 +110,12 @@ def test_a_walk_of_the_file_system_finds_no_puzzle(
     if sandbox is Sandbox.BWRAP:  # only the Python installation's own data files
         assert secret_puzzle.name not in result.output
         python = tuple(str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix))
-        assert all(line.startswith(python) for line in result.output.splitlines() if line)
+        lines = result.output.splitlines()
+        if result.output_bytes > len(result.output.encode()):
+            lines = lines[:-1]  # the capture was capped mid-line
+        assert all(line.startswith(python) for line in lines if line)
+        # Not even a copy of the package installed into the environment shows its puzzles.
+        assert not [line for line in lines if "/mineshafted/" in line]
     else:  # what the sandbox is for: without it the puzzle is there to be found
         assert secret_puzzle.name in result.output
 
