@@ -1,0 +1,1 @@
+"""Studies: many games played by agents, their results, and the figures drawn from them."""
