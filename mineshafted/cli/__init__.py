@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from . import generate, grade, probabilities, solve
+from . import experiment, generate, grade, probabilities, solve
 from .logs import verbose_logging
 
 __all__ = ["app", "main"]
@@ -31,6 +31,7 @@ app.command("solve", help=solve.HELP)(solve.command)
 app.command("generate", help=generate.HELP)(generate.command)
 app.command("grade", help=grade.HELP)(grade.command)
 app.command("probabilities", help=probabilities.HELP)(probabilities.command)
+app.add_typer(experiment.app, name="experiment", help=experiment.HELP)
 
 
 def main() -> None:
