@@ -132,7 +132,7 @@ class ReasoningAgent(Agent):
             if queue:
                 event = game.reveal(queue.pop(0), reason="inferred safe")
             else:
-                cell = self._guess(reasoner, hidden, rng)
+                cell = self.guess(reasoner, hidden, rng)
                 event = game.reveal(cell, guess=True, reason=f"{self.selection} guess")
             _learn(reasoner, hidden, event.revealed)
 
@@ -145,7 +145,7 @@ class ReasoningAgent(Agent):
         reasoner.infer()
         return Inference(frozenset(reasoner.safe & hidden), frozenset(reasoner.mines & hidden))
 
-    def _guess(self, reasoner: Reasoner, hidden: set[Cell], rng: random.Random) -> Cell:
+    def guess(self, reasoner: Reasoner, hidden: set[Cell], rng: random.Random) -> Cell:
         """A random unknown hidden cell, chosen by :attr:`selection`."""
         unknown = hidden - reasoner.mines - reasoner.safe
         if self.selection is Selection.KNOWLEDGE:

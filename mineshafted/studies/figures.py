@@ -44,8 +44,9 @@ def density_figure(rows: Sequence[DensityRow], path: Path, *, size: int) -> None
     for name in _agents(rows):
         mine = sorted((r for r in rows if r.agent == name), key=lambda r: r.density)
         x = [r.density for r in mine]
-        axes.plot(x, [r.mean_score for r in mine], marker=".", label=name)
-        axes.fill_between(x, [r.ci_low for r in mine], [r.ci_high for r in mine], alpha=0.2)
+        (line,) = axes.plot(x, [r.mean_score for r in mine], marker=".", label=name)
+        low, high = [r.ci_low for r in mine], [r.ci_high for r in mine]
+        axes.fill_between(x, low, high, color=line.get_color(), alpha=0.15, linewidth=0)
     runs = rows[0].runs if rows else 0
     axes.set_xlabel("mine density (mines / cells)")
     axes.set_ylabel("mean score (mines flagged safely / mines)")
@@ -85,7 +86,7 @@ def presets_figure(rows: Sequence[PresetRow], path: Path) -> None:
     axes.set_title(f"Win rate by preset: {games} paired games per bar, 95% intervals")
     axes.set_ylim(0, 1.02)
     axes.grid(axis="y", alpha=0.3)
-    axes.legend(title="agent", ncols=4)
+    figure.legend(title="agent", loc="outside right upper")
     _save(figure, path)
 
 
