@@ -120,10 +120,21 @@ def presets(
 
 
 def _names(text: str | None, default: tuple[str, ...]) -> list[str]:
-    """The agents asked for (checked by the study), or the study's default set."""
+    """The agents asked for, or the study's default set.
+
+    Raises
+    ------
+    UnknownAgentError
+        A name no agent is registered under.
+    """
+    from ..agents import agent
+
     if text is None:
         return list(default)
-    return [name.strip() for name in text.split(",")]
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        agent(name)
+    return names
 
 
 def _counts(**counts: int) -> None:
