@@ -9,7 +9,7 @@ deduction: ``csp``, ``best``) and :mod:`.registry` (every agent by name).
 from __future__ import annotations
 
 from .agent import Agent, Inference, Reasoner, ReasoningAgent, Selection, revealed_cells
-from .deduction import BestAgent, CSPAgent, GuessPolicy, random_policy
+from .deduction import BestAgent, CSPAgent, GuessPolicy, random_policy, total_facts
 from .equations import BasicAgent, BasicV2Agent, ClueEquations, ImprovedAgent, ImprovedV2Agent
 from .kb import KBAgent, KBMergeAgent, KnowledgeBase, Sentence
 from .registry import AGENTS, UnknownAgentError, agent, agent_names
@@ -38,4 +38,5 @@ __all__ = [
     "agent_names",
     "random_policy",
     "revealed_cells",
+    "total_facts",
 ]

@@ -17,9 +17,11 @@ from mineshafted.agents import (
     UnknownAgentError,
     agent,
     agent_names,
+    total_facts,
 )
 from mineshafted.board import MINE, Board, Geometry
 from mineshafted.game import Flag, Game, MineHit, Reveal, Rules
+from mineshafted.solver import Constraint, Count, Sweep, tally
 
 NAMES = ["kb", "kb-merge", "basic", "improved", "basic-v2", "improved-v2", "csp", "best"]
 
@@ -134,3 +136,27 @@ def test_an_agent_makes_the_first_move_when_nothing_is_revealed() -> None:
         game = Game.draw(6, 6, 4, rules=Rules.CLASSIC, seed=3)
         agent(name).play(game, random.Random(3))
         assert game.over, name
+
+
+@settings(max_examples=80, deadline=None)
+@given(game=games(Rules.CLASSIC), picks=st.lists(st.integers(0, 63), max_size=6))
+def test_the_csp_agents_total_stage_decides_what_tally_decides_at_each_stall(
+    game: Game, picks: list[int]
+) -> None:
+    assert game.board is not None
+    first = game.record.header.first
+    assert first is not None
+    sweep = Sweep(game.manager(), start=first)
+    counted: dict[tuple[Constraint, ...], Count] = {}
+    report = sweep.run()
+    for pick in picks:
+        if report.solved or game.over:
+            break
+        position = sweep.position()
+        want = tally(position, game.mines).certain()
+        assert total_facts(position, game.mines, counted) == want
+        safe = [c for c in report.undetermined if c not in game.board.mines]
+        if not safe:
+            break
+        sweep.guess(safe[pick % len(safe)])  # the test peeks at the board to pick a safe guess
+        report = sweep.advance()
