@@ -170,18 +170,15 @@ class BestAgent(CSPAgent):
     """The complete deduction with the ``best`` guessing policy of classic play.
 
     Until :mod:`mineshafted.probability` exports its policy registry this plays as
-    :class:`CSPAgent`; :meth:`policy` is the one place to plug it in.
+    :class:`CSPAgent` (with its own guesses: the rng is seeded by the agent's name);
+    :meth:`policy` is the one place to plug the ``best`` policy in.
     """
 
     name = "best"
 
     def policy(self) -> GuessPolicy:
-        """The ``best`` policy when :mod:`mineshafted.probability` has one, else random."""
-        from .. import probability
-
-        registry = getattr(probability, "POLICIES", None)
-        found = registry.get("best") if isinstance(registry, dict) else None
-        return found if callable(found) else random_policy
+        """The ``best`` policy; for now :func:`random_policy` (see the class docstring)."""
+        return random_policy
 
 
 class _FlagFirst:
