@@ -11,7 +11,10 @@ studies' costs against the issue's targets:
   CPU total, over 1 and over 2 processes.
 
 ``--full`` also runs both studies as the command does (``--jobs 2``) and reports their wall time.
-The projection assumes two free cores; on a shared machine, compare the CPU figures.
+The projection assumes two free cores; on a shared machine, compare the CPU figures. The cost of
+a ``csp`` or ``best`` game between densities 0.3 and 0.6 is heavy-tailed (a few games cost
+seconds), so a projection from a few runs understates the density study: for the verdict, use
+``--full`` or ``--runs 30``.
 
     python scripts/bench_agents.py                     # the sample: ~1 minute
     python scripts/bench_agents.py --games 200 --runs 10
