@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from . import board, generate, grade, play, probabilities, replay, rules, solve
+from . import board, experiment, generate, grade, play, probabilities, replay, rules, solve
 from .logs import verbose_logging
 
 __all__ = ["app", "main"]
@@ -35,6 +35,7 @@ app.command("play", help=play.HELP)(play.command)
 app.command("replay", help=replay.HELP)(replay.command)
 app.add_typer(rules.app, name="rules", help=rules.HELP)
 app.command("board", help=board.HELP)(board.command)
+app.add_typer(experiment.app, name="experiment", help=experiment.HELP)
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
-"""Studies: many games across processes or a Dask cluster; results files; summaries.
+"""Studies: many games across processes or a Dask cluster; results files; summaries; figures.
 
-:mod:`.study` (run the games of a study, resumably), :mod:`.journal` (its results file, one
-line per game), :mod:`.summary` (win rate with a 95% Wilson interval), :mod:`.errors`.
+:mod:`.study` (run the games of a classic-play study, resumably), :mod:`.journal` (its
+results file, one line per game), :mod:`.summary` (win rate with a 95% Wilson interval),
+:mod:`.errors`; :mod:`.labs` (the course labs' density and presets studies of the agents)
+and :mod:`.figures` (their plots, with the optional matplotlib).
 """
 
 from __future__ import annotations

@@ -1,0 +1,239 @@
+"""The project's complete deduction as an agent: the sweep, with a guess when it stalls.
+
+Glossary
+--------
+policy
+    How an agent picks the cell to guess when nothing is provably safe: ``csp`` picks a random
+    undetermined cell; ``best`` will use the ``best`` policy of classic play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from ..board import MINE, Cell
+from ..game import Game, View
+from ..probability import position_of
+from ..solver import (
+    Constraint,
+    Count,
+    Fact,
+    Knowledge,
+    Position,
+    Sweep,
+    combine,
+    count_component,
+    tally,
+)
+from .agent import Agent, Inference, revealed_cells
+
+__all__ = ["BestAgent", "CSPAgent", "GuessPolicy", "random_policy", "total_facts"]
+
+GuessPolicy = Callable[[Sweep, int | None, random.Random], Cell]
+"""Picks the cell to guess at a stall, from the stalled sweep (its ``report`` and its
+``position()``), the mine total when known, and the rng."""
+
+
+def random_policy(sweep: Sweep, mines: int | None, rng: random.Random) -> Cell:
+    """A random undetermined cell."""
+    return rng.choice(sweep.report.undetermined)
+
+
+def total_facts(
+    position: Position, mines: int, counted: dict[tuple[Constraint, ...], Count]
+) -> list[Fact]:
+    """The cells the mine total decides at a sweep's stall: as :func:`~mineshafted.solver.tally`'s
+    ``certain()``, with the component counts kept in ``counted`` between calls.
+
+    Only at a stall: the shortcut below takes the sweep's search to have decided every cell
+    that its component alone decides.
+
+    Examples
+    --------
+    >>> from mineshafted.probability import position_of
+    >>> position = position_of([[0, 1, -1, None]])
+    >>> total_facts(position, 1, {}), total_facts(position, 2, {})
+    ([(3, False)], [(3, True)])
+
+    Notes
+    -----
+    A component that did not change since the last stall is not counted again. When every
+    split of the mines left between the components and the unconstrained cells fits (at least
+    one and at most all-but-one unconstrained cell left over whatever the components hold), the
+    total restricts nothing: a component cell is then decided only if its component decides it,
+    which the sweep's search has already done, so the combination is skipped. Bounds on each
+    component's mines from disjoint constraints (:func:`_bounds`) often show this before any
+    counting.
+    """
+    left = mines - position.mines_found
+    free = len(position.unconstrained)
+    cells = sum(
+        len({c for scope, _ in component for c in scope}) for component in position.components
+    )
+    if free and left - cells >= 1 and left <= free - 1:
+        return []  # even with no count at all: the components hold between 0 and all their cells
+    counts = []
+    for component in position.components:
+        key = tuple(component)
+        count = counted.get(key)
+        if count is None:
+            count = counted[key] = count_component(component)
+        counts.append(count)
+    if free and all(any(count.placements) for count in counts):
+        least = sum(next(k for k, n in enumerate(c.placements) if n) for c in counts)
+        most = sum(max(k for k, n in enumerate(c.placements) if n) for c in counts)
+        if left - most >= 1 and left - least <= free - 1:
+            return []
+    return combine(counts, position.unconstrained, left).certain()
+
+
+class CSPAgent(Agent):
+    """The complete deduction (:class:`~mineshafted.solver.Sweep`, with the mine total when the
+    rules show it) and a random guess when it stalls.
+
+    A guess is revealed through the engine: a mine (play continues after a mine) is told to the
+    sweep as a mine, a safe cell as a guess survived; then the sweep advances. Every cell the
+    sweep proves mined is flagged.
+
+    The mine total is the sweep's last stage done here (:func:`total_facts`), the same
+    deduction with each component's count kept from one stall to the next.
+
+    Notes
+    -----
+    The sweep's cost per advance (see :mod:`mineshafted.solver.sweep`), plus ``O(cells)`` per
+    turn for the flags.
+    """
+
+    name = "csp"
+
+    def policy(self) -> GuessPolicy:
+        """The guessing policy: random here; :class:`BestAgent` plugs in its own."""
+        return random_policy
+
+    def play(self, game: Game, rng: random.Random) -> None:
+        """Play ``game`` to the end (see :meth:`Agent.play`)."""
+        view = game.view()
+        shown = revealed_cells(view)
+        if not any(value != MINE for _, value in shown):
+            first = rng.randrange(game.geometry.cells)
+            game.reveal(first, guess=True, reason="first move")
+            if game.over:
+                return
+            shown = revealed_cells(game.view())
+        start = next(cell for cell, value in shown if value != MINE)
+        manager = _FlagFirst(game)
+        sweep = Sweep(manager, start=start)
+        manager.knowledge = sweep.knowledge
+        for cell, value in shown:
+            if value == MINE:
+                sweep.tell(cell, mine=True)
+        policy = self.policy()
+        counted: dict[tuple[Constraint, ...], Count] = {}
+        while not game.over:
+            report = sweep.advance()
+            manager.flag_known()
+            if game.over or report.solved:
+                break
+            if view.mines is not None:
+                facts = total_facts(sweep.position(), view.mines, counted)
+                if facts:
+                    for cell, mine in facts:
+                        sweep.tell(cell, mine=mine)
+                    continue
+            cell = policy(sweep, view.mines, rng)
+            if game.reveal(cell, guess=True, reason="guess").hit:
+                sweep.tell(cell, mine=True)
+            else:
+                sweep.guess(cell)
+
+    def infer(self, view: View) -> Inference:
+        """Every hidden cell safe, or mined, in all placements that agree with the clues (and
+        with the mine total, when ``view`` shows it)."""
+        position = position_of(view.grid)
+        facts: list[tuple[Cell, bool]] = []
+        if view.mines is not None:
+            facts = tally(position, view.mines).certain()
+        else:
+            for component in position.components:
+                count = count_component(component)
+                total = sum(count.placements)
+                for group, mined in zip(count.classes, count.mined, strict=True):
+                    if sum(mined) in (0, total):
+                        facts.extend((cell, sum(mined) == total) for cell in group)
+        return Inference(
+            frozenset(c for c, m in facts if not m), frozenset(c for c, m in facts if m)
+        )
+
+
+class BestAgent(CSPAgent):
+    """The complete deduction with the ``best`` guessing policy of classic play.
+
+    Until :mod:`mineshafted.probability` exports its policy registry this plays as
+    :class:`CSPAgent` (with its own guesses: the rng is seeded by the agent's name);
+    :meth:`policy` is the one place to plug the ``best`` policy in.
+    """
+
+    name = "best"
+
+    def policy(self) -> GuessPolicy:
+        """The ``best`` policy; for now :func:`random_policy` (see the class docstring)."""
+        return random_policy
+
+
+class _FlagFirst:
+    """The game's manager, flagging every mine the sweep has proven before each move.
+
+    A move may end the game (play continuing after a mine ends when the last safe cell is
+    revealed); flagging first means no mine proven by then goes unflagged.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.inner = game.manager()
+        self.size = self.inner.size
+        self.knowledge: Knowledge | None = None
+        self._proven = 0
+
+    def move(self, index: int) -> int:
+        """Flag the proven mines, then reveal ``index`` through the game's manager."""
+        self.flag_known()
+        return self.inner.move(index)
+
+    def get_adjacent(self, index: int) -> list[int]:
+        """The neighbours of ``index``."""
+        return self.inner.get_adjacent(index)
+
+    def flag_known(self) -> None:
+        """Flag every proven mine not yet flagged or revealed (a scan only when there is news)."""
+        if self.knowledge is None or self.game.over:
+            return
+        values = self.knowledge.values
+        proven = values.count(MINE)
+        if proven == self._proven:
+            return
+        self._proven = proven
+        game, flags = self.game, self.game.flags
+        for cell, value in enumerate(values):
+            if value == MINE and cell not in flags and game.shown(cell) is None:
+                game.flag(cell, reason="inferred mine")
+
+
+def _bounds(component: Sequence[Constraint]) -> tuple[int, int]:
+    """Bounds on the mines a component holds, from constraints picked pairwise disjoint.
+
+    Disjoint constraints place their mines, and leave their other cells free, independently:
+    at least the sum of their mines, at most every cell less the sum of their free cells.
+
+    >>> _bounds([((1, 2), 1), ((2, 3), 1), ((3, 4), 1)])
+    (2, 2)
+    """
+    cells = {cell for scope, _ in component for cell in scope}
+    used: set[Cell] = set()
+    least = spare = 0
+    for scope, mines in sorted(component, key=lambda c: len(c[0])):
+        if used.isdisjoint(scope):
+            used.update(scope)
+            least += mines
+            spare += len(scope) - mines
+    return least, len(cells) - spare

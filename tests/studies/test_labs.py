@@ -1,0 +1,219 @@
+"""The labs' studies: paired boards, reproducible results, intervals, and the experiment command."""
+
+from __future__ import annotations
+
+import csv
+import random
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from typer.testing import CliRunner
+
+from mineshafted.agents import AGENTS, Agent, Inference
+from mineshafted.cli import app
+from mineshafted.game import Game, View
+from mineshafted.studies.labs import (
+    PRESETS,
+    StudyError,
+    density_study,
+    mean_interval,
+    parse_densities,
+    presets_study,
+    wilson_interval,
+)
+
+runner = CliRunner()
+
+
+class Witness(Agent):
+    """Records the board and first cell of every game it is given (a test's eyes only)."""
+
+    name: ClassVar[str] = "witness"
+    seen: ClassVar[list[tuple[str, frozenset[int], int | None]]] = []
+
+    def play(self, game: Game, rng: random.Random) -> None:
+        assert game.board is not None
+        Witness.seen.append((self.name, game.board.mines, game.record.header.first))
+        while not game.over:
+            cell = next(c for c in range(game.geometry.cells) if game.shown(c) is None)
+            game.reveal(cell, guess=True)
+
+    def infer(self, view: View) -> Inference:
+        return Inference(frozenset(), frozenset())
+
+
+class OtherWitness(Witness):
+    name: ClassVar[str] = "other-witness"
+
+
+@pytest.fixture
+def witnesses(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, frozenset[int], int | None]]:
+    monkeypatch.setitem(AGENTS, "witness", Witness)
+    monkeypatch.setitem(AGENTS, "other-witness", OtherWitness)
+    Witness.seen = []
+    return Witness.seen
+
+
+def test_every_agent_plays_the_same_board_from_the_same_first_cell(witnesses: list) -> None:
+    presets_study(games=5, agents=["witness", "other-witness"], presets=["easy-9x9"], seed=4)
+    density_study(size=6, densities=[0.3], runs=5, agents=["witness", "other-witness"], seed=4)
+    assert len(witnesses) == 20
+    for a, b in zip(witnesses[::2], witnesses[1::2], strict=True):
+        assert (a[0], b[0]) == ("witness", "other-witness")
+        assert a[1:] == b[1:]
+    assert len({board for _, board, _ in witnesses}) == 10  # different boards across runs
+
+
+def test_the_same_seed_gives_the_same_results_in_one_process_or_two() -> None:
+    args = {"size": 8, "densities": [0.15, 0.3], "runs": 4, "agents": ["basic", "csp"], "seed": 9}
+    once = density_study(**args)
+    assert density_study(**args) == once
+    assert density_study(**args, jobs=2) == once
+    assert density_study(**{**args, "seed": 10}) != once
+
+
+def test_density_rows_hold_a_mean_inside_its_interval() -> None:
+    rows = density_study(size=8, densities=[0.1, 0.4], runs=6, agents=["basic", "improved"])
+    assert [(r.agent, r.density) for r in rows] == [
+        ("basic", 0.1),
+        ("improved", 0.1),
+        ("basic", 0.4),
+        ("improved", 0.4),
+    ]
+    for row in rows:
+        assert 0 <= row.ci_low <= row.mean_score <= row.ci_high <= 1
+
+
+def test_preset_rows_count_wins() -> None:
+    (row,) = presets_study(games=12, agents=["kb-merge"], presets=["easy-10x10"], seed=1)
+    assert (row.rows, row.cols, row.mines, row.games) == (10, 10, 10, 12)
+    assert row.win_rate == row.wins / 12
+    assert row.ci_low <= row.win_rate <= row.ci_high
+
+
+def test_the_presets_are_the_lab_s() -> None:
+    sizes = [(p.rows, p.cols, p.mines) for p in PRESETS.values()]
+    assert sizes == [(8, 8, 10), (9, 9, 10), (10, 10, 10), (13, 15, 40), (16, 16, 40), (30, 16, 99)]
+
+
+@pytest.mark.parametrize(
+    ("wins", "games", "low", "high"),
+    [
+        (50, 100, 0.4038, 0.5962),
+        (0, 20, 0.0, 0.1611),
+        (20, 20, 0.8389, 1.0),
+        (1, 3, 0.0615, 0.7923),
+    ],
+)
+def test_wilson_interval(wins: int, games: int, low: float, high: float) -> None:
+    assert wilson_interval(wins, games) == pytest.approx((low, high), abs=1e-4)
+
+
+def test_mean_interval_uses_student_t() -> None:
+    values = [0.0, 1.0] * 15  # mean 0.5, sd 0.5085, t(29) = 2.0452
+    low, high = mean_interval(values)
+    assert (low, high) == pytest.approx((0.5 - 0.1899, 0.5 + 0.1899), abs=2e-4)
+    assert mean_interval([0.7]) == (0.7, 0.7)
+
+
+@pytest.mark.parametrize("text", ["0.1:0.5", "a:b:c", "0.5:0.1:0", "0:0.5:0.1", "0.2,1.5", ""])
+def test_bad_densities_are_refused(text: str) -> None:
+    with pytest.raises(StudyError, match="--densities"):
+        parse_densities(text)
+
+
+def test_bad_study_arguments_are_refused() -> None:
+    with pytest.raises(StudyError, match="--runs"):
+        density_study(runs=0)
+    with pytest.raises(StudyError, match="twice"):
+        density_study(agents=["basic", "basic"])
+    with pytest.raises(StudyError, match="no preset"):
+        presets_study(presets=["huge"])
+
+
+# -- the command --------------------------------------------------------------------------------
+
+SMALL = ["--size", "6", "--densities", "0.1,0.3", "--runs", "3", "--agents", "basic,csp"]
+
+
+def rows_of(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_density_writes_its_csv_and_figure_only_into_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["experiment", "density", *SMALL, "--out", "results"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["density.csv", "density.png", "results"]
+    rows = rows_of(tmp_path / "results" / "density.csv")
+    assert list(rows[0]) == ["agent", "density", "runs", "mean_score", "ci_low", "ci_high"]
+    assert [(r["agent"], r["density"]) for r in rows] == [
+        ("basic", "0.1"),
+        ("csp", "0.1"),
+        ("basic", "0.3"),
+        ("csp", "0.3"),
+    ]
+    assert (tmp_path / "results" / "density.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_existing_results_are_kept_without_force(tmp_path: Path) -> None:
+    (tmp_path / "density.csv").write_text("mine, keep out")
+    result = runner.invoke(app, ["experiment", "density", *SMALL, "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: {tmp_path / 'density.csv'}: already exists (use --force to overwrite)"
+    ]
+    assert (tmp_path / "density.csv").read_text() == "mine, keep out"
+    forced = runner.invoke(
+        app, ["experiment", "density", *SMALL, "--out", str(tmp_path), "--force"]
+    )
+    assert forced.exit_code == 0
+    assert rows_of(tmp_path / "density.csv")[0]["agent"] == "basic"
+
+
+def test_without_matplotlib_the_csv_is_written_and_the_extra_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    result = runner.invoke(app, ["experiment", "density", *SMALL, "--out", str(tmp_path)])
+    assert result.exit_code == 0
+    assert (tmp_path / "density.csv").exists() and not (tmp_path / "density.png").exists()
+    assert "pip install 'mineshafted[plots]'" in result.stderr
+
+
+def test_presets_prints_a_table_and_writes_its_csv(tmp_path: Path) -> None:
+    args = ["experiment", "presets", "--games", "3", "--agents", "kb,csp", "--out", str(tmp_path)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    for preset in PRESETS:
+        assert preset in result.stdout
+    rows = rows_of(tmp_path / "presets.csv")
+    assert list(rows[0]) == [
+        "agent", "preset", "rows", "cols", "mines", "games", "wins", "win_rate", "ci_low", "ci_high"
+    ]  # fmt: skip
+    assert len(rows) == 2 * len(PRESETS)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["density", "--agents", "basic,oracle"], "no agent named 'oracle'"),
+        (["density", "--densities", "0.5:0.1:-1"], "--densities"),
+        (["density", "--runs", "0"], "--runs must be at least 1"),
+        (["density", "--size", "-3"], "--size must be at least 1"),
+        (["presets", "--games", "0"], "--games must be at least 1"),
+        (["presets", "--jobs", "0"], "--jobs must be at least 1"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["experiment", *args, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: ") and message in line
+    assert not (tmp_path / "out").exists()
