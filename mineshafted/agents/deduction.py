@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from ..board import MINE, Cell
 from ..game import Game, View
-from ..probability import position_of
+from ..probability import PolicyName, odds, policy_named, position_of
 from ..solver import (
     Constraint,
     Count,
@@ -28,11 +28,21 @@ from ..solver import (
 )
 from .agent import Agent, Inference, revealed_cells
 
-__all__ = ["BestAgent", "CSPAgent", "GuessPolicy", "random_policy", "total_facts"]
+__all__ = [
+    "BestAgent",
+    "CSPAgent",
+    "GuessPolicy",
+    "best_policy",
+    "random_policy",
+    "total_facts",
+]
 
 GuessPolicy = Callable[[Sweep, int | None, random.Random], Cell]
 """Picks the cell to guess at a stall, from the stalled sweep (its ``report`` and its
 ``position()``), the mine total when known, and the rng."""
+
+
+_BEST = policy_named(PolicyName.BEST)
 
 
 def random_policy(sweep: Sweep, mines: int | None, rng: random.Random) -> Cell:
@@ -166,19 +176,26 @@ class CSPAgent(Agent):
         )
 
 
-class BestAgent(CSPAgent):
-    """The complete deduction with the ``best`` guessing policy of classic play.
+def best_policy(sweep: Sweep, mines: int | None, rng: random.Random) -> Cell:
+    """Classic play's ``best`` policy (:class:`mineshafted.probability.policy.Best`) at a stall:
+    the exact odds under the mine total, then the safest cell most likely to make progress.
 
-    Until :mod:`mineshafted.probability` exports its policy registry this plays as
-    :class:`CSPAgent` (with its own guesses: the rng is seeded by the agent's name);
-    :meth:`policy` is the one place to plug the ``best`` policy in.
+    Without the mine total there are no exact odds to go on: a random undetermined cell.
     """
+    if mines is None:
+        return random_policy(sweep, mines, rng)
+    position = sweep.position()
+    return _BEST.choose(position, odds(position, mines), sweep.report.board, rng)
+
+
+class BestAgent(CSPAgent):
+    """The complete deduction with the ``best`` guessing policy of classic play."""
 
     name = "best"
 
     def policy(self) -> GuessPolicy:
-        """The ``best`` policy; for now :func:`random_policy` (see the class docstring)."""
-        return random_policy
+        """:func:`best_policy`."""
+        return best_policy
 
 
 class _FlagFirst:

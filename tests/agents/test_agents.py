@@ -160,3 +160,24 @@ def test_the_csp_agents_total_stage_decides_what_tally_decides_at_each_stall(
             break
         sweep.guess(safe[pick % len(safe)])  # the test peeks at the board to pick a safe guess
         report = sweep.advance()
+
+
+def test_the_best_agent_guesses_with_classic_plays_best_policy() -> None:
+    import random
+    from pathlib import Path
+
+    from mineshafted import BoardManager, Sweep, read_puzzles
+    from mineshafted.agents.deduction import BestAgent, best_policy
+    from mineshafted.probability import odds
+
+    assert BestAgent().policy() is best_policy
+    shipped = Path(__file__).resolve().parents[2] / "puzzles" / "needs-guess"
+    for path in sorted(shipped.glob("*.json")):
+        (puzzle,) = read_puzzles(path)
+        board = puzzle.board
+        sweep = Sweep(BoardManager(board), start=puzzle.start)
+        assert not sweep.run().solved
+        chances = odds(sweep.position(), board.mine_count)
+        cell = best_policy(sweep, board.mine_count, random.Random(0))
+        # best keeps to the cells within its tolerance (0.05) of the lowest probability
+        assert chances.probability(cell) <= min(chances.fractions().values()) + 0.05
