@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -15,14 +16,17 @@ from .status import EXIT_CLOSED_PIPE, EXIT_INVALID, exit_status
 
 if TYPE_CHECKING:
     from ..formats import Puzzle
+    from ..game import GameRecord
     from ..solver import SweepReport
 
 __all__ = [
+    "check_record",
     "emit",
     "fail",
     "fail_on_error",
     "finish_output",
     "label",
+    "save_record",
     "sweep_json",
     "sweep_text",
 ]
@@ -209,3 +213,27 @@ def _drop_stdout() -> None:
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, fd)
     os.close(null)
+
+
+def check_record(path: Path | None, count: int, what: str) -> None:
+    """Refuse a ``--record`` that could not be kept: more than one ``what``, or a file there.
+
+    Raises
+    ------
+    typer.Exit
+        Through :func:`fail`, with one line naming the problem.
+    """
+    if path is None:
+        return
+    if count != 1:
+        fail(f"--record takes one {what}, not {count}")
+    if path.exists():
+        fail(f"{path}: already exists; remove it or choose another name")
+
+
+def save_record(record: GameRecord, path: Path) -> None:
+    """Write a game record to ``path`` (JSON Lines), an error as one line naming the file."""
+    from ..game import write_record
+
+    with fail_on_error(str(path)):
+        write_record(record, path)

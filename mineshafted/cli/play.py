@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .output import fail, fail_on_error
+from .output import check_record, fail, fail_on_error, save_record
 from .status import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
@@ -116,11 +116,7 @@ def command(
     )
     with fail_on_error():
         study.check()
-    if record is not None:
-        if games != 1:
-            fail(f"--record takes one game, not --games {games}")
-        if record.exists():
-            fail(f"{record}: already exists; remove it or choose another name")
+    check_record(record, games, "game")
     if games == 1 and not json_output and out is None and dask is None:
         _one(study, record)
         return
@@ -143,7 +139,6 @@ def command(
 
 def _one(study: Study, record: Path | None) -> None:
     """Play game 0 of ``study``, print each guess and the final board, keep its record."""
-    from ..game import write_record
     from ..probability import play_game
     from ..studies import game_seed
 
@@ -158,8 +153,7 @@ def _one(study: Study, record: Path | None) -> None:
         record_odds=record is not None,
     )
     if record is not None:
-        with fail_on_error(str(record)):
-            write_record(played.record, record)
+        save_record(played.record, record)
     typer.echo(_heading(study))
     for line in _guess_lines(played, study.cols):
         typer.echo(line)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 
-from .output import fail, fail_on_error
+from .output import check_record, fail, fail_on_error, save_record
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -123,11 +123,7 @@ def evaluate(
         boards = [("random 30x30 at 25%", chance_board(30, 30, 25, seed=seed))]
     else:
         boards = _read_boards(board)
-    if record is not None:
-        if len(boards) != 1:
-            fail(f"--record takes one board, and {board} holds {len(boards)}")
-        if record.exists():
-            fail(f"{record}: already exists; remove it or choose another name")
+    check_record(record, len(boards), "board")
     err = json_output
 
     def echo(line: str) -> None:
@@ -148,10 +144,7 @@ def evaluate(
         )
         evaluation.plays.append((name, result))
         if record is not None and result.record is not None:
-            from ..game import write_record
-
-            with fail_on_error(str(record)):
-                write_record(result.record, record)
+            save_record(result.record, record)
         if debug >= 1:
             echo(
                 f"{name}: {result.finish.value}, {result.score:.4f} pts; clicked "

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import emit, fail, fail_on_error, finish_output, label, sweep_json, sweep_text
+from .output import (
+    check_record,
+    emit,
+    fail_on_error,
+    finish_output,
+    label,
+    save_record,
+    sweep_json,
+    sweep_text,
+)
 from .status import EXIT_NEEDS_GUESS, EXIT_SOLVED
 
 if TYPE_CHECKING:
@@ -108,11 +117,7 @@ def command(
     chosen = _chosen(ctx, search, engine)
     with fail_on_error():  # capped, whatever the source: a file, a device, a pipe, stdin
         puzzles = read_puzzles(puzzle)
-    if record is not None:
-        if len(puzzles) != 1:
-            fail(f"--record takes one puzzle, and {puzzle} holds {len(puzzles)}")
-        if record.exists():
-            fail(f"{record}: already exists; remove it or choose another name")
+    check_record(record, len(puzzles), "puzzle")
     worst = EXIT_SOLVED
     for number, item in enumerate(puzzles):
         with fail_on_error(label(item, number)):
@@ -136,13 +141,12 @@ def command(
 
 def _write_record(item: Puzzle, chosen: SearchChoice, with_total: bool, path: Path) -> None:
     """Solve ``item`` again through a recording game and write the record to ``path``."""
-    from ..game import write_record
     from ..solver.recording import record_solve
 
     mines = item.board.mine_count if with_total else None
     with fail_on_error(str(path)):
         solved = record_solve(item.board, start=item.start, search=chosen.build(), mines=mines)
-        write_record(solved, path)
+    save_record(solved, path)
 
 
 def _chosen(ctx: typer.Context, search: SearchChoice, engine: SearchChoice | None) -> SearchChoice:
