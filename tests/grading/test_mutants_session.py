@@ -1,0 +1,57 @@
+"""A session's ending when the child is killed by a signal, closes its output, or sends an
+endless message, and the time it measures (gaps found by mutation testing; no sandbox)."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from mineshafted import Board
+from mineshafted.grading.limits import Limits
+from mineshafted.grading.referee import Referee
+from mineshafted.grading.session import Ending, Session, SessionEnd
+
+from .conftest import submission
+
+BOARD = Board.from_grid([[0, 0], [0, 0]])
+
+
+def run(tmp_path: Path, code: str, **limits: float) -> SessionEnd:
+    path = submission(tmp_path, code)
+    options: dict[str, float] = {"timeout": 10.0, **limits}
+    return Session(path, Limits(**options), Referee(BOARD)).run()  # type: ignore[arg-type]
+
+
+def test_a_child_killed_by_a_signal_is_named_by_it(tmp_path: Path) -> None:
+    end = run(tmp_path, "import os, signal\ndef sweep_mines(bm):\n    os.kill(os.getpid(), 15)\n")
+    assert (end.ending, end.detail, end.status) == (Ending.EXITED, "killed by SIGTERM", -15)
+
+
+def test_a_signal_without_a_name_is_named_by_its_number(tmp_path: Path) -> None:
+    number = signal.SIGRTMIN + 1
+    code = f"import os\ndef sweep_mines(bm):\n    os.kill(os.getpid(), {number})\n"
+    end = run(tmp_path, code)
+    assert (end.ending, end.detail) == (Ending.EXITED, f"killed by signal {number}")
+
+
+def test_the_time_of_sweep_mines_is_measured(tmp_path: Path) -> None:
+    code = "import time\ndef sweep_mines(bm):\n    time.sleep(0.3)\n    return [[0, 0], [0, 0]]\n"
+    end = run(tmp_path, code)
+    assert end.ending is Ending.RESULT
+    assert 0.3 <= end.seconds < 10
+
+
+def test_closing_its_output_is_not_closing_its_channel(tmp_path: Path) -> None:
+    code = "import os, time\ndef sweep_mines(bm):\n    os.close(1)\n    os.close(2)\n"
+    code += "    time.sleep(60)\n"
+    end = run(tmp_path, code, timeout=1.0)
+    assert (end.ending, end.detail) == (Ending.TIMED_OUT, "no answer within 1 s")
+
+
+def test_an_unfinished_message_over_the_cap_is_a_protocol_break(tmp_path: Path) -> None:
+    code = "import time\ndef sweep_mines(bm):\n"
+    code += "    bm._channel._out.write(b'{\"result\": \"' + b'x' * 5000)\n"
+    code += "    bm._channel._out.flush()\n    time.sleep(60)\n"
+    end = run(tmp_path, code, message_cap=1000)
+    assert end.ending is Ending.PROTOCOL
+    assert end.detail == "broke the protocol: sent a message over the cap of 1000 bytes"
