@@ -10,6 +10,7 @@ how many were killed or timed out, how many survived (or no test reached), and t
     python scripts/mutation.py                               # every configured module
     python scripts/mutation.py solver.knowledge grading.rubric   # just these (prefix: mineshafted.)
     python scripts/mutation.py --table                       # print the last results, run nothing
+    python scripts/mutation.py --survivors                   # test again only what survived
     mutmut results; mutmut show NAME                         # the survivors and their diffs
 
 Results are cached in ``mutants/`` (delete it to start over). It takes tens of minutes on two
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
@@ -78,6 +80,16 @@ def scores(root: Path = MUTANTS) -> list[Score]:
     return result
 
 
+def survivors(root: Path = MUTANTS) -> list[str]:
+    """The names of the mutants that were checked and not killed (survived, no tests, ...)."""
+    names = []
+    for meta in sorted(root.rglob("*.py.meta")):
+        for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            if code is not None and code not in UNCOUNTED | KILLED | TIMEOUT:
+                names.append(name)
+    return names
+
+
 def table(rows: Iterable[Score]) -> str:
     """The scores as a markdown table, with a total row.
 
@@ -111,14 +123,23 @@ def main(argv: list[str] | None = None) -> int:
         "modules", nargs="*", help="modules to mutate, e.g. solver.sweep (default: all configured)"
     )
     parser.add_argument("--table", action="store_true", help="only print the last results")
+    parser.add_argument(
+        "--survivors", action="store_true", help="test again only the mutants not yet killed"
+    )
     parser.add_argument("--children", type=int, default=2, help="parallel test processes")
     args = parser.parse_args(argv)
     if not args.table:
         names = [f"mineshafted.{m.removeprefix('mineshafted.')}.*" for m in args.modules]
-        command = [sys.executable, "-m", "mutmut", "run", f"--max-children={args.children}"]
-        done = subprocess.run([*command, *names], check=False)
-        if done.returncode != 0:
-            return done.returncode
+        if args.survivors:
+            prefixes = tuple(n.removesuffix("*") for n in names) or ("",)
+            names = [n for n in survivors() if n.startswith(prefixes)]
+        if names or not args.survivors:
+            # mutmut's own script, beside this interpreter: it warns against ``python -m mutmut``.
+            mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or "mutmut"
+            command = [mutmut, "run", f"--max-children={args.children}"]
+            done = subprocess.run([*command, *names], check=False)
+            if done.returncode != 0:
+                return done.returncode
     wanted = tuple(f"mineshafted.{m.removeprefix('mineshafted.')}" for m in args.modules)
     rows = [s for s in scores() if not wanted or s.module in wanted]
     if not rows:
