@@ -67,3 +67,29 @@ def test_a_bad_line_is_quoted_up_to_sixty_bytes(line: bytes, quoted: str) -> Non
     with pytest.raises(ProtocolViolation) as caught:
         parse(line)
     assert caught.value.what == f"wrote something other than a message: {quoted}"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"ready": 1}',
+        b'{"start": false}',
+        b'{"error": "oops"}',
+        b'{"error": {"type": "E"}}',
+        b'{"error": {"type": "E", "message": 5}}',
+        b'{"error": {"type": "E", "repr": "x"}}',
+        b'{"unreadable": {"type": "E", "message": "x"}}',
+        b'{"unreadable": {"type": 1, "repr": "x"}}',
+    ],
+)
+def test_a_malformed_message_is_quoted_whole(line: bytes) -> None:
+    key = line.split(b'"')[1].decode()
+    with pytest.raises(ProtocolViolation) as caught:
+        parse(line)
+    assert caught.value.what == f"sent a malformed {key!r} message: {line!r}"
+
+
+def test_well_formed_failures_and_unreadable_results_are_parsed() -> None:
+    assert parse(b'{"error": {"type": "E", "message": ""}}')[1] == Failure("E", "")
+    kind, payload = parse(b'{"unreadable": {"type": "set", "repr": "{1}"}}')
+    assert (kind.value, payload.kind, payload.text) == ("unreadable", "set", "{1}")

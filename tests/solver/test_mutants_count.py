@@ -58,7 +58,7 @@ def test_a_total_that_does_not_fit_says_how(
 
 def test_the_least_and_the_most_add_up_over_components() -> None:
     counts = [count_component(ONE_OR_THREE), count_component([((5, 6), 1)])]
-    with pytest.raises(NoPlacementError, match="need at least 2$"):
+    with pytest.raises(NoPlacementError, match=r"need at least 2$"):
         combine(counts, [], 1)
     with pytest.raises(NoPlacementError, match="at most 4 fit"):
         combine(counts, [], 5)
