@@ -8,6 +8,7 @@ import pytest
 
 from mineshafted import ContradictionError
 from mineshafted.solver import ClueCSP
+from mineshafted.solver.arcs import Arc, ArcGraph
 
 
 def test_new_variables_are_touched_and_retired_ones_are_not() -> None:
@@ -67,3 +68,13 @@ def test_components_are_yielded_once_each_and_never_alone() -> None:
     csp.add(9, (40, 41), 1)  # a component of one variable
     found = [[v.cell for v in c] for c in csp.components([99, 0, 5, 1, 6, 9, 0])]
     assert found == [[0, 1], [5, 6]]
+
+
+def test_an_arc_shows_its_shared_cells_and_masks() -> None:
+    assert repr(Arc(1, 1, 2, 2, {8, 7})) == "Arc(shared=[7, 8], masks={1: 1, 2: 2})"
+
+
+def test_a_new_variable_is_a_node_with_empty_data() -> None:
+    graph = ArcGraph()
+    graph.add_variable(1)
+    assert list(graph.nodes(data=True)) == [(1, {})]
