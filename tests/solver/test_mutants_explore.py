@@ -9,6 +9,7 @@ import pytest
 
 from mineshafted import Board, BoardManager, ContradictionError, Sweep
 from mineshafted.errors import ManagerError
+from mineshafted.solver import Explorer, Knowledge
 
 OPEN = Board.from_mines(6, 7, [40, 41, 33])
 """A 6x7 board whose mines are far from the start at 0 (neighbours 1, 7, 8)."""
@@ -45,6 +46,7 @@ def _sweep(manager: object) -> None:
     ("ring", "why"),
     [
         ([1, 7, 42], "lists 42 off the board"),
+        ([0, 1, 42], "lists 42 off the board"),
         ([-1, 7, 8], "lists -1 off the board"),
         ([7, 8, 1, 42, 43], "lists 42 off the board"),
         ([0, 1, 8], "lists the cell itself"),
@@ -106,3 +108,32 @@ def test_a_clue_the_others_leave_no_room_for_names_its_cell() -> None:
         "clue 1 at cell 1 cannot hold: 1 mine(s) left to place among 0 unknown neighbour(s)"
     )
     assert caught.value.cells == (1,)
+
+
+@pytest.mark.parametrize(
+    ("proofs", "message"),
+    [
+        ([(0, True), (1, True)], "-1 mine(s) left to place among 1 unknown neighbour(s)"),
+        ([(0, False), (1, False), (4, False)], "1 mine(s) left to place among 0"),
+    ],
+)
+def test_proofs_that_break_a_registered_clue_name_it_as_they_are_counted(
+    proofs: list[tuple[int, bool]], message: str
+) -> None:
+    # Clue 1 at cell 3 sees 0, 1 and 4: two mines, or three safe cells, are too many for it.
+    board = Board.from_text(
+        """
+        . * .
+        . . .
+        """
+    )
+    knowledge = Knowledge(2, 3)
+    explorer, bm = Explorer(knowledge), BoardManager(board)
+    knowledge.prove_safe(3)
+    assert explorer.explore(bm.move, bm.get_adjacent) == [3]
+    for cell, mine in proofs:
+        (knowledge.prove_mine if mine else knowledge.prove_safe)(cell)
+    with pytest.raises(ContradictionError) as caught:
+        explorer.explore(bm.move, bm.get_adjacent)
+    assert str(caught.value).startswith(f"clue 1 at cell 3 cannot hold: {message}")
+    assert caught.value.cells == (3,)
