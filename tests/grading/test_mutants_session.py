@@ -3,8 +3,11 @@ endless message, and the time it measures (gaps found by mutation testing; no sa
 
 from __future__ import annotations
 
+import logging
 import signal
 from pathlib import Path
+
+import pytest
 
 from mineshafted import Board
 from mineshafted.grading.limits import Limits
@@ -55,3 +58,46 @@ def test_an_unfinished_message_over_the_cap_is_a_protocol_break(tmp_path: Path) 
     end = run(tmp_path, code, message_cap=1000)
     assert end.ending is Ending.PROTOCOL
     assert end.detail == "broke the protocol: sent a message over the cap of 1000 bytes"
+
+
+def test_only_checking_ends_ready_with_nothing_played(tmp_path: Path) -> None:
+    path = submission(tmp_path, "def sweep_mines(bm):\n    return []\n")
+    end = Session(path, Limits(timeout=10.0), None).run()
+    assert (end.ending, end.detail, end.answer) == (Ending.READY, "", None)
+    assert (end.moves, end.seconds, end.status) == (0, 0.0, 0)
+
+
+WRITES_AT_IMPORT = "import os, sys\nos.write(int(sys.argv[-1]), {line!r})\n"
+"""A submission that writes ``line`` to the grader's channel while it is imported (the
+channel's descriptor is the child's last argument)."""
+
+
+def test_a_start_while_importing_is_a_protocol_break(tmp_path: Path) -> None:
+    code = WRITES_AT_IMPORT.format(line=b'{"start": true}\n') + "def sweep_mines(bm):\n    pass\n"
+    end = run(tmp_path, code)
+    assert (end.ending, end.detail) == (
+        Ending.PROTOCOL,
+        "broke the protocol: sent a 'start' message while importing",
+    )
+
+
+def test_an_answer_while_importing_is_a_protocol_break(tmp_path: Path) -> None:
+    code = WRITES_AT_IMPORT.format(line=b'{"result": 1}\n') + "def sweep_mines(bm):\n    pass\n"
+    end = run(tmp_path, code)
+    assert (end.ending, end.detail) == (
+        Ending.PROTOCOL,
+        "broke the protocol: sent a 'result' message while importing",
+    )
+
+
+def test_a_child_cut_off_at_the_deadline_is_killed(tmp_path: Path) -> None:
+    end = run(tmp_path, "import time\ndef sweep_mines(bm):\n    time.sleep(60)\n", timeout=1.0)
+    assert (end.ending, end.status) == (Ending.TIMED_OUT, -signal.SIGKILL)
+
+
+def test_the_end_of_a_session_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="mineshafted.grading.session")
+    end = run(tmp_path, "def sweep_mines(bm):\n    raise KeyError('k')\n")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{tmp_path / 'sub.py'} ended: error {end.detail}"
+    ]
