@@ -36,6 +36,7 @@ def test_an_empty_domain_is_no_solution_for_python_constraint() -> None:
     csp.variables[1].domain = []
     with pytest.raises(ContradictionError) as caught:
         ConstraintSearch()(list(csp.variables.values()), csp.graph)
+    assert str(caught.value) == "these clues admit no placement of mines"
     assert caught.value.cells == (0, 1)
 
 
@@ -43,6 +44,7 @@ def test_backbone_names_the_clues_of_a_component_without_solution() -> None:
     csp = build([(0, (10, 11), 1), (1, (11, 12), 1), (2, (10, 12), 1)])
     with pytest.raises(ContradictionError) as caught:
         backbone(list(csp.variables.values()), csp.graph)
+    assert str(caught.value) == "these clues admit no placement of mines"
     assert caught.value.cells == (0, 1, 2)
 
 
@@ -75,3 +77,6 @@ def test_a_constraint_counts_the_mines_among_undecided_cells_only() -> None:
     assert v.constraint() == ((5, 8), 1)
     v.domain = [0b1010, 0b1100]  # 2 safe and 9 a mine everywhere
     assert v.constraint() == ((5, 8), 1)
+    w = ClueVariable(4, (2, 5, 8, 9), 3)
+    w.domain = [0b1011, 0b1101]  # 2 and 9 mines everywhere
+    assert w.constraint() == ((5, 8), 1)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from mineshafted import Board, BoardManager
+from mineshafted.errors import ManagerError
 from mineshafted.solver import Stage, Status, Sweep, SweepReport
 from mineshafted.solver import sweep as sweep_module
 
@@ -105,3 +106,8 @@ def test_a_solved_sweep_logs_its_moves_and_proofs(caplog: pytest.LogCaptureFixtu
     assert [r.getMessage() for r in caplog.records] == [
         "solved: 10 move(s), cells proven by stage {'start': 1, 'propagation': 1, 'clue': 10}"
     ]
+
+
+def test_a_manager_without_a_size_is_named() -> None:
+    with pytest.raises(ManagerError, match=r"size is None, not two positive ints"):
+        Sweep(object())  # type: ignore[arg-type]
