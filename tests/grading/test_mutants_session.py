@@ -101,3 +101,42 @@ def test_the_end_of_a_session_is_logged(tmp_path: Path, caplog: pytest.LogCaptur
     assert [r.getMessage() for r in caplog.records] == [
         f"{tmp_path / 'sub.py'} ended: error {end.detail}"
     ]
+
+
+def raw_then_answer(*writes: bytes, pause: float = 0.0, replies: int = 0) -> str:
+    """A submission that writes each of ``writes`` raw to its channel (pausing between
+    them), reads ``replies`` replies, then answers the 2x2 board of zeros."""
+    code = "import time\ndef sweep_mines(bm):\n"
+    for data in writes:
+        code += f"    bm._channel._out.write({data!r})\n    bm._channel._out.flush()\n"
+        code += f"    time.sleep({pause})\n"
+    code += f"    for _ in range({replies}):\n        bm._channel._in.readline()\n"
+    return code + "    return [[0, 0], [0, 0]]\n"
+
+
+def test_an_empty_line_is_not_a_message(tmp_path: Path) -> None:
+    end = run(tmp_path, raw_then_answer(b"\n"))
+    assert (end.ending, end.detail) == (
+        Ending.PROTOCOL,
+        "broke the protocol: wrote something other than a message: b''",
+    )
+
+
+def test_many_small_messages_at_once_are_each_under_the_cap(tmp_path: Path) -> None:
+    code = raw_then_answer(b'{"move": 0}\n' * 200, replies=200)
+    end = run(tmp_path, code, message_cap=1000)
+    assert (end.ending, end.answer, end.moves) == (Ending.RESULT, [[0, 0], [0, 0]], 200)
+
+
+def test_a_message_of_exactly_the_cap_is_accepted(tmp_path: Path) -> None:
+    message = b'{"move": 0' + b" " * 989 + b"}"
+    assert len(message) == 1000
+    end = run(tmp_path, raw_then_answer(message + b"\n", replies=1), message_cap=1000)
+    assert (end.ending, end.moves) == (Ending.RESULT, 1)
+
+
+def test_a_message_of_exactly_the_cap_may_arrive_in_two_parts(tmp_path: Path) -> None:
+    message = b'{"move": 0' + b" " * 989 + b"}"
+    code = raw_then_answer(message, b"\n", pause=0.3, replies=1)
+    end = run(tmp_path, code, message_cap=1000)
+    assert (end.ending, end.moves) == (Ending.RESULT, 1)
