@@ -288,7 +288,7 @@ class Explorer:
         ContradictionError
             Otherwise: the clues seen so far contradict each other.
         """
-        clue, ring = self.knowledge.values[cell], self.knowledge.rings.get(cell, ())
+        clue, ring = self.knowledge.values[cell], self.knowledge.rings[cell]
         if clue is not None and not 0 <= clue <= len(ring):
             raise ManagerError(
                 f"clue {clue} at cell {cell}, which has {len(ring)} neighbour(s)",
@@ -363,7 +363,7 @@ class Explorer:
             missing = sorted(set(true) - set(ring))
             parts = [f"lists {stray} (not neighbours)"] if stray else []
             parts += [f"misses {missing}"] if missing else []
-            why = " and ".join(parts) or f"lists {len(ring)} cell(s) of its {len(true)}"
+            why = " and ".join(parts)  # never empty: the sums differ, so the sets do
         raise ManagerError(f"{where} {why}", cell=cell, value=ring)
 
 
