@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import fail, fail_on_error
+from .output import fail, fail_on_error, save_record
 
 if TYPE_CHECKING:
     from ..studies.labs import DensityRow, PresetRow
@@ -103,20 +103,36 @@ def presets(
     jobs: Jobs = 1,
     out: Out = Path("results"),
     force: Force = False,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Also write the game each agent played on each preset's first board, as "
+            "records in --out (PRESET-AGENT.jsonl), for `mineshafted replay`.",
+        ),
+    ] = False,
 ) -> None:
     """Run the presets study, write its CSV and figure, and print the table."""
-    from ..studies.labs import PRESET_AGENTS, PRESETS, presets_study, write_rows
+    from ..studies.labs import PRESET_AGENTS, PRESETS, preset_game, presets_study, write_rows
 
     with fail_on_error():
         names = _names(agents, PRESET_AGENTS)
         _counts(games=games, jobs=jobs)
         csv_path, png_path = _targets(out, "presets", force)
+        records = [(p, n, out / f"{p}-{n}.jsonl") for p in PRESETS for n in names] if record else []
+        for _, _, path in records:
+            if path.exists() and not force:
+                fail(f"{path}: already exists (use --force to overwrite)")
         with _progress(len(PRESETS) * games, "presets") as advance:
             rows = presets_study(games=games, agents=names, seed=seed, jobs=jobs, progress=advance)
         write_rows(rows, csv_path)
     _table(rows)
     typer.echo(f"wrote {csv_path}", err=True)
     _draw(lambda: _presets_png(rows, png_path), png_path)
+    for preset, name, path in records:
+        save_record(preset_game(preset, name, seed=seed).record, path)
+    if records:
+        typer.echo(f"wrote {len(records)} game record(s) to {out}", err=True)
 
 
 def _names(text: str | None, default: tuple[str, ...]) -> list[str]:

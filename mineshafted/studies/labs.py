@@ -40,6 +40,7 @@ __all__ = [
     "density_study",
     "mean_interval",
     "parse_densities",
+    "preset_game",
     "presets_study",
     "wilson_interval",
     "write_rows",
@@ -282,6 +283,28 @@ def presets_study(
     return rows
 
 
+def preset_game(preset: str, name: str, *, seed: int = 0, run: int = 0) -> Game:
+    """The game agent ``name`` plays on board ``run`` of ``preset`` in :func:`presets_study`
+    with ``seed``: the very same game, replayed (its record shows every move and why).
+
+    Raises
+    ------
+    StudyError
+        No preset of that name.
+    UnknownAgentError
+        No agent of that name.
+
+    >>> game = preset_game("easy-8x8", "kb", seed=2)
+    >>> game.over, game.record.header.rows
+    (True, 8)
+    """
+    if preset not in PRESETS:
+        raise StudyError(f"no preset named {preset!r}: choose from {', '.join(PRESETS)}")
+    p = PRESETS[preset]
+    (checked,) = _agents([name])
+    return _game(_Task(p.rows, p.cols, p.mines, Rules.CLASSIC, (checked,), seed, p.name, run), name)
+
+
 def mean_interval(values: Sequence[float], *, level: float = 0.95) -> tuple[float, float]:
     """The Student's t interval around the mean of ``values``, clipped to [0, 1].
 
@@ -351,17 +374,23 @@ def _play(task: _Task) -> list[tuple[float, bool]]:
     The game's seed and first cell come from the study's seed, the setting and the run only;
     each agent's guesses from those and its name.
     """
+    results = []
+    for name in task.agents:
+        game = _game(task, name)
+        results.append((game.score, game.won))
+    return results
+
+
+def _game(task: _Task, name: str) -> Game:
+    """``task``'s board played to the end by the agent ``name``."""
     draw = random.Random(f"{task.seed}:{task.key}:{task.run}")
     game_seed = draw.getrandbits(63)
     first = draw.randrange(task.rows * task.cols)
-    results = []
-    for name in task.agents:
-        game = Game.draw(task.rows, task.cols, task.mines, rules=task.rules, seed=game_seed)
-        game.reveal(first, reason="first move")
-        if not game.over:
-            agent(name).play(game, random.Random(f"{game_seed}:{name}"))
-        results.append((game.score, game.won))
-    return results
+    game = Game.draw(task.rows, task.cols, task.mines, rules=task.rules, seed=game_seed)
+    game.reveal(first, reason="first move")
+    if not game.over:
+        agent(name).play(game, random.Random(f"{game_seed}:{name}"))
+    return game
 
 
 def _run(

@@ -217,3 +217,30 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path: Path, args: list[str], mes
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("error: ") and message in line
     assert not (tmp_path / "out").exists()
+
+
+def test_preset_game_replays_the_studys_own_game() -> None:
+    from mineshafted.studies.labs import preset_game, presets_study
+
+    rows = presets_study(games=1, agents=["kb", "best"], presets=["easy-8x8"], seed=3)
+    for row in rows:
+        assert preset_game("easy-8x8", row.agent, seed=3).won == (row.wins == 1)
+
+
+def test_experiment_presets_record_writes_one_record_per_preset_and_agent(
+    tmp_path: Path,
+) -> None:
+    from typer.testing import CliRunner
+
+    from mineshafted.cli import app
+    from mineshafted.game import read_record, rebuild
+
+    out = tmp_path / "out"
+    arguments = ["experiment", "presets", "--games", "1", "--agents", "kb", "--out", str(out)]
+    result = CliRunner().invoke(app, [*arguments, "--record"])
+    assert result.exit_code == 0, result.output
+    records = sorted(out.glob("*.jsonl"))
+    assert [p.name for p in records][:2] == ["easy-10x10-kb.jsonl", "easy-8x8-kb.jsonl"]
+    assert len(records) == 6 and all(rebuild(read_record(p)).over for p in records)
+    again = CliRunner().invoke(app, [*arguments, "--record"])
+    assert again.exit_code == 2 and "already exists" in again.stderr
