@@ -19,17 +19,22 @@ from .conftest import PUZZLES, needs_bwrap, submission
 IMPORT_CHECK = """
 import os, resource
 
-if resource.getrlimit(resource.RLIMIT_AS) != ({memory}, {memory}):
-    raise RuntimeError(f"address space {{resource.getrlimit(resource.RLIMIT_AS)}}")
-if resource.getrlimit(resource.RLIMIT_CPU) != ({cpu}, {cpu}):
-    raise RuntimeError(f"cpu {{resource.getrlimit(resource.RLIMIT_CPU)}}")
-if {outside} and os.getcwd() == {work!r}:
-    raise RuntimeError("imported inside the bwrap sandbox")
+def check():
+    if resource.getrlimit(resource.RLIMIT_AS) != ({memory}, {memory}):
+        raise RuntimeError(f"address space {{resource.getrlimit(resource.RLIMIT_AS)}}")
+    if resource.getrlimit(resource.RLIMIT_CPU) != ({cpu}, {cpu}):
+        raise RuntimeError(f"cpu {{resource.getrlimit(resource.RLIMIT_CPU)}}")
+    if {outside} and os.getcwd() == {work!r}:
+        raise RuntimeError("inside the bwrap sandbox")
+
+check()
 
 def sweep_mines(bm):
+    check()
     return None
 """
-"""A submission whose import fails unless it runs under the limits (and outside bwrap) given."""
+"""A submission that fails (imported, and swept) unless it runs under the limits (and outside
+bwrap) given."""
 
 
 def checked(tmp_path: Path, memory: int, cpu: int, outside: bool = False) -> Path:
@@ -83,15 +88,25 @@ def test_a_slow_import_is_named(tmp_path: Path) -> None:
 def test_the_import_check_runs_in_the_sandbox_asked_for(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=1024 * MIB, cpu=Limits().cpu_seconds, outside=True)
     check_submission(path, sandbox=Sandbox.NONE)
-    with pytest.raises(SubmissionError, match="imported inside the bwrap sandbox"):
+    with pytest.raises(SubmissionError, match="inside the bwrap sandbox"):
         check_submission(path, sandbox=Sandbox.BWRAP)
 
 
 @needs_bwrap
-def test_grade_checks_the_import_in_the_sandbox_it_chose(tmp_path: Path) -> None:
+def test_grade_checks_and_plays_in_the_sandbox_it_chose(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=1024 * MIB, cpu=Limits(timeout=10.0).cpu_seconds, outside=True)
     report = grade(path, PUZZLES[:1], timeout=10.0, sandbox=Sandbox.NONE)
-    assert [b.outcome for b in report.boards] == [Outcome.WRONG]
+    assert [(b.outcome, b.detail) for b in report.boards] == [
+        (Outcome.WRONG, "returned NoneType, not a list of rows")
+    ]
+
+
+def test_grade_checks_and_plays_under_the_limits_asked_for(tmp_path: Path) -> None:
+    path = checked(tmp_path, memory=300 * MIB, cpu=Limits(timeout=2.5).cpu_seconds)
+    report = grade(path, PUZZLES[:1], timeout=2.5, memory_mb=300, sandbox=Sandbox.NONE)
+    assert [(b.outcome, b.detail) for b in report.boards] == [
+        (Outcome.WRONG, "returned NoneType, not a list of rows")
+    ]
 
 
 def test_grade_plays_one_board_at_a_time_by_default(tmp_path: Path) -> None:
