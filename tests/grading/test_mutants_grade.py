@@ -1,8 +1,10 @@
 """The import check and the grade pass their limits and sandbox on; a capture keeps exactly its
-cap; a reply that does not fit says so (gaps found by mutation testing)."""
+cap; a reply that does not fit says so; the sweep logs what it killed (gaps found by mutation
+testing)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from mineshafted.grading.limits import MIB
 from mineshafted.grading.process import ChildProcess
 from mineshafted.grading.sandbox import WORK_FOLDER
 
-from .conftest import PUZZLES, needs_bwrap, submission
+from .conftest import PUZZLES, needs_bwrap, one_board, submission
 
 IMPORT_CHECK = """
 import os, resource
@@ -148,3 +150,24 @@ def test_a_reply_that_does_not_fit_in_the_pipe_is_refused(tmp_path: Path) -> Non
     with child, pytest.raises(BlockingIOError) as raised:
         child.reply(b"x" * (4 * 1024 * 1024))
     assert str(raised.value) == "the reply did not fit in the pipe"
+
+
+def test_the_sweep_logs_the_escapee_it_killed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    code = """
+        import os, sys, time
+
+        def sweep_mines(bm):
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)"])
+            while os.getsid(pid) == os.getsid(0):  # until it has left the process group
+                time.sleep(0.01)
+            return None
+        """
+    with caplog.at_level(logging.INFO, logger="mineshafted.grading.process"):
+        result = one_board(submission(tmp_path, code), sandbox=Sandbox.NONE)
+    assert result.outcome is Outcome.WRONG, result.detail
+    assert caplog.messages == ["killed 1 process(es) a grading child left running"]
