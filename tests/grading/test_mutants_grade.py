@@ -4,12 +4,21 @@ testing)."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 from pathlib import Path
 
 import pytest
 
-from mineshafted.grading import BoardResult, Limits, Outcome, Sandbox, SubmissionError, grade
+from mineshafted.grading import (
+    BoardResult,
+    GradingError,
+    Limits,
+    Outcome,
+    Sandbox,
+    SubmissionError,
+    grade,
+)
 from mineshafted.grading.capture import Capture
 from mineshafted.grading.grade import check_submission
 from mineshafted.grading.limits import MIB
@@ -17,6 +26,9 @@ from mineshafted.grading.process import ChildProcess
 from mineshafted.grading.sandbox import WORK_FOLDER
 
 from .conftest import PUZZLES, needs_bwrap, one_board, submission
+
+grade_module = importlib.import_module("mineshafted.grading.grade")
+"""The module (its name in the package is the function ``grade``)."""
 
 IMPORT_CHECK = """
 import os, resource
@@ -171,3 +183,18 @@ def test_the_sweep_logs_the_escapee_it_killed(
         result = one_board(submission(tmp_path, code), sandbox=Sandbox.NONE)
     assert result.outcome is Outcome.WRONG, result.detail
     assert caplog.messages == ["killed 1 process(es) a grading child left running"]
+
+
+def test_without_the_shipped_puzzles_the_grader_says_to_name_puzzle_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(grade_module, "shipped_puzzles_root", lambda: None)
+    with pytest.raises(GradingError) as raised:
+        grade_module.shipped_puzzles()
+    assert str(raised.value) == "the shipped puzzles are not installed: name puzzle files to grade"
+
+
+def test_the_shipped_puzzles_are_the_no_guess_sets() -> None:
+    root = grade_module.shipped_puzzles_root()
+    assert root is not None and (root / "no-guess").is_dir()
+    assert grade_module.shipped_puzzles() == root / "no-guess"
