@@ -210,7 +210,8 @@ def _python_roots() -> list[Path]:
     roots = {Path(name).resolve() for name in names if name}
     executable = Path(sys.executable)
     roots |= {executable.parent, executable.resolve().parent}
-    ordered = sorted(roots, key=lambda path: len(path.parts))
+    # Sorted by depth or by path alike, a folder comes before those inside it.
+    ordered = sorted(roots, key=lambda path: len(path.parts))  # pragma: no mutate - same order
     kept: list[Path] = []
     for root in ordered:
         if not any(root.is_relative_to(other) for other in kept):
