@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -137,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
             # mutmut's own script, beside this interpreter: it warns against ``python -m mutmut``.
             mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or "mutmut"
             command = [mutmut, "run", f"--max-children={args.children}"]
-            done = subprocess.run([*command, *names], check=False)
+            # A mutant that breaks the sandbox must fail the sandbox tests, not skip them.
+            environment = {**os.environ, "MINESHAFTED_REQUIRE_SANDBOX": "1"}
+            done = subprocess.run([*command, *names], check=False, env=environment)
             if done.returncode != 0:
                 return done.returncode
     wanted = tuple(f"mineshafted.{m.removeprefix('mineshafted.')}" for m in args.modules)
