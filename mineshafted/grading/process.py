@@ -46,7 +46,12 @@ MARKER = "MINESHAFTED_GRADING"
 """The environment variable that marks a grading child and what it starts (a fresh token)."""
 
 _SIGNALLED = 128
-"""bubblewrap exits with 128 + the signal when the child was killed by one."""
+"""bubblewrap exits with 128 + the signal when the child was killed by one. A status past
+128 + the last signal number is the child's own exit status; one from 129 to 128 + the last
+signal stays ambiguous and is read as a signal (``bwrap --json-status-fd`` would tell)."""
+
+_LAST_SIGNAL = int(getattr(signal, "SIGRTMAX", 64))
+"""The highest signal number: bubblewrap's status ``128 + n`` is a signal only up to it."""
 
 _SWEEPS = 20
 """Rounds of the ``/proc`` sweep at most: each kills what the previous round left."""
@@ -178,7 +183,7 @@ class ChildProcess:
             status = self._popen.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
-        if self.sandbox is Sandbox.BWRAP and status > _SIGNALLED:
+        if self.sandbox is Sandbox.BWRAP and _SIGNALLED < status <= _SIGNALLED + _LAST_SIGNAL:
             return _SIGNALLED - status
         return status
 

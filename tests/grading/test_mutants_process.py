@@ -62,17 +62,7 @@ def test_an_exit_is_reported_the_same_in_either_sandbox(
 @pytest.mark.parametrize(
     "sandbox",
     [
-        pytest.param(
-            Sandbox.BWRAP,
-            id="bwrap",
-            marks=[
-                *SANDBOXES[0].marks,
-                pytest.mark.xfail(
-                    strict=True,
-                    reason="bubblewrap's status 128 + n reads as signal n, even past the signals",
-                ),
-            ],
-        ),
+        SANDBOXES[0],
         SANDBOXES[1],
     ],
 )
