@@ -9,7 +9,7 @@ deduction: ``csp``, ``best``) and :mod:`.registry` (every agent by name).
 from __future__ import annotations
 
 from .agent import Agent, Inference, Reasoner, ReasoningAgent, Selection, revealed_cells
-from .deduction import BestAgent, CSPAgent, GuessPolicy, random_policy, total_facts
+from .deduction import BestAgent, CSPAgent, GuessPolicy, best_policy, random_policy
 from .equations import BasicAgent, BasicV2Agent, ClueEquations, ImprovedAgent, ImprovedV2Agent
 from .kb import KBAgent, KBMergeAgent, KnowledgeBase, Sentence
 from .registry import AGENTS, UnknownAgentError, agent, agent_names
@@ -36,7 +36,7 @@ __all__ = [
     "UnknownAgentError",
     "agent",
     "agent_names",
+    "best_policy",
     "random_policy",
     "revealed_cells",
-    "total_facts",
 ]

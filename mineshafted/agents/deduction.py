@@ -17,12 +17,8 @@ from ..game import Game, View
 from ..probability import PolicyName, odds, policy_named, position_of
 from ..solver import (
     Constraint,
-    Count,
-    Fact,
     Knowledge,
-    Position,
     Sweep,
-    combine,
     count_component,
     tally,
 )
@@ -34,7 +30,6 @@ __all__ = [
     "GuessPolicy",
     "best_policy",
     "random_policy",
-    "total_facts",
 ]
 
 GuessPolicy = Callable[[Sweep, int | None, random.Random], Cell]
@@ -50,54 +45,6 @@ def random_policy(sweep: Sweep, mines: int | None, rng: random.Random) -> Cell:
     return rng.choice(sweep.report.undetermined)
 
 
-def total_facts(
-    position: Position, mines: int, counted: dict[tuple[Constraint, ...], Count]
-) -> list[Fact]:
-    """The cells the mine total decides at a sweep's stall: as :func:`~mineshafted.solver.tally`'s
-    ``certain()``, with the component counts kept in ``counted`` between calls.
-
-    Only at a stall: the shortcut below takes the sweep's search to have decided every cell
-    that its component alone decides.
-
-    Examples
-    --------
-    >>> from mineshafted.probability import position_of
-    >>> position = position_of([[0, 1, -1, None]])
-    >>> total_facts(position, 1, {}), total_facts(position, 2, {})
-    ([(3, False)], [(3, True)])
-
-    Notes
-    -----
-    A component that did not change since the last stall is not counted again. When every
-    split of the mines left between the components and the unconstrained cells fits (at least
-    one and at most all-but-one unconstrained cell left over whatever the components hold), the
-    total restricts nothing: a component cell is then decided only if its component decides it,
-    which the sweep's search has already done, so the combination is skipped. Bounds on each
-    component's mines from disjoint constraints (:func:`_bounds`) often show this before any
-    counting.
-    """
-    left = mines - position.mines_found
-    free = len(position.unconstrained)
-    cells = sum(
-        len({c for scope, _ in component for c in scope}) for component in position.components
-    )
-    if free and left - cells >= 1 and left <= free - 1:
-        return []  # even with no count at all: the components hold between 0 and all their cells
-    counts = []
-    for component in position.components:
-        key = tuple(component)
-        count = counted.get(key)
-        if count is None:
-            count = counted[key] = count_component(component)
-        counts.append(count)
-    if free and all(any(count.placements) for count in counts):
-        least = sum(next(k for k, n in enumerate(c.placements) if n) for c in counts)
-        most = sum(max(k for k, n in enumerate(c.placements) if n) for c in counts)
-        if left - most >= 1 and left - least <= free - 1:
-            return []
-    return combine(counts, position.unconstrained, left).certain()
-
-
 class CSPAgent(Agent):
     """The complete deduction (:class:`~mineshafted.solver.Sweep`, with the mine total when the
     rules show it) and a random guess when it stalls.
@@ -106,8 +53,8 @@ class CSPAgent(Agent):
     sweep as a mine, a safe cell as a guess survived; then the sweep advances. Every cell the
     sweep proves mined is flagged.
 
-    The mine total is the sweep's last stage done here (:func:`total_facts`), the same
-    deduction with each component's count kept from one stall to the next.
+    The mine total, when the rules show it, is the sweep's own last stage
+    (``Sweep(..., mines=N)``).
 
     Notes
     -----
@@ -133,24 +80,17 @@ class CSPAgent(Agent):
             shown = revealed_cells(game.view())
         start = next(cell for cell, value in shown if value != MINE)
         manager = _FlagFirst(game)
-        sweep = Sweep(manager, start=start)
+        sweep = Sweep(manager, start=start, mines=view.mines)
         manager.knowledge = sweep.knowledge
         for cell, value in shown:
             if value == MINE:
                 sweep.tell(cell, mine=True)
         policy = self.policy()
-        counted: dict[tuple[Constraint, ...], Count] = {}
         while not game.over:
             report = sweep.advance()
             manager.flag_known()
             if game.over or report.solved:
                 break
-            if view.mines is not None:
-                facts = total_facts(sweep.position(), view.mines, counted)
-                if facts:
-                    for cell, mine in facts:
-                        sweep.tell(cell, mine=mine)
-                    continue
             cell = policy(sweep, view.mines, rng)
             if game.reveal(cell, guess=True, reason="guess").hit:
                 sweep.tell(cell, mine=True)

@@ -28,7 +28,7 @@ from ..errors import NoPlacementError, Why
 from .position import Constraint, Position
 from .variables import Fact
 
-__all__ = ["Count", "Tally", "combine", "count_component", "tally"]
+__all__ = ["Count", "Tally", "combine", "count_component", "decided_by_total", "tally"]
 
 Poly = list[int]
 """Counts indexed by a number of mines."""
@@ -213,6 +213,53 @@ def tally(position: Position, mines: int) -> Tally:
     """
     counts = [count_component(component) for component in position.components]
     return combine(counts, position.unconstrained, mines - position.mines_found)
+
+
+def decided_by_total(
+    position: Position, mines: int, counted: dict[tuple[Constraint, ...], Count]
+) -> list[Fact]:
+    """The cells the mine total decides at a sweep's stall: what :func:`tally`'s ``certain()``
+    gives, with the component counts kept in ``counted`` between calls.
+
+    Only at a stall: the shortcut below takes the sweep's search to have decided every cell
+    that its component alone decides.
+
+    Examples
+    --------
+    >>> position = Position([[0, 1, -1, None]], [], [3], 1)
+    >>> decided_by_total(position, 1, {}), decided_by_total(position, 2, {})
+    ([(3, False)], [(3, True)])
+
+    Notes
+    -----
+    A component that did not change since the last stall is not counted again. When every
+    split of the mines left between the components and the unconstrained cells fits (at least
+    one and at most all-but-one unconstrained cell left over whatever the components hold), the
+    total restricts nothing: a component cell is then decided only if its component decides it,
+    which the sweep's search has already done, so the combination is skipped. Bounds on each
+    component's mines from disjoint constraints (:func:`_bounds`) often show this before any
+    counting.
+    """
+    left = mines - position.mines_found
+    free = len(position.unconstrained)
+    cells = sum(
+        len({c for scope, _ in component for c in scope}) for component in position.components
+    )
+    if free and left - cells >= 1 and left <= free - 1:
+        return []  # even with no count at all: the components hold between 0 and all their cells
+    counts = []
+    for component in position.components:
+        key = tuple(component)
+        count = counted.get(key)
+        if count is None:
+            count = counted[key] = count_component(component)
+        counts.append(count)
+    if free and all(any(count.placements) for count in counts):
+        least = sum(next(k for k, n in enumerate(c.placements) if n) for c in counts)
+        most = sum(max(k for k, n in enumerate(c.placements) if n) for c in counts)
+        if left - most >= 1 and left - least <= free - 1:
+            return []
+    return combine(counts, position.unconstrained, left).certain()
 
 
 def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: int) -> Tally:

@@ -32,11 +32,11 @@ from typing import Protocol
 
 from ..board import Cell, Grid
 from ..errors import ManagerError, NeedsGuess, PartialGrid, StartError
-from .count import tally
+from .count import Count, decided_by_total
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
-from .position import Position, components
+from .position import Constraint, Position, components
 from .search import BacktrackingSearch, ComponentSearch
 
 __all__ = ["Manager", "Stage", "Status", "Sweep", "SweepReport", "sweep_mines"]
@@ -216,6 +216,8 @@ class Sweep:
         self.search = search if search is not None else BacktrackingSearch()
         self.mines = mines
         """The mine total, when known: the last stage counts placements under it."""
+        self._counted: dict[tuple[Constraint, ...], Count] = {}
+        """Each component's placements counted by the total stage, kept for later stalls."""
         self.proofs: list[tuple[Cell, bool, Stage]] = []
         """``(cell, is_mine, stage)`` for every cell decided outside the explore loop's own
         counting, in order: the start, AC-3, the search, the total, guesses and facts told.
@@ -341,7 +343,7 @@ class Sweep:
         safe, or mined, in every placement of the remaining mines; ``True`` on news."""
         if self.mines is None or CellState.UNKNOWN not in self.knowledge.state:
             return False
-        facts = tally(self.position(), self.mines).certain()
+        facts = decided_by_total(self.position(), self.mines, self._counted)
         progress = False
         for cell, mine in facts:
             progress |= self._prove(cell, mine=mine, stage=Stage.TOTAL)

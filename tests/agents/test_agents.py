@@ -17,11 +17,10 @@ from mineshafted.agents import (
     UnknownAgentError,
     agent,
     agent_names,
-    total_facts,
 )
 from mineshafted.board import MINE, Board, Geometry
 from mineshafted.game import Flag, Game, MineHit, Reveal, Rules
-from mineshafted.solver import Constraint, Count, Sweep, tally
+from mineshafted.solver import Constraint, Count, Sweep, decided_by_total, tally
 
 NAMES = ["kb", "kb-merge", "basic", "improved", "basic-v2", "improved-v2", "csp", "best"]
 
@@ -140,7 +139,7 @@ def test_an_agent_makes_the_first_move_when_nothing_is_revealed() -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(game=games(Rules.CLASSIC), picks=st.lists(st.integers(0, 63), max_size=6))
-def test_the_csp_agents_total_stage_decides_what_tally_decides_at_each_stall(
+def test_the_sweeps_total_stage_decides_what_tally_decides_at_each_stall(
     game: Game, picks: list[int]
 ) -> None:
     assert game.board is not None
@@ -154,7 +153,7 @@ def test_the_csp_agents_total_stage_decides_what_tally_decides_at_each_stall(
             break
         position = sweep.position()
         want = tally(position, game.mines).certain()
-        assert total_facts(position, game.mines, counted) == want
+        assert decided_by_total(position, game.mines, counted) == want
         safe = [c for c in report.undetermined if c not in game.board.mines]
         if not safe:
             break
