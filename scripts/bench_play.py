@@ -11,6 +11,7 @@ in this process, and games per second with ``--jobs`` processes.
     python scripts/bench_play.py                                 # 2,000 games a row, 2 jobs
     python scripts/bench_play.py --games 20000 --expert-games 100000 --jobs 2
     python scripts/bench_play.py --games 200 --levels expert --ablation --speed
+    python scripts/bench_play.py ... --out bench/   # keep the games; an interrupted run resumes
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from mineshafted.game import FirstMove
 from mineshafted.probability import play_game
@@ -59,12 +61,24 @@ LEVELS = {
 }
 """The levels by their ``--levels`` name. Expert is 16 rows of 30 columns."""
 
-ABLATION = ["best", "best-tolerance", "best-corners", "best-progress", "best-lookahead", "safest"]
+ABLATION = [
+    "best",
+    "best-tolerance",
+    "best-corners",
+    "best-lookahead",
+    "best-progress",
+    "best-endgame",
+    "best-fifty",
+    "safest",
+]
 """``best`` and each ingredient switched off in turn (``policy_named`` reads the names)."""
 
 
-def strength(level: Level, policy: str, games: int, seed: int, jobs: int) -> tuple[str, float]:
-    """One Markdown row for ``policy`` on ``level``, and the seconds it took."""
+def strength(
+    level: Level, policy: str, games: int, seed: int, jobs: int, out: Path | None = None
+) -> tuple[str, float]:
+    """One Markdown row for ``policy`` on ``level``, and the seconds it took; with ``out``
+    (a directory) the games are kept there, one JSON Lines file a row, and a run resumes."""
     study = Study(
         level.rows,
         level.cols,
@@ -76,7 +90,11 @@ def strength(level: Level, policy: str, games: int, seed: int, jobs: int) -> tup
         policy=policy,
     )
     began = time.perf_counter()
-    summary = run_study(study, jobs=jobs).summary
+    path = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{level.rows}x{level.cols}-{level.mines}-{level.start}-{policy}-{seed}.jsonl"
+    summary = run_study(study, jobs=jobs, out=path).summary
     took = time.perf_counter() - began
     low, high = summary.ci95
     row = (
@@ -123,6 +141,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ablation", action="store_true", help="expert rows per ingredient")
     parser.add_argument("--speed", action="store_true", help="time expert games")
     parser.add_argument("--speed-games", type=int, default=400, help="games for --speed")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="keep every row's games here, and resume from them"
+    )
     args = parser.parse_args(argv)
     expert_games = args.expert_games if args.expert_games is not None else args.games
     print(
@@ -136,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
         level = LEVELS[key]
         games = expert_games if key.startswith("expert") else args.games
         for policy in args.policies.split(","):
-            row, took = strength(level, policy, games, args.seed, args.jobs)
+            row, took = strength(level, policy, games, args.seed, args.jobs, args.out)
             rows[key, policy] = row
             print(row, flush=True)
             print(f"  ({took:.0f} s)", file=sys.stderr, flush=True)
@@ -149,7 +170,9 @@ def main(argv: list[str] | None = None) -> None:
         for policy in ABLATION:
             row = (
                 rows.get(("expert", policy))
-                or strength(LEVELS["expert"], policy, expert_games, args.seed, args.jobs)[0]
+                or strength(LEVELS["expert"], policy, expert_games, args.seed, args.jobs, args.out)[
+                    0
+                ]
             )
             print(row, flush=True)
     if args.speed:

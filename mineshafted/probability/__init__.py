@@ -3,11 +3,13 @@
 The counting itself is the solver's (:func:`mineshafted.solver.tally`: the mine total is
 the last layer of deduction); here it becomes probabilities. :mod:`.odds` (each unknown
 cell's exact chance of a mine), :mod:`.view` (a player's view and position files),
-:mod:`.policy` (which cell to guess at a stall) and :mod:`.play` (one game played to its end).
+:mod:`.policy` (which cell to guess at a stall), :mod:`.endgame` (the exactly best reveal
+when few placements remain) and :mod:`.play` (one game played to its end).
 """
 
 from __future__ import annotations
 
+from .endgame import Endgame, best_reveal
 from .errors import PositionFormatError
 from .odds import Odds, odds
 from .play import Guess, Played, Start, check_game, play_game, start_cell
@@ -25,6 +27,7 @@ from .view import PositionFile, odds_json, parse_position, position_of, read_pos
 
 __all__ = [
     "Best",
+    "Endgame",
     "Guess",
     "Odds",
     "Outlook",
@@ -36,6 +39,7 @@ __all__ = [
     "RandomGuess",
     "Safest",
     "Start",
+    "best_reveal",
     "check_game",
     "odds",
     "odds_json",

@@ -5,21 +5,29 @@ Glossary
 stall
     A position where the sweep, mine total included, decides nothing: every unknown cell has
     a mine in some placements and not in others. Only then is a policy asked.
+safety
+    The chance that a cell holds no mine.
 candidate
-    An unknown cell whose chance of a mine is within the policy's tolerance of the lowest.
+    An unknown cell nearly as safe as the safest: within the policy's tolerance.
 progress
     Revealing a cell makes progress when the clue it shows decides at least one other cell
     (a 0 decides all its neighbours). ``P(progress)`` is counted exactly, over the placements.
 look-ahead
-    The chance of surviving this guess *and* the next one: for each clue the candidate may
-    show, the safest cell of the position after it (1 when something is decided safe).
+    A candidate's secondary safety: the chance of surviving it, times how safe the best next
+    guess will be, over every clue it may show (a cell decided safe is certain).
+dead
+    A cell that can show only one clue: revealing it tells nothing but that it was safe.
+endgame
+    A position with few placements left, where best play is found by exhaustive search
+    (:mod:`.endgame`).
 """
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Protocol
@@ -27,9 +35,11 @@ from typing import Protocol
 from ..board import Cell, Geometry
 from ..errors import NoPlacementError, PartialGrid
 from ..solver import Constraint, Count, Position, Tally, combine, components, count_component
+from .endgame import PLACEMENTS, best_reveal
 from .odds import Odds
 
 __all__ = [
+    "INGREDIENTS",
     "Best",
     "Outlook",
     "Policy",
@@ -39,6 +49,10 @@ __all__ = [
     "outlook",
     "policy_named",
 ]
+
+
+INGREDIENTS = ("tolerance", "corners", "lookahead", "progress", "endgame", "fifty")
+"""The ingredients of :class:`Best` that can be switched off, in the order of its name."""
 
 
 class PolicyName(StrEnum):
@@ -130,56 +144,76 @@ class Outlook:
     """The chance the cell holds no mine."""
     progress: Fraction
     """The chance it is safe and its clue decides at least one other cell."""
-    survive_two: Fraction
-    """The chance it is safe and so is the safest cell of the position it leaves (a cell
-    decided safe counts as certain): one step of look-ahead."""
+    lookahead: Fraction
+    """Its secondary safety: the chance it is safe, times how safe the next guess is. For
+    each clue it may show, the two safest cells of the position after it (a cell decided
+    safe is certain) count as ``(4 s1 + s2) / 5``; weighted by the chance of that clue."""
     by_clue: dict[int, Fraction] = field(compare=False)
     """Clue value -> the chance the cell is safe and shows it."""
+
+    @property
+    def dead(self) -> bool:
+        """The cell can show only one clue: revealing it tells no more than that it is safe."""
+        return len(self.by_clue) <= 1
 
 
 @dataclass(frozen=True)
 class Best:
-    """The default policy: safe first, then progress, with corners and one step of look-ahead.
+    """The default policy: the safe cells, judged by how safe the next guess will be.
 
     Each ingredient can be switched off, to measure what it adds
     (``scripts/bench_play.py --ablation``).
 
-    1. **Lowest probability first.** Only cells within ``tolerance`` of the lowest mine
-       probability are candidates (``tolerance=0``: only the safest).
+    1. **Tolerance.** The candidates are the cells at least ``1 - tolerance`` times as safe
+       as the safest one (``tolerance=0``: only the safest).
     2. **Corners and edges.** Of equally likely candidates, those with the fewest unknown
        neighbours come first (corners, then edges, then cells by a clue): they show a 0, and
        open a region, most often. With ``corners=False`` equal candidates come in random
-       order. At most ``width`` candidates are examined further.
-    3. **Progress.** For each examined candidate and each clue it may show, the position
-       after it is counted exactly (:func:`outlook`); the candidate most likely to be safe
-       *and* decide another cell wins. With ``progress=False`` the first candidate wins.
-    4. **Look-ahead.** Among the ``survivors`` best by progress, the one most likely to
-       survive this guess and the next (the safest cell of each position it may leave) wins.
-       It costs nothing more: the counts are those of step 3.
+       order. Cells that no clue sees, with neighbours no clue sees, are alike when they
+       have as many unknown and mined neighbours: one stands for all. At most ``width``
+       candidates are examined further.
+    3. **Look-ahead.** For each candidate and each clue it may show, the position after it
+       is counted exactly (:func:`outlook`): the candidate with the best secondary safety
+       (the chance of surviving it, times how safe the best next guess is) wins. A
+       candidate that can show only one clue (dead: it tells nothing) comes last. A
+       candidate whose safety cannot reach the best secondary safety so far is dropped
+       unexamined, and so is one whose remaining clues cannot. With ``lookahead=False`` the
+       candidate most likely to make progress wins instead.
+    4. **Progress.** Between equal secondary safeties, the candidate more likely to decide
+       another cell wins. With neither look-ahead nor progress the first candidate wins.
+    5. **Endgame.** With at most :data:`~mineshafted.probability.endgame.PLACEMENTS`
+       placements left, the reveal that wins most often, found by searching every sequence
+       of reveals against every placement (:func:`~mineshafted.probability.best_reveal`);
+       the steps above only when that search is too big.
+    6. **Fifty-fifty.** Two cells that hold one mine between them and that no cell can ever
+       tell apart (every other neighbour of only one of them is a known mine or off the
+       board) must be guessed some time: guess one now, before any avoidable risk, since
+       its clue may help elsewhere.
 
-    Ties are broken by lower probability, then by the random order.
+    Ties are broken by the random order.
 
     Examples
     --------
-    >>> Best().name, Best(progress=False).name, Best(tolerance=0.0, lookahead=False).name
-    ('best', 'best-progress', 'best-tolerance-lookahead')
+    >>> Best().name, Best(progress=False).name, Best(tolerance=0.0, endgame=False).name
+    ('best', 'best-progress', 'best-tolerance-endgame')
 
     Notes
     -----
     Cost: up to ``width`` candidates x (their unknown neighbours + 1) clue values, each a
     :func:`~mineshafted.solver.combine` of the position's components with the one the
-    candidate touches counted anew (the others' counts are reused).
+    candidate touches counted anew (the others' counts are reused); the endgame search is
+    bounded by its own limits.
     """
 
-    tolerance: float = 0.05
-    """Candidates have a mine probability at most this much above the lowest."""
+    tolerance: float = 0.1
+    """Candidates are at least ``1 - tolerance`` times as safe as the safest cell."""
     corners: bool = True
-    progress: bool = True
     lookahead: bool = True
-    width: int = 8
-    """How many candidates are counted for progress at most."""
-    survivors: int = 3
-    """How many of the best by progress the look-ahead compares."""
+    progress: bool = True
+    endgame: bool = True
+    fifty: bool = True
+    width: int = 12
+    """How many candidates are counted at most."""
 
     @property
     def name(self) -> str:
@@ -189,8 +223,10 @@ class Best:
             for ingredient, on in (
                 ("tolerance", self.tolerance > 0),
                 ("corners", self.corners),
-                ("progress", self.progress),
                 ("lookahead", self.lookahead),
+                ("progress", self.progress),
+                ("endgame", self.endgame),
+                ("fifty", self.fifty),
             )
             if not on
         ]
@@ -199,13 +235,55 @@ class Best:
     def choose(
         self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
     ) -> Cell:
-        """The candidate most likely to make progress, after the look-ahead (see the class)."""
+        """The endgame's reveal, or the candidate with the best secondary safety (see the
+        class)."""
         if odds.safe:
             return odds.safe[0]
         total = odds.placements
+        if self.endgame and total <= PLACEMENTS:
+            found = best_reveal(position, board, odds.mines_left)
+            if found is not None:
+                return found.cell
+        if self.fifty:
+            pair = _fifty_fifty(position, board)
+            if pair is not None:
+                return pair
+        cells = self._candidates(position, odds, board, rng)
+        if len(cells) == 1 or not (self.progress or self.lookahead):
+            return cells[0]
+        cache: dict[tuple[Constraint, ...], Count] = {}
+        floor = Fraction(-1)
+        looks: list[Outlook] = []
+        for cell in cells:
+            look = _outlook(position, odds, board, cell, cache, floor if self.lookahead else None)
+            if look is None:
+                continue
+            looks.append(look)
+            if not look.dead:
+                floor = max(floor, look.lookahead)
+        order = {cell: rank for rank, cell in enumerate(cells)}
+        if self.lookahead:
+            looks.sort(
+                key=lambda look: (
+                    look.dead,
+                    -look.lookahead,
+                    -look.progress if self.progress else 0,
+                    order[look.cell],
+                )
+            )
+        else:
+            looks.sort(key=lambda look: (-look.progress, -look.safe, order[look.cell]))
+        return looks[0].cell
+
+    def _candidates(
+        self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
+    ) -> list[Cell]:
+        """The cells safe enough to examine, in order (steps 1 and 2 of the class)."""
+        total = odds.placements
         least = min(odds.mined.values())
-        # Exact comparison: mined / total <= least / total + tolerance.
-        limit = least + int(self.tolerance * total)
+        # Exact: total - mined >= (1 - tolerance) (total - least).
+        cut = Fraction(self.tolerance).limit_denominator(10**6)
+        limit = least + (total - least) * cut.numerator // cut.denominator
         cells = [cell for cell, mined in odds.mined.items() if mined <= limit]
         rng.shuffle(cells)
         rows, cols = len(board), len(board[0])
@@ -215,32 +293,19 @@ class Best:
             cells.sort(key=lambda c: (odds.mined[c], _hidden(neighbours[c], unknown)))
         else:
             cells.sort(key=lambda c: odds.mined[c])
-        cells = cells[: self.width]
-        if len(cells) == 1 or not (self.progress or self.lookahead):
-            return cells[0]
-        cache: dict[tuple[Constraint, ...], Count] = {}
         free = set(position.unconstrained)
-        alike: dict[tuple[int, int], Outlook] = {}
-        looks: list[Outlook] = []
+        alike: set[tuple[int, int, int]] = set()
+        kept: list[Cell] = []
         for cell in cells:
-            # A cell that no clue sees, among neighbours no clue sees, has the outlook of any
-            # other such cell with as many unknown and mined neighbours: count it once.
             key = _isolated(cell, neighbours[cell], free, board, cols)
-            if key is not None and key in alike:
-                looks.append(replace(alike[key], cell=cell))
-                continue
-            look = outlook(position, odds, board, cell, _cache=cache)
             if key is not None:
-                alike[key] = look
-            looks.append(look)
-        order = {look.cell: rank for rank, look in enumerate(looks)}
-        if self.progress:
-            looks.sort(key=lambda look: (-look.progress, -look.safe, order[look.cell]))
-        if self.lookahead:
-            head = looks[: self.survivors]
-            head.sort(key=lambda look: (-look.survive_two, -look.progress, order[look.cell]))
-            return head[0].cell
-        return looks[0].cell
+                if (odds.mined[cell], *key) in alike:
+                    continue
+                alike.add((odds.mined[cell], *key))
+            kept.append(cell)
+            if len(kept) == self.width:
+                break
+        return kept
 
 
 def policy_named(name: str | PolicyName) -> Policy:
@@ -256,8 +321,9 @@ def policy_named(name: str | PolicyName) -> Policy:
 
     >>> policy_named("safest")
     Safest(name='safest')
-    >>> policy_named("best-corners-lookahead")
-    Best(tolerance=0.05, corners=False, progress=True, lookahead=False, width=8, survivors=3)
+    >>> policy_named("best-corners-endgame")
+    Best(tolerance=0.1, corners=False, lookahead=True, progress=True, endgame=False, fifty=True, \
+width=12)
     """
     text = str(name)
     head, dash, rest = text.partition("-")
@@ -267,27 +333,22 @@ def policy_named(name: str | PolicyName) -> Policy:
         which = None
     if which is PolicyName.BEST:
         off = set(rest.split("-")) if dash else set()
-        unknown = off - {"tolerance", "corners", "progress", "lookahead"}
+        unknown = off - set(INGREDIENTS)
         if not unknown:
             return Best(
                 tolerance=0.0 if "tolerance" in off else Best.tolerance,
                 corners="corners" not in off,
-                progress="progress" not in off,
                 lookahead="lookahead" not in off,
+                progress="progress" not in off,
+                endgame="endgame" not in off,
+                fifty="fifty" not in off,
             )
     elif which is not None and not dash:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
     raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
 
 
-def outlook(
-    position: Position,
-    odds: Odds,
-    board: PartialGrid,
-    cell: Cell,
-    *,
-    _cache: dict[tuple[Constraint, ...], Count] | None = None,
-) -> Outlook:
+def outlook(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> Outlook:
     """What revealing ``cell`` may show, and what each clue would let the player decide.
 
     Parameters
@@ -302,7 +363,7 @@ def outlook(
     Returns
     -------
     Outlook
-        The chance of each clue, of progress, and of surviving two steps.
+        The chance of each clue, of progress, and the secondary safety.
 
     Examples
     --------
@@ -313,8 +374,8 @@ def outlook(
     >>> stall = Position([[1, -1, None, None]], [], [2, 3], 1)
     >>> from mineshafted.probability import odds
     >>> look = outlook(stall, odds(stall, 2), [[1, -1, None, None]], 2)
-    >>> look.safe, look.by_clue, look.progress, look.survive_two
-    (Fraction(1, 2), {2: Fraction(1, 2)}, Fraction(1, 2), Fraction(1, 2))
+    >>> look.safe, look.by_clue, look.progress, look.lookahead, look.dead
+    (Fraction(1, 2), {2: Fraction(1, 2)}, Fraction(1, 2), Fraction(1, 2), True)
 
     Notes
     -----
@@ -323,7 +384,20 @@ def outlook(
     touches are merged and counted anew, the others' counts reused. The placements of that
     position, over those of the stall, are the chance of ``cell`` safe and showing ``v``.
     """
-    cache = _cache if _cache is not None else {}
+    found = _outlook(position, odds, board, cell, {}, None)
+    assert found is not None  # no floor: never dropped
+    return found
+
+
+def _outlook(
+    position: Position,
+    odds: Odds,
+    board: PartialGrid,
+    cell: Cell,
+    cache: dict[tuple[Constraint, ...], Count],
+    floor: Fraction | None,
+) -> Outlook | None:
+    """:func:`outlook`, or ``None`` as soon as the secondary safety cannot reach ``floor``."""
     rows, cols = len(board), len(board[0])
     around = Geometry(rows, cols).neighbour_table()[cell]
     known = sum(1 for n in around if board[n // cols][n % cols] == -1)
@@ -343,9 +417,15 @@ def outlook(
     kept_counts = [_counted(component, cache) for component in kept]
     free = [c for c in position.unconstrained if c not in near]
     total = odds.placements
+    safe = total - odds.mined[cell]
+    # The secondary safety is ahead / (5 total); ``ahead`` gains at most 5 per safe placement.
+    least = None if floor is None else floor * 5 * total
+    if least is not None and 5 * safe < least:
+        return None
     by_clue: dict[int, Fraction] = {}
     progress = 0
-    survive = Fraction(0)
+    ahead = 0
+    unseen = safe
     for extra in range(len(hidden) + 1):
         constraints = [*touched, (hidden, extra)] if hidden else list(touched)
         if any(not scope and mines for scope, mines in constraints):
@@ -360,14 +440,36 @@ def outlook(
         by_clue[known + extra] = Fraction(after.placements, total)
         if after.certain():
             progress += after.placements
-        survive += Fraction(after.placements, total) * _best_safety(after)
+        ahead += _next_safety(after)
+        unseen -= after.placements
+        if least is not None and ahead + 5 * unseen < least:
+            return None
     return Outlook(
         cell,
-        safe=Fraction(total - odds.mined[cell], total),
+        safe=Fraction(safe, total),
         progress=Fraction(progress, total),
-        survive_two=survive,
+        lookahead=Fraction(ahead, 5 * total),
         by_clue=by_clue,
     )
+
+
+def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
+    """A cell of an unavoidable 50/50, if the position has one: two cells holding exactly
+    one mine that no cell can ever tell apart, because every other neighbour of only one of
+    them is a known mine or off the board."""
+    rows, cols = len(board), len(board[0])
+    neighbours = Geometry(rows, cols).neighbour_table()
+    for component in position.components:
+        for scope, mines in component:
+            if len(scope) != 2 or mines != 1:
+                continue
+            a, b = scope
+            only = set(neighbours[a]) ^ set(neighbours[b])
+            only.discard(a)
+            only.discard(b)
+            if all(board[n // cols][n % cols] == -1 for n in only):
+                return a
+    return None
 
 
 def _counted(component: Sequence[Constraint], cache: dict[tuple[Constraint, ...], Count]) -> Count:
@@ -379,13 +481,16 @@ def _counted(component: Sequence[Constraint], cache: dict[tuple[Constraint, ...]
     return found
 
 
-def _best_safety(after: Tally) -> Fraction:
-    """The chance the safest cell of a counted position is safe (1 if only mines are left)."""
+def _next_safety(after: Tally) -> int:
+    """``placements x (4 s1 + s2)``: the two safest cells of a counted position, ``s1`` and
+    ``s2`` (a cell decided safe is certain; 1 when no cell is left to guess)."""
     total = after.placements
-    open_cells = [mined for mined in after.mined.values() if mined < total]
-    if not open_cells:
-        return Fraction(1)
-    return Fraction(total - min(open_cells), total)
+    mined = heapq.nsmallest(2, (m for m in after.mined.values() if m < total))
+    if not mined:
+        return 5 * total
+    first = total - mined[0]
+    second = total - mined[1] if len(mined) > 1 else first
+    return 4 * first + second
 
 
 def _isolated(
