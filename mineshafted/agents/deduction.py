@@ -10,13 +10,12 @@ policy
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from ..board import MINE, Cell
 from ..game import Game, View
 from ..probability import PolicyName, odds, policy_named, position_of
 from ..solver import (
-    Constraint,
     Knowledge,
     Sweep,
     count_component,
@@ -174,23 +173,3 @@ class _FlagFirst:
         for cell, value in enumerate(values):
             if value == MINE and cell not in flags and game.shown(cell) is None:
                 game.flag(cell, reason="inferred mine")
-
-
-def _bounds(component: Sequence[Constraint]) -> tuple[int, int]:
-    """Bounds on the mines a component holds, from constraints picked pairwise disjoint.
-
-    Disjoint constraints place their mines, and leave their other cells free, independently:
-    at least the sum of their mines, at most every cell less the sum of their free cells.
-
-    >>> _bounds([((1, 2), 1), ((2, 3), 1), ((3, 4), 1)])
-    (2, 2)
-    """
-    cells = {cell for scope, _ in component for cell in scope}
-    used: set[Cell] = set()
-    least = spare = 0
-    for scope, mines in sorted(component, key=lambda c: len(c[0])):
-        if used.isdisjoint(scope):
-            used.update(scope)
-            least += mines
-            spare += len(scope) - mines
-    return least, len(cells) - spare

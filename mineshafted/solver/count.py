@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 
 from ..board import Cell
@@ -247,6 +248,14 @@ def decided_by_total(
     )
     if free and left - cells >= 1 and left <= free - 1:
         return []  # even with no count at all: the components hold between 0 and all their cells
+    if free:
+        least = most = 0
+        for component in position.components:
+            low, high = _bounds(component)
+            least += low
+            most += high
+        if left - most >= 1 and left - least <= free - 1:
+            return []
     counts = []
     for component in position.components:
         key = tuple(component)
@@ -318,14 +327,16 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
         suffix.append(_convolve(suffix[-1], poly))
     suffix.reverse()
     every = prefix[-1]
-    placements = sum(n * _choose(free, mines_left - k) for k, n in enumerate(every))
+    # ways[x]: the placements of the unconstrained cells when the components hold x mines.
+    ways = [_choose(free, mines_left - x) for x in range(len(every))]
+    placements = sum(n * w for n, w in zip(every, ways, strict=True))
     if placements == 0:
         raise _no_room(polys, free, mines_left)
     mined: dict[Cell, int] = {}
     for j, count in enumerate(counts):
         others = _convolve(prefix[j], suffix[j + 1])
         weights = [
-            sum(n * _choose(free, mines_left - k - t) for t, n in enumerate(others))
+            sum(n * ways[k + t] for t, n in enumerate(others) if n)
             for k in range(len(count.placements))
         ]
         for group, counted in zip(count.classes, count.mined, strict=True):
@@ -337,6 +348,26 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
         for cell in unconstrained:
             mined[cell] = value
     return Tally(mines_left, placements, mined)
+
+
+def _bounds(component: Sequence[Constraint]) -> tuple[int, int]:
+    """Bounds on the mines a component holds, from constraints picked pairwise disjoint.
+
+    Disjoint constraints place their mines, and leave their other cells free, independently:
+    at least the sum of their mines, at most every cell less the sum of their free cells.
+
+    >>> _bounds([((1, 2), 1), ((2, 3), 1), ((3, 4), 1)])
+    (2, 2)
+    """
+    cells = {cell for scope, _ in component for cell in scope}
+    used: set[Cell] = set()
+    least = spare = 0
+    for scope, mines in sorted(component, key=lambda c: len(c[0])):
+        if used.isdisjoint(scope):
+            used.update(scope)
+            least += mines
+            spare += len(scope) - mines
+    return least, len(cells) - spare
 
 
 def _no_room(polys: Sequence[Sequence[int]], free: int, mines_left: int) -> NoPlacementError:
@@ -357,8 +388,9 @@ def _no_room(polys: Sequence[Sequence[int]], free: int, mines_left: int) -> NoPl
     )
 
 
+@lru_cache(maxsize=1 << 16)
 def _choose(n: int, k: int) -> int:
-    """``C(n, k)``, zero outside ``0 <= k <= n``."""
+    """``C(n, k)``, zero outside ``0 <= k <= n`` (remembered: the same few recur)."""
     return comb(n, k) if 0 <= k <= n else 0
 
 

@@ -22,14 +22,18 @@ from typing import Protocol
 from ..board import Cell
 from ..errors import ContradictionError
 from .arcs import ArcGraph
+from .count import count_component
+from .position import Constraint
 from .variables import ClueVariable, Placement, compress
 
 __all__ = [
+    "STEPS",
     "BacktrackingSearch",
     "ComponentSearch",
     "ConstraintSearch",
     "backbone",
     "constraints",
+    "counted_backbone",
     "solutions",
 ]
 
@@ -37,6 +41,9 @@ log = logging.getLogger(__name__)
 
 Solution = dict[Cell, Placement]
 """One joint placement: variable cell -> its placement."""
+
+STEPS = 20_000
+"""How many placements :func:`backbone`'s searches may try before it counts instead."""
 
 
 class ComponentSearch(Protocol):
@@ -152,11 +159,22 @@ def solutions(
     smallest remaining domain. Iterative, so component size is not bounded by the recursion
     limit. Worst case exponential (consistency is NP-complete); on real frontiers it is fast.
     """
-    yield from _search(component, _links(component, graph), require)
+    yield from _search(component, _links(component, graph), require, _Budget(None))
 
 
-def backbone(component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
+def backbone(
+    component: Sequence[ClueVariable], graph: ArcGraph, *, steps: int | None = STEPS
+) -> dict[Cell, bool]:
     """Every undecided cell of ``component`` that is a mine in all solutions, or in none.
+
+    Parameters
+    ----------
+    component, graph:
+        As for :func:`solutions`.
+    steps:
+        How many placements the searches may try in all; past that the answer is counted
+        instead (:func:`counted_backbone`: the same cells, found another way). ``None``: no
+        limit.
 
     Raises
     ------
@@ -168,10 +186,75 @@ def backbone(component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, b
     Find one solution; then, for each undecided cell not yet seen both ways, search for a
     solution with that cell flipped. A failed search proves the cell; a found one may flip
     many cells at once. At most ``1 + cells`` searches, each stopping at its first solution.
+    Each search is exponential in the worst case, and on the tangled frontiers of a dense
+    board a failed one can try millions of placements; the budget hands such a component
+    to counting, whose cost grows with the frontier's width instead.
     """
+    budget = _Budget(steps)
+    try:
+        return _searched_backbone(component, graph, budget)
+    except _OutOfSteps:
+        log.debug("component of %d clue(s): over %s steps, counting", len(component), steps)
+        return counted_backbone(component)
+
+
+def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
+    """:func:`backbone` by counting: the cells mined in all of the component's placements, or
+    in none (:func:`~mineshafted.solver.count_component` over its clues).
+
+    Raises
+    ------
+    ContradictionError
+        The component has no solution.
+
+    >>> from mineshafted.solver import ClueCSP
+    >>> csp = ClueCSP()
+    >>> csp.add(0, (10, 11), 1); csp.add(1, (10, 11, 12), 2)
+    >>> counted_backbone(list(csp.variables.values()))
+    {12: True}
+
+    Notes
+    -----
+    Each variable counts as its whole clue over its scope, and each scope cell its domain
+    settles as a one-cell clue; arc consistency only drops placements that no solution
+    uses, so these clues have exactly the component's solutions.
+    """
+    clues: list[Constraint] = []
+    undecided: set[Cell] = set()
+    for var in component:
+        if not var.domain:
+            raise ContradictionError(
+                "these clues admit no placement of mines", cells=[v.cell for v in component]
+            )
+        clues.append((var.scope, var.domain[0].bit_count()))
+        settled, mines = var.settled()
+        for i, cell in enumerate(var.scope):
+            if settled >> i & 1:
+                clues.append(((cell,), mines >> i & 1))
+            else:
+                undecided.add(cell)
+    count = count_component(clues)
+    total = sum(count.placements)
+    if total == 0:
+        raise ContradictionError(
+            "these clues admit no placement of mines", cells=[v.cell for v in component]
+        )
+    proven: dict[Cell, bool] = {}
+    for group, mined in zip(count.classes, count.mined, strict=True):
+        hits = sum(mined)
+        if hits in (0, total):
+            proven.update((cell, hits == total) for cell in group if cell in undecided)
+    log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
+    return proven
+
+
+def _searched_backbone(
+    component: Sequence[ClueVariable], graph: ArcGraph, budget: _Budget
+) -> dict[Cell, bool]:
+    """:func:`backbone` by searching, within ``budget``."""
     links = _links(component, graph)
     undecided = [_undecided(var) for var in component]
-    first = next(_search(component, links, None), None)
+    first = next(_search(component, links, None, budget), None)
     if first is None:
         raise ContradictionError(
             "these clues admit no placement of mines", cells=[v.cell for v in component]
@@ -181,13 +264,33 @@ def backbone(component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, b
     for cell in sorted(value):
         if cell in flipped:
             continue
-        other = next(_search(component, links, {cell: not value[cell]}), None)
+        other = next(_search(component, links, {cell: not value[cell]}, budget), None)
         if other is not None:
             changed = _cell_values(component, undecided, other)
             flipped.update(c for c, m in changed.items() if m != value[c])
     proven = {c: m for c, m in value.items() if c not in flipped}
     log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
     return proven
+
+
+class _OutOfSteps(Exception):
+    """A search tried more placements than its budget allows."""
+
+
+class _Budget:
+    """Placements a search may still try (``None``: without limit)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, steps: int | None) -> None:
+        self.left = steps
+
+    def spend(self) -> None:
+        """Take one step; raise :class:`_OutOfSteps` past the budget."""
+        if self.left is not None:
+            self.left -= 1
+            if self.left < 0:
+                raise _OutOfSteps
 
 
 Links = list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]]
@@ -234,12 +337,15 @@ def _links(component: Sequence[ClueVariable], graph: ArcGraph) -> Links:
 
 
 def _search(
-    component: Sequence[ClueVariable], links: Links, require: Mapping[Cell, bool] | None
+    component: Sequence[ClueVariable],
+    links: Links,
+    require: Mapping[Cell, bool] | None,
+    budget: _Budget,
 ) -> Iterator[Solution]:
     """The solutions of ``component`` with ``require`` imposed, over prepared ``links``."""
     domains = [_restricted(var, require) for var in component]
     if all(domains):
-        yield from _depth_first(component, domains, links)
+        yield from _depth_first(component, domains, links, budget)
 
 
 def _undecided(var: ClueVariable) -> list[tuple[int, Cell]]:
@@ -289,6 +395,7 @@ def _depth_first(
     component: Sequence[ClueVariable],
     domains: list[list[Placement]],
     neighbours: Links,
+    budget: _Budget,
 ) -> Iterator[Solution]:
     """The search loop of :func:`solutions`, over positions ``0..len(component)-1``."""
     n = len(component)
@@ -310,6 +417,7 @@ def _depth_first(
             continue
         placement = frame.candidates[frame.position]
         frame.position += 1
+        budget.spend()
         unassigned.discard(k)
         chosen[k] = placement
         frame.undo = narrowed = []
