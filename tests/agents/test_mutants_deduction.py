@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from mineshafted import BoardManager, Sweep
+from mineshafted import BoardManager, Sweep, read_puzzles
 from mineshafted.agents import agent, best_policy
 from mineshafted.board import Board
 from mineshafted.game import AfterMine, FirstMove, Flag, Game, GameStatus, Reveal, Rules, View
@@ -76,3 +77,16 @@ def test_csp_inference_with_the_total_decides_cells_no_clue_sees() -> None:
     row = View([[0, 1, None, None]], frozenset(), 1, GameStatus.PLAYING)
     found = agent("csp").infer(row)
     assert (found.safe, found.mines) == ({3}, {2})
+
+
+def test_the_best_agent_guesses_by_the_best_policy_under_the_total() -> None:
+    shipped = Path(__file__).resolve().parents[2] / "puzzles" / "needs-guess"
+    for path in sorted(shipped.glob("*.json")):
+        (puzzle,) = read_puzzles(path)
+        sweep = Sweep(BoardManager(puzzle.board), start=puzzle.start, mines=puzzle.board.mine_count)
+        sweep.run()
+        want = best_policy(sweep, puzzle.board.mine_count, random.Random(1))
+        game = Game.on(puzzle.board, rules=Rules.CLASSIC)
+        game.reveal(puzzle.start)
+        agent("best").play(game, random.Random(1))
+        assert guesses(game)[0] == want, path.name
