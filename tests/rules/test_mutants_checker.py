@@ -20,6 +20,9 @@ UNSOUND = [
     "=> no-action-pattern click-unknowns}",
     "{edge ||| -1- ?-? => --- --- X-- no-default-action}",
     "{side |?? |2? |-- => -X- --- --- no-default-action}",
+    "{bottom ?-? -1- ||| => X-- --- --- no-default-action}",
+    "{right ?-| -1| ?-| => X-- --- --- no-default-action}",
+    "{marked M?? -2- --- => -M- --- --- no-default-action}",
 ]
 
 
@@ -28,10 +31,12 @@ def test_a_counterexample_is_a_board_the_rule_sees_and_goes_wrong_on(text: str) 
     finding = finding_of(text)
     assert finding.verdict is Verdict.UNSOUND and finding.board is not None
     lines = finding.board.splitlines()
-    assert lines[0].split() == ["seen", "mines"]
     seen, truth = zip(*(line.split() for line in lines[1:-1]), strict=True)
     size = len(seen)
+    assert lines[0].split() == ["seen", "mines"]
+    assert lines[0].index("mines") == len(seen[0]) + 3  # each heading over its grid
     assert all(len(row) == size for row in seen + truth)
+    assert set("".join(seen)) <= set("|.?M012345678") and set("".join(truth)) <= set("|.*")
     for i in range(size):
         for j in range(size):
             shown, real = seen[i][j], truth[i][j]
@@ -64,6 +69,19 @@ def test_a_counterexample_is_a_board_the_rule_sees_and_goes_wrong_on(text: str) 
 )
 def test_the_ring_around_the_window_holds_mines(text: str) -> None:
     assert finding_of(text).verdict is Verdict.UNSOUND
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{bottom ?-- -1- ||| => M-- --- --- no-default-action}",
+        "{right ?-| -1| --| => M-- --- --- no-default-action}",
+        "{top ||| -1- --? => --- --- --M no-default-action}",
+        "{left |-- |1- |-? => --- --- --M no-default-action}",
+    ],
+)
+def test_squares_past_an_edge_hold_no_mine(text: str) -> None:
+    assert finding_of(text).verdict is Verdict.SOUND
 
 
 def test_the_safe_squares_left_are_unknown_to_the_checker() -> None:
