@@ -1,4 +1,4 @@
-"""Mutation testing of the solver and the grader: run mutmut, then print the score per module.
+"""Mutation testing of the solver, grader, probability, agents, rules: mutmut, then the scores.
 
 mutmut 3 (configured in ``pyproject.toml``'s ``[tool.mutmut]`` table) copies the package into
 ``mutants/``, makes every mutant of the modules in ``only_mutate``, and runs, for each mutant,
@@ -9,6 +9,7 @@ how many were killed or timed out, how many survived (or no test reached), and t
     pip install mutmut                                       # not a dev dependency: too slow for CI
     python scripts/mutation.py                               # every configured module
     python scripts/mutation.py solver.knowledge grading.rubric   # just these (prefix: mineshafted.)
+    python scripts/mutation.py agents.kb rules.parser --children 1   # one test process at a time
     python scripts/mutation.py --table                       # print the last results, run nothing
     python scripts/mutation.py --survivors                   # test again only what survived
     mutmut results; mutmut show NAME                         # the survivors and their diffs

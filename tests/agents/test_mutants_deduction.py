@@ -1,0 +1,92 @@
+"""The csp agent: what mutation testing found unchecked (the total, flags, told mines, infer)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from mineshafted import BoardManager, Sweep, read_puzzles
+from mineshafted.agents import agent, best_policy
+from mineshafted.board import Board
+from mineshafted.game import AfterMine, FirstMove, Flag, Game, GameStatus, Reveal, Rules, View
+
+# The row "0 1 * ?": the 1 proves the mine; only the mine total (1) proves the last cell safe.
+ROW = Board.from_mines(1, 4, [2])
+
+
+def guesses(game: Game) -> list[int]:
+    return [e.cell for e in game.record.events if isinstance(e, Reveal) and e.guess]
+
+
+def test_with_the_total_shown_the_csp_agent_needs_no_guess() -> None:
+    game = Game.on(ROW, rules=Rules.CLASSIC)
+    game.reveal(0)
+    agent("csp").play(game, random.Random(0))
+    assert game.won
+    assert guesses(game) == []
+
+
+def test_the_csp_agent_flags_a_single_proven_mine() -> None:
+    game = Game.on(ROW, rules=Rules.CLASSIC)
+    game.reveal(0)
+    agent("csp").play(game, random.Random(0))
+    assert [e.cell for e in game.record.events if isinstance(e, Flag)] == [2]
+
+
+@pytest.mark.parametrize("name", ["csp", "best"])
+def test_a_blind_first_move_is_recorded_as_a_guess(name: str) -> None:
+    game = Game.draw(5, 5, 3, rules=Rules.CLASSIC, seed=4)
+    agent(name).play(game, random.Random(4))
+    first = game.record.events[0]
+    assert isinstance(first, Reveal) and first.guess
+
+
+def test_a_mine_revealed_before_the_agent_plays_is_told_to_the_sweep() -> None:
+    # "* 1 ." under CS440 rules: the mine at 0 was stepped on; the 1 then makes cell 2 safe.
+    rules = Rules(FirstMove.NONE, auto_expand=True, after_mine=AfterMine.CONTINUE, total_known=True)
+    game = Game.on(Board.from_mines(1, 3, [0]), rules=rules)
+    game.reveal(1)
+    game.reveal(0, guess=True)
+    before = len(game.record.events)
+    agent("csp").play(game, random.Random(0))
+    assert game.over and game.shown(2) == 0
+    assert guesses(game)[-1] == 0  # no guess of the agent's own
+    assert len(game.record.events) > before
+
+
+def test_best_without_the_total_guesses_an_undetermined_cell() -> None:
+    sweep = Sweep(BoardManager([[0, 1, -1, 1]]))
+    assert sweep.run().undetermined == [3]
+    assert best_policy(sweep, None, random.Random(0)) == 3
+
+
+def test_csp_inference_without_the_total_decides_each_component_alone() -> None:
+    # Top row hidden over "1 2 1": only mines on 0 and 2 fit; with no total, the lone cell 3
+    # of the row "0 1 ? ?" stays undecided.
+    top = View([[None, None, None], [1, 2, 1]], frozenset(), None, GameStatus.PLAYING)
+    found = agent("csp").infer(top)
+    assert (found.safe, found.mines) == ({1}, {0, 2})
+    row = View([[0, 1, None, None]], frozenset(), None, GameStatus.PLAYING)
+    found = agent("csp").infer(row)
+    assert (found.safe, found.mines) == (frozenset(), {2})
+
+
+def test_csp_inference_with_the_total_decides_cells_no_clue_sees() -> None:
+    row = View([[0, 1, None, None]], frozenset(), 1, GameStatus.PLAYING)
+    found = agent("csp").infer(row)
+    assert (found.safe, found.mines) == ({3}, {2})
+
+
+def test_the_best_agent_guesses_by_the_best_policy_under_the_total() -> None:
+    shipped = Path(__file__).resolve().parents[2] / "puzzles" / "needs-guess"
+    for path in sorted(shipped.glob("*.json")):
+        (puzzle,) = read_puzzles(path)
+        sweep = Sweep(BoardManager(puzzle.board), start=puzzle.start, mines=puzzle.board.mine_count)
+        sweep.run()
+        want = best_policy(sweep, puzzle.board.mine_count, random.Random(1))
+        game = Game.on(puzzle.board, rules=Rules.CLASSIC)
+        game.reveal(puzzle.start)
+        agent("best").play(game, random.Random(1))
+        assert guesses(game)[0] == want, path.name
