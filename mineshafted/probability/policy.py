@@ -24,7 +24,6 @@ endgame
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -438,9 +437,10 @@ def _outlook(
         except NoPlacementError:
             continue
         by_clue[known + extra] = Fraction(after.placements, total)
-        if after.certain():
+        safety, decides = _glance(after)
+        if decides:
             progress += after.placements
-        ahead += _next_safety(after)
+        ahead += safety
         unseen -= after.placements
         if least is not None and ahead + 5 * unseen < least:
             return None
@@ -481,16 +481,27 @@ def _counted(component: Sequence[Constraint], cache: dict[tuple[Constraint, ...]
     return found
 
 
-def _next_safety(after: Tally) -> int:
-    """``placements x (4 s1 + s2)``: the two safest cells of a counted position, ``s1`` and
-    ``s2`` (a cell decided safe is certain; 1 when no cell is left to guess)."""
+def _glance(after: Tally) -> tuple[int, bool]:
+    """One pass over a counted position: ``placements x (4 s1 + s2)`` for its two safest
+    cells ``s1`` and ``s2`` (a cell decided safe is certain; 1 when no cell is left to guess),
+    and whether it decides any cell."""
     total = after.placements
-    mined = heapq.nsmallest(2, (m for m in after.mined.values() if m < total))
-    if not mined:
-        return 5 * total
-    first = total - mined[0]
-    second = total - mined[1] if len(mined) > 1 else first
-    return 4 * first + second
+    first = second = total
+    decides = False
+    for mined in after.mined.values():
+        if mined == total:
+            decides = True
+        elif mined < second:
+            if mined < first:
+                first, second = mined, first
+            else:
+                second = mined
+    if first == total:
+        return 5 * total, decides
+    decides = decides or first == 0
+    if second == total:
+        second = first
+    return 4 * (total - first) + (total - second), decides
 
 
 def _isolated(

@@ -10,7 +10,13 @@ from constraint import ExactSumConstraint, Problem
 
 from mineshafted import ClueCSP, ContradictionError
 from mineshafted.board import Board
-from mineshafted.solver.search import ConstraintSearch, backbone, constraints, solutions
+from mineshafted.solver.search import (
+    ConstraintSearch,
+    backbone,
+    constraints,
+    counted_backbone,
+    solutions,
+)
 
 # Three clues that are pairwise consistent but together prove 100 a mine and 101 safe.
 THREE_WAY = [(0, (101, 102, 104), 1), (1, (100, 104, 105), 2), (2, (100, 101), 1)]
@@ -184,3 +190,35 @@ def test_python_constraint_value_error_on_a_clash_means_no_solution() -> None:
     none, one = build([(0, (10,), 0)]), build([(1, (10,), 1)])
     clash = [*none.variables.values(), *one.variables.values()]
     assert _first_solution(clash, {10: {1}}) is None
+
+
+@pytest.mark.parametrize("steps", [0, 5])
+def test_a_search_over_its_budget_counts_the_same_backbone(steps: int) -> None:
+    rng = random.Random(77)
+    compared = 0
+    for _ in range(300):
+        csp = build(random_frontier(rng))
+        csp.propagate()
+        for component in csp.components(list(csp.variables)):
+            searched = backbone(component, csp.graph, steps=None)
+            assert backbone(component, csp.graph, steps=steps) == searched
+            assert counted_backbone(component) == searched
+            compared += 1
+    assert compared > 80
+
+
+def test_counting_finds_a_contradiction_that_only_the_clues_together_show() -> None:
+    csp = build(ODD_CYCLE)
+    assert csp.propagate() == []
+    (component,) = csp.components(csp.variables)
+    with pytest.raises(ContradictionError, match="no placement"):
+        counted_backbone(component)
+    with pytest.raises(ContradictionError, match="no placement"):
+        backbone(component, csp.graph, steps=0)
+
+
+def test_counting_keeps_cells_a_domain_settles() -> None:
+    # As for the search: clue 2's domain settles 10 and 13 as mines, leaving clue 3 no room.
+    csp = build([(0, (10, 11, 12), 1), (1, (11, 12, 13), 1), (2, (10, 13), 2), (3, (11, 12), 1)])
+    with pytest.raises(ContradictionError, match="no placement"):
+        counted_backbone(list(csp.variables.values()))
