@@ -396,12 +396,18 @@ def _game(task: _Task, name: str) -> Game:
 def _run(
     tasks: list[_Task], jobs: int, progress: Progress | None
 ) -> list[list[tuple[float, bool]]]:
-    """Play every task, in ``jobs`` processes; the results in task order."""
+    """Play every task, in ``jobs`` processes; the results in task order.
+
+    The processes take the tasks last first (the densest boards of a density study, the
+    largest presets: the costliest) in small chunks, so that the cheap ones fill the gaps
+    at the end rather than one costly chunk running on alone.
+    """
     if jobs == 1 or len(tasks) < 2:
         return list(_reporting(map(_play, tasks), progress))
-    chunk = max(1, len(tasks) // (jobs * 16))
+    chunk = max(1, len(tasks) // (jobs * 64))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(_reporting(pool.map(_play, tasks, chunksize=chunk), progress))
+        backwards = list(_reporting(pool.map(_play, tasks[::-1], chunksize=chunk), progress))
+    return backwards[::-1]
 
 
 def _reporting(
