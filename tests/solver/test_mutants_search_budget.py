@@ -4,6 +4,8 @@ component to counting and one within it does not, and counting names the clues i
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from mineshafted import ContradictionError
@@ -84,3 +86,13 @@ def test_counting_pins_a_clue_with_one_placement_left() -> None:
     csp = build([(0, (10, 11, 12), 1), (1, (12, 13), 1)])
     csp.variables[0].domain = [0b010]
     assert counted_backbone(list(csp.variables.values())) == {12: False, 13: True}
+
+
+def test_a_search_over_its_budget_logs_that_it_counts(caplog: pytest.LogCaptureFixture) -> None:
+    csp = build(THREE_WAY)
+    caplog.set_level(logging.DEBUG, logger="mineshafted.solver.search")
+    backbone(list(csp.variables.values()), csp.graph, steps=2)
+    assert [r.getMessage() for r in caplog.records] == [
+        "component of 3 clue(s): over 2 steps, counting",
+        "component of 3 clue(s): 2 cell(s) proven",
+    ]
