@@ -9,6 +9,7 @@ how many were killed or timed out, how many survived (or no test reached), and t
     pip install mutmut                                       # not a dev dependency: too slow for CI
     python scripts/mutation.py                               # every configured module
     python scripts/mutation.py solver.knowledge grading.rubric   # just these (prefix: mineshafted.)
+    python scripts/mutation.py 'solver.search.x_backbone*'       # some functions (mutmut's names)
     python scripts/mutation.py agents.kb rules.parser --children 1   # one test process at a time
     python scripts/mutation.py --table                       # print the last results, run nothing
     python scripts/mutation.py --survivors                   # test again only what survived
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--children", type=int, default=2, help="parallel test processes")
     args = parser.parse_args(argv)
     if not args.table:
-        names = [f"mineshafted.{m.removeprefix('mineshafted.')}.*" for m in args.modules]
+        names = [_pattern(m) for m in args.modules]
         if args.survivors:
             prefixes = tuple(n.removesuffix("*") for n in names) or ("",)
             names = [n for n in survivors() if n.startswith(prefixes)]
@@ -144,13 +145,34 @@ def main(argv: list[str] | None = None) -> int:
             done = subprocess.run([*command, *names], check=False, env=environment)
             if done.returncode != 0:
                 return done.returncode
-    wanted = tuple(f"mineshafted.{m.removeprefix('mineshafted.')}" for m in args.modules)
+    wanted = tuple(_module(m) for m in args.modules)
     rows = [s for s in scores() if not wanted or s.module in wanted]
     if not rows:
         print("no mutation results: run without --table first", file=sys.stderr)
         return 1
     print(table(rows))
     return 0
+
+
+def _pattern(argument: str) -> str:
+    """mutmut's pattern for a module (``solver.search``: all its mutants) or for some of its
+    functions, given as mutmut names them (``solver.search.x_backbone*``).
+
+    >>> _pattern("solver.search"), _pattern("mineshafted.solver.count.x_combine*")
+    ('mineshafted.solver.search.*', 'mineshafted.solver.count.x_combine*')
+    """
+    name = f"mineshafted.{argument.removeprefix('mineshafted.')}"
+    return name if "*" in name else f"{name}.*"
+
+
+def _module(argument: str) -> str:
+    """The module an argument of :func:`_pattern` names.
+
+    >>> _module("solver.search.x_backbone*"), _module("grading.rubric")
+    ('mineshafted.solver.search', 'mineshafted.grading.rubric')
+    """
+    name = f"mineshafted.{argument.removeprefix('mineshafted.')}"
+    return name.rsplit(".", 1)[0] if "*" in name else name
 
 
 if __name__ == "__main__":
