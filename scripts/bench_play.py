@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--levels",
         default=",".join(LEVELS),
-        help=f"comma-separated, of: {', '.join(LEVELS)}",
+        help=f"comma-separated, of: {', '.join(LEVELS)} ('' for none: --speed alone)",
     )
     parser.add_argument("--policies", default="best,safest,random", help="comma-separated")
     parser.add_argument("--ablation", action="store_true", help="expert rows per ingredient")
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| level | policy | games | wins | win rate | 95% CI | guesses/game | published |")
     print("|---|---|---|---|---|---|---|---|")
     rows: dict[tuple[str, str], str] = {}
-    for key in args.levels.split(","):
+    for key in filter(None, args.levels.split(",")):
         level = LEVELS[key]
         games = expert_games if key.startswith("expert") else args.games
         for policy in args.policies.split(","):
