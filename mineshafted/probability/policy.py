@@ -33,7 +33,7 @@ from typing import Protocol
 
 from ..board import Cell, Geometry
 from ..errors import NoPlacementError, PartialGrid
-from ..solver import Constraint, Count, Position, Tally, combine, components, count_component
+from ..solver import Constraint, Count, Position, Tally, combine, components, counted
 from .endgame import PLACEMENTS, best_reveal
 from .odds import Odds
 
@@ -473,11 +473,12 @@ def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
 
 
 def _counted(component: Sequence[Constraint], cache: dict[tuple[Constraint, ...], Count]) -> Count:
-    """``count_component(component)``, remembered for the choice under way."""
+    """The component's count, remembered for the choice under way (and across choices, by
+    :func:`~mineshafted.solver.counted`)."""
     key = tuple(component)
     found = cache.get(key)
     if found is None:
-        found = cache[key] = count_component(component)
+        found = cache[key] = counted(key)
     return found
 
 

@@ -10,7 +10,7 @@ The modules, in the order a sweep uses them: :mod:`.knowledge` (the facts),
 from __future__ import annotations
 
 from .arcs import Arc, ArcGraph
-from .count import Count, Tally, combine, count_component, decided_by_total, tally
+from .count import Count, Tally, combine, count_component, counted, decided_by_total, tally
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
@@ -46,6 +46,7 @@ __all__ = [
     "components",
     "compress",
     "count_component",
+    "counted",
     "decided_by_total",
     "placements",
     "solutions",

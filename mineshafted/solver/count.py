@@ -212,8 +212,20 @@ def tally(position: Position, mines: int) -> Tally:
     over)``. The cost is that of counting the components, plus ``O(K * L**2)`` to combine
     ``K`` components with polynomials of length ``L``.
     """
-    counts = [count_component(component) for component in position.components]
+    counts = [counted(tuple(component)) for component in position.components]
     return combine(counts, position.unconstrained, mines - position.mines_found)
+
+
+@lru_cache(maxsize=1 << 12)
+def counted(component: tuple[Constraint, ...]) -> Count:
+    """:func:`count_component`, remembered: a component met again (at the next stall, or by
+    another candidate of a guessing policy) is not counted again. :class:`Count` is
+    immutable, so sharing it is safe.
+
+    >>> counted((((1, 2), 1),)) is counted((((1, 2), 1),))
+    True
+    """
+    return count_component(component)
 
 
 def decided_by_total(
