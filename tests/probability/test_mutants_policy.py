@@ -1,0 +1,139 @@
+"""Guessing policy: details mutation testing found unchecked (look-ahead, progress, candidates)."""
+
+from __future__ import annotations
+
+import doctest
+import random
+from fractions import Fraction
+
+import pytest
+
+from mineshafted.board import Geometry
+from mineshafted.probability import Best, Safest, outlook, play_game
+from mineshafted.probability import policy as policy_module
+
+from .test_endgame import best_play
+from .test_policy import Recording, Stall, placements, stalls
+
+
+@pytest.fixture(scope="module")
+def small() -> list[Stall]:
+    found = stalls(5, 5, 5, range(40))
+    assert len(found) > 15
+    return found
+
+
+def glance(cells: list[int], group: list[set[int]]) -> tuple[Fraction, bool]:
+    """For the placements ``group`` (one clue of the guessed cell): ``(4 s1 + s2) / 5`` of
+    the two safest of ``cells`` (a certain mine is no guess; none left: 1), times the
+    group's size, and whether any cell is decided."""
+    size = len(group)
+    mined = {c: sum(c in mines for mines in group) for c in cells}
+    decides = any(n in (0, size) for n in mined.values())
+    safeties = sorted(Fraction(size - n, size) for n in mined.values() if n < size)
+    if not safeties:
+        return Fraction(size), decides
+    first = safeties[-1]
+    second = safeties[-2] if len(safeties) > 1 else first
+    return size * (4 * first + second) / 5, decides
+
+
+def test_lookahead_and_progress_agree_with_brute_force(small: list[Stall]) -> None:
+    checked = 0
+    for stall in small[:12]:
+        fits = placements(stall)
+        neighbours = Geometry(len(stall.board), len(stall.board[0])).neighbour_table()
+        for cell in stall.position.unknown[:6]:
+            groups: dict[int, list[set[int]]] = {}
+            for mines in fits:
+                if cell not in mines:
+                    value = sum(n in mines for n in neighbours[cell])
+                    groups.setdefault(value, []).append(mines)
+            others = [c for c in stall.position.unknown if c != cell]
+            ahead = Fraction(0)
+            progress = 0
+            for group in groups.values():
+                weighted, decides = glance(others, group)
+                ahead += weighted
+                progress += len(group) if decides else 0
+            look = outlook(stall.position, stall.odds, stall.board, cell)
+            total = len(fits)
+            assert look.cell == cell
+            assert look.safe == Fraction(sum(len(g) for g in groups.values()), total)
+            assert look.lookahead == ahead / total
+            assert look.progress == Fraction(progress, total)
+            assert look.dead == (len(groups) <= 1)
+            checked += 1
+    assert checked > 30
+
+
+def test_the_policy_examples_hold() -> None:
+    # The module's examples (run by pytest from the package too) under the tests' selection.
+    failed, tried = doctest.testmod(policy_module)
+    assert (failed, tried > 5) == (0, True)
+
+
+@pytest.fixture(scope="module")
+def intermediate() -> list[Stall]:
+    found = [s for s in stalls(16, 16, 40, range(12)) if not s.odds.safe]
+    assert len(found) > 15
+    return found
+
+
+def ranked(best: Best, stall: Stall, seed: int) -> int:
+    """The cell ``best`` should choose, ranking every candidate by its full outlook."""
+    cells = best._candidates(stall.position, stall.odds, stall.board, random.Random(seed))
+    if len(cells) == 1 or not (best.progress or best.lookahead):
+        return cells[0]
+    looks = [outlook(stall.position, stall.odds, stall.board, cell) for cell in cells]
+    order = {cell: rank for rank, cell in enumerate(cells)}
+    if best.lookahead:
+        looks.sort(
+            key=lambda k: (k.dead, -k.lookahead, -k.progress if best.progress else 0, order[k.cell])
+        )
+    else:
+        looks.sort(key=lambda k: (-k.progress, -k.safe, order[k.cell]))
+    return looks[0].cell
+
+
+@pytest.mark.parametrize(
+    "best",
+    [
+        Best(endgame=False, fifty=False, progress=False),
+        Best(endgame=False, fifty=False, lookahead=False),
+        Best(endgame=False, fifty=False, lookahead=False, progress=False),
+        Best(endgame=False, fifty=False, width=2),
+    ],
+)
+def test_each_ingredient_chooses_by_its_full_ranking(
+    intermediate: list[Stall], small: list[Stall], best: Best
+) -> None:
+    differs = 0
+    for number, stall in enumerate([*intermediate, *small]):
+        if stall.odds.safe:
+            continue
+        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        assert chosen == ranked(best, stall, number)
+        first = best._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        differs += chosen != first[0]
+    # With neither look-ahead nor progress the first candidate wins; otherwise often not.
+    assert differs > 3 if best.progress or best.lookahead else differs == 0
+
+
+def test_best_takes_the_endgames_reveal_where_the_heuristic_would_win_less() -> None:
+    recording = Recording(Safest(), 6)
+    for seed in range(40):
+        play_game(4, 5, 6, seed=seed, policy=recording)
+    better = 0
+    for number, stall in enumerate(recording.stalls):
+        if stall.odds.placements > 60 or stall.odds.safe:
+            continue
+        left = stall.mines - stall.position.mines_found
+        _, wins, by_first = best_play(stall.board, left)
+        heuristic = Best(endgame=False).choose(
+            stall.position, stall.odds, stall.board, random.Random(number)
+        )
+        chosen = Best().choose(stall.position, stall.odds, stall.board, random.Random(number))
+        assert by_first[chosen] == wins
+        better += by_first[heuristic] < wins
+    assert better >= 5
