@@ -9,11 +9,15 @@ from fractions import Fraction
 import pytest
 
 from mineshafted.board import Geometry
-from mineshafted.probability import Best, Safest, outlook, play_game
+from mineshafted.errors import PartialGrid
+from mineshafted.probability import Best, Safest, odds, outlook, play_game, policy_named
 from mineshafted.probability import policy as policy_module
+from mineshafted.probability.policy import _fifty_fifty
+from mineshafted.probability.view import position_of
+from mineshafted.solver import Position
 
 from .test_endgame import best_play
-from .test_policy import Recording, Stall, placements, stalls
+from .test_policy import Recording, Stall, enclosed_fifty_fifty, placements, stalls
 
 
 @pytest.fixture(scope="module")
@@ -137,3 +141,76 @@ def test_best_takes_the_endgames_reveal_where_the_heuristic_would_win_less() -> 
         assert by_first[chosen] == wins
         better += by_first[heuristic] < wins
     assert better >= 5
+
+
+def isolated(stall: Stall, cell: int) -> tuple[int, int] | None:
+    """(unknown, known mine) neighbours of a cell no clue sees, with no unknown neighbour a
+    clue sees; ``None`` for any other cell."""
+    free = set(stall.position.unconstrained)
+    cols = len(stall.board[0])
+    around = Geometry(len(stall.board), cols).neighbour_table()[cell]
+    values = [stall.board[n // cols][n % cols] for n in around]
+    if cell not in free or any(
+        v is None and n not in free for n, v in zip(around, values, strict=True)
+    ):
+        return None
+    return (values.count(None), values.count(-1))
+
+
+@pytest.mark.parametrize(("corners", "tolerance"), [(True, "0.1"), (False, "0.1"), (True, "0.137")])
+def test_candidates_are_ordered_and_one_isolated_cell_stands_for_its_kind(
+    intermediate: list[Stall], corners: bool, tolerance: str
+) -> None:
+    best = Best(tolerance=float(tolerance), corners=corners, width=10**6)
+    merged = 0
+    for number, stall in enumerate(intermediate):
+        mined = stall.odds.mined
+        cells = best._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        unknown = set(mined)
+        cols = len(stall.board[0])
+        table = Geometry(len(stall.board), cols).neighbour_table()
+        if corners:
+            keys = [(mined[c], sum(n in unknown for n in table[c])) for c in cells]
+        else:
+            keys = [(mined[c], 0) for c in cells]
+        assert keys == sorted(keys)
+        kinds = [(mined[c], isolated(stall, c)) for c in cells if isolated(stall, c) is not None]
+        assert len(kinds) == len(set(kinds))
+        total, least = stall.odds.placements, min(mined.values())
+        keep = 1 - Fraction(tolerance)
+        eligible = [c for c in mined if total - mined[c] >= keep * (total - least)]
+        stood_for = {(mined[c], isolated(stall, c)) for c in eligible}
+        assert {c for c in eligible if isolated(stall, c) is None} <= set(cells)
+        assert stood_for - {(m, None) for m in mined.values()} == set(kinds)
+        merged += len(eligible) - len(cells)
+    assert merged > 10
+
+
+def test_best_fifty_is_read_back_and_the_error_names_the_policies() -> None:
+    assert policy_named("best-fifty") == Best(fifty=False)
+    assert Best(fifty=False).name == "best-fifty"
+    with pytest.raises(ValueError, match=r"choose one of best, safest, random$"):
+        policy_named("luck")
+
+
+def test_an_unavoidable_fifty_fifty_is_found_after_other_constraints() -> None:
+    position, _, view = enclosed_fifty_fifty()
+    # The same stall with another constraint before each component's own.
+    other = ((3, 9, 15), 1)
+    reordered = Position(
+        view,
+        [[other, *component] for component in position.components],
+        position.unconstrained,
+        position.mines_found,
+    )
+    assert _fifty_fifty(reordered, view) in (0, 1)
+
+
+def test_the_outlook_of_a_cell_with_no_unknown_neighbour() -> None:
+    # ``? * 1 ? ?`` with 2 mines: cell 3 is safe, the other mine is on 0 or on 4; cell 0
+    # sees only the known mine.
+    view: PartialGrid = [[None, -1, 1, None, None]]
+    position = position_of(view)
+    look = outlook(position, odds(position, 2), view, 0)
+    assert look.by_clue == {1: Fraction(1, 2)}
+    assert look.dead
