@@ -214,3 +214,25 @@ def test_the_outlook_of_a_cell_with_no_unknown_neighbour() -> None:
     look = outlook(position, odds(position, 2), view, 0)
     assert look.by_clue == {1: Fraction(1, 2)}
     assert look.dead
+
+
+def test_between_equal_secondary_safeties_progress_decides() -> None:
+    best = Best(endgame=False, fifty=False)
+    decided = 0
+    for number, stall in enumerate(stalls(9, 9, 10, range(3))):
+        if stall.odds.safe:
+            continue
+        rng = random.Random(number)
+        cells = best._candidates(stall.position, stall.odds, stall.board, rng)
+        looks = [outlook(stall.position, stall.odds, stall.board, cell) for cell in cells]
+        living = [look for look in looks if not look.dead]
+        if not living:
+            continue
+        top = max(look.lookahead for look in living)
+        tied = [look for look in living if look.lookahead == top]
+        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        assert chosen in {look.cell for look in tied}
+        progress = {look.cell: look.progress for look in tied}
+        assert progress[chosen] == max(progress.values())
+        decided += len(set(progress.values())) > 1
+    assert decided >= 1
