@@ -236,3 +236,13 @@ def test_between_equal_secondary_safeties_progress_decides() -> None:
         assert progress[chosen] == max(progress.values())
         decided += len(set(progress.values())) > 1
     assert decided >= 1
+
+
+def test_isolated_cells_are_alike_by_their_known_mines_too() -> None:
+    # ``? * ? * ?`` with one more mine, no clue: cells 0 and 4 each touch one known mine and
+    # stand for each other; cell 2 touches two, a kind of its own.
+    view: PartialGrid = [[None, -1, None, -1, None]]
+    position = position_of(view)
+    chances = odds(position, 3)
+    cells = Best()._candidates(position, chances, view, random.Random(0))
+    assert sorted(cells) in ([0, 2], [2, 4])
