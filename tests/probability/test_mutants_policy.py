@@ -157,7 +157,9 @@ def isolated(stall: Stall, cell: int) -> tuple[int, int] | None:
     return (values.count(None), values.count(-1))
 
 
-@pytest.mark.parametrize(("corners", "tolerance"), [(True, "0.1"), (False, "0.1"), (True, "0.137")])
+@pytest.mark.parametrize(
+    ("corners", "tolerance"), [(True, "0.1"), (False, "0.1"), (True, "0.137"), (True, "0.0919")]
+)
 def test_candidates_are_ordered_and_one_isolated_cell_stands_for_its_kind(
     intermediate: list[Stall], corners: bool, tolerance: str
 ) -> None:
@@ -181,6 +183,7 @@ def test_candidates_are_ordered_and_one_isolated_cell_stands_for_its_kind(
         eligible = [c for c in mined if total - mined[c] >= keep * (total - least)]
         stood_for = {(mined[c], isolated(stall, c)) for c in eligible}
         assert {c for c in eligible if isolated(stall, c) is None} <= set(cells)
+        assert set(cells) <= set(eligible)
         assert stood_for - {(m, None) for m in mined.values()} == set(kinds)
         merged += len(eligible) - len(cells)
     assert merged > 10
