@@ -187,7 +187,7 @@ class _Search:
         found = self.memo.get(subset)
         if found is not None:
             return found
-        if len(self.memo) >= self.nodes:
+        if len(self.memo) >= self.nodes:  # pragma: no mutate - the node budget's exact value
             raise _OutOfNodes
         layout = self.layout
         for i, mine in enumerate(layout.mined):
@@ -240,7 +240,7 @@ def _enumerate(
         found: dict[int, list[int]] = {}
         for size, (mask, count) in enumerate(_component_placements(component, index)):
             found.setdefault(count, []).append(mask)
-            if size >= limit * 20:
+            if size >= limit * 20:  # pragma: no mutate - a speed budget: its exact value
                 return None
         by_component.append(found)
     free = [1 << index[cell] for cell in position.unconstrained]
@@ -254,7 +254,7 @@ def _enumerate(
             if used + count <= mines_left
             for extra in masks
         ]
-        if len(partial) > limit * 20:
+        if len(partial) > limit * 20:  # pragma: no mutate - a speed budget: its exact value
             return None
     for mask, used in partial:
         rest = mines_left - used
