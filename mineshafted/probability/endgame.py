@@ -76,7 +76,8 @@ def best_reveal(
     Returns
     -------
     Endgame | None
-        ``None`` when the position has too many placements or the search ran out of nodes.
+        ``None`` when the position has too many placements, or none, or no cell to guess, or
+        the search ran out of nodes.
 
     Examples
     --------
@@ -105,6 +106,8 @@ def best_reveal(
         cell, wins = search.root()
     except _OutOfNodes:
         logger.debug("endgame: over %d nodes on %d placements", nodes, len(layout.placements))
+        return None
+    if cell < 0:  # not a stall: no cell is a mine in some placements and not in others
         return None
     return Endgame(cell, wins, len(layout.placements))
 
@@ -139,13 +142,12 @@ class _Layout:
         mined: list[int] = []
         shows: list[tuple[int, ...]] = []
         for cell in cells:
-            known = 0
+            # The known mines around a cell add the same to each of its clues: only the
+            # unknown neighbours tell placements apart.
             near = 0
             for n in around[cell]:
                 if n in index:
                     near |= 1 << index[n]
-                elif board[n // cols][n % cols] == -1:
-                    known += 1
             bit = 1 << index[cell]
             mine = 0
             by_value = [0] * 9
@@ -153,7 +155,7 @@ class _Layout:
                 if placement & bit:
                     mine |= 1 << j
                 else:
-                    by_value[known + (placement & near).bit_count()] |= 1 << j
+                    by_value[(placement & near).bit_count()] |= 1 << j
             mined.append(mine)
             shows.append(tuple(mask for mask in by_value if mask))
         return cls(cells, tuple(found), tuple(mined), tuple(shows))

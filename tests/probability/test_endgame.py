@@ -121,3 +121,11 @@ def test_best_plays_the_endgame_and_can_switch_it_off() -> None:
         cell = Best().choose(position, chances, view, random.Random(seed))
         assert cell in (2, 4)
     assert Best(endgame=False).name == "best-endgame"
+
+
+def test_a_position_with_nothing_to_guess_has_no_endgame() -> None:
+    # The only unknown cell is decided: cell 0 is the mine the clue 1 beside it needs.
+    view: PartialGrid = [[None, 1, 0]]
+    assert best_reveal(position_of(view), view, 1) is None
+    # And a position no placement fits.
+    assert best_reveal(position_of(view), view, 0) is None
