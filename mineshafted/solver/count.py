@@ -229,10 +229,11 @@ def counted(component: tuple[Constraint, ...]) -> Count:
 
 
 def decided_by_total(
-    position: Position, mines: int, counted: dict[tuple[Constraint, ...], Count]
+    position: Position, mines: int, cache: dict[tuple[Constraint, ...], Count]
 ) -> list[Fact]:
     """The cells the mine total decides at a sweep's stall: what :func:`tally`'s ``certain()``
-    gives, with the component counts kept in ``counted`` between calls.
+    gives, with the component counts kept in ``cache`` between calls (and drawn from
+    :func:`counted`, which :func:`tally` shares).
 
     Only at a stall: the shortcut below takes the sweep's search to have decided every cell
     that its component alone decides.
@@ -258,7 +259,7 @@ def decided_by_total(
     cells = sum(
         len({c for scope, _ in component for c in scope}) for component in position.components
     )
-    if free and left - cells >= 1 and left <= free - 1:
+    if _restricts_nothing(left, 0, cells, free):
         return []  # even with no count at all: the components hold between 0 and all their cells
     if free:
         least = most = 0
@@ -266,19 +267,19 @@ def decided_by_total(
             low, high = _bounds(component)
             least += low
             most += high
-        if left - most >= 1 and left - least <= free - 1:
+        if _restricts_nothing(left, least, most, free):
             return []
     counts = []
     for component in position.components:
         key = tuple(component)
-        count = counted.get(key)
+        count = cache.get(key)
         if count is None:
-            count = counted[key] = count_component(component)
+            count = cache[key] = counted(key)
         counts.append(count)
     if free and all(any(count.placements) for count in counts):
         least = sum(next(k for k, n in enumerate(c.placements) if n) for c in counts)
         most = sum(max(k for k, n in enumerate(c.placements) if n) for c in counts)
-        if left - most >= 1 and left - least <= free - 1:
+        if _restricts_nothing(left, least, most, free):
             return []
     return combine(counts, position.unconstrained, left).certain()
 
@@ -360,6 +361,12 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
         for cell in unconstrained:
             mined[cell] = value
     return Tally(mines_left, placements, mined)
+
+
+def _restricts_nothing(left: int, least: int, most: int, free: int) -> bool:
+    """Whether the total restricts nothing: with components holding between ``least`` and
+    ``most`` mines, at least one and at most all-but-one of the ``free`` cells is left over."""
+    return free > 0 and left - most >= 1 and left - least <= free - 1
 
 
 def _bounds(component: Sequence[Constraint]) -> tuple[int, int]:
