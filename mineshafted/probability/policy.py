@@ -33,7 +33,7 @@ from typing import Protocol
 
 from ..board import Cell, Geometry
 from ..errors import NoPlacementError, PartialGrid
-from ..solver import Constraint, Count, Position, Tally, combine, components, counted
+from ..solver import Constraint, Position, Tally, combine, components, counted
 from .endgame import PLACEMENTS, best_reveal
 from .odds import Odds
 
@@ -250,11 +250,10 @@ class Best:
         cells = self._candidates(position, odds, board, rng)
         if len(cells) == 1 or not (self.progress or self.lookahead):
             return cells[0]
-        cache: dict[tuple[Constraint, ...], Count] = {}
         floor = Fraction(-1)
         looks: list[Outlook] = []
         for cell in cells:
-            look = _outlook(position, odds, board, cell, cache, floor if self.lookahead else None)
+            look = _outlook(position, odds, board, cell, floor if self.lookahead else None)
             if look is None:
                 continue
             looks.append(look)
@@ -383,7 +382,7 @@ def outlook(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> O
     touches are merged and counted anew, the others' counts reused. The placements of that
     position, over those of the stall, are the chance of ``cell`` safe and showing ``v``.
     """
-    found = _outlook(position, odds, board, cell, {}, None)
+    found = _outlook(position, odds, board, cell, None)
     assert found is not None  # no floor: never dropped
     return found
 
@@ -393,7 +392,6 @@ def _outlook(
     odds: Odds,
     board: PartialGrid,
     cell: Cell,
-    cache: dict[tuple[Constraint, ...], Count],
     floor: Fraction | None,
 ) -> Outlook | None:
     """:func:`outlook`, or ``None`` as soon as the secondary safety cannot reach ``floor``."""
@@ -413,7 +411,7 @@ def _outlook(
                 touched.append((rest, mines))
         else:
             kept.append(component)
-    kept_counts = [_counted(component, cache) for component in kept]
+    kept_counts = [counted(tuple(component)) for component in kept]
     free = [c for c in position.unconstrained if c not in near]
     total = odds.placements
     safe = total - odds.mined[cell]
@@ -431,7 +429,7 @@ def _outlook(
             continue
         constraints = [(scope, mines) for scope, mines in constraints if scope]
         counts = list(kept_counts)
-        counts.extend(_counted(part, cache) for part in components(constraints))
+        counts.extend(counted(tuple(part)) for part in components(constraints))
         try:
             after = combine(counts, free, odds.mines_left)
         except NoPlacementError:
@@ -470,16 +468,6 @@ def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
             if all(board[n // cols][n % cols] == -1 for n in only):
                 return a
     return None
-
-
-def _counted(component: Sequence[Constraint], cache: dict[tuple[Constraint, ...], Count]) -> Count:
-    """The component's count, remembered for the choice under way (and across choices, by
-    :func:`~mineshafted.solver.counted`)."""
-    key = tuple(component)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = counted(key)
-    return found
 
 
 def _glance(after: Tally) -> tuple[int, bool]:
