@@ -170,17 +170,10 @@ class _Search:
         self.memo: dict[int, int] = {}
 
     def root(self) -> tuple[Cell, int]:
-        """The best first reveal of all placements, and its wins."""
-        everything = (1 << len(self.layout.placements)) - 1
-        best_cell, best = -1, -1
-        for i in self._by_safety(everything):
-            safe = everything & ~self.layout.mined[i]
-            if safe.bit_count() <= best:
-                break
-            wins = self._reveal(i, everything, best)
-            if wins > best:
-                best_cell, best = self.layout.cells[i], wins
-        return best_cell, best
+        """The best first reveal of all placements (-1 if no cell is left to guess), and
+        its wins."""
+        i, wins = self._best((1 << len(self.layout.placements)) - 1)
+        return (self.layout.cells[i] if i >= 0 else -1), wins
 
     def wins(self, subset: int) -> int:
         """How many placements of ``subset`` best play wins."""
@@ -199,13 +192,22 @@ class _Search:
                     total = sum(self.wins(part) for part in parts)
                     self.memo[subset] = total
                     return total
-        best = 0
-        for i in self._by_safety(subset):
-            if (subset & ~layout.mined[i]).bit_count() <= best:
-                break
-            best = max(best, self._reveal(i, subset, best))
+        _, best = self._best(subset)
         self.memo[subset] = best
         return best
+
+    def _best(self, subset: int) -> tuple[int, int]:
+        """The cell (its index; -1 if none) whose reveal wins most of ``subset``, and how
+        many: the safest first, and a cell whose safe placements cannot beat the best so far
+        ends the scan."""
+        best_i, best = -1, 0
+        for i in self._by_safety(subset):
+            if (subset & ~self.layout.mined[i]).bit_count() <= best:
+                break
+            wins = self._reveal(i, subset, best)
+            if wins > best:
+                best_i, best = i, wins
+        return best_i, best
 
     def _reveal(self, i: int, subset: int, floor: int) -> int:
         """Wins when cell ``i`` is revealed next (0 if it cannot beat ``floor``)."""
