@@ -25,7 +25,7 @@ endgame
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -286,9 +286,8 @@ class Best:
         rng.shuffle(cells)
         rows, cols = len(board), len(board[0])
         neighbours = Geometry(rows, cols).neighbour_table()
-        unknown = set(odds.mined)
         if self.corners:
-            cells.sort(key=lambda c: (odds.mined[c], _hidden(neighbours[c], unknown)))
+            cells.sort(key=lambda c: (odds.mined[c], _hidden(neighbours[c], odds.mined)))
         else:
             cells.sort(key=lambda c: odds.mined[c])
         free = set(position.unconstrained)
@@ -398,8 +397,7 @@ def _outlook(
     rows, cols = len(board), len(board[0])
     around = Geometry(rows, cols).neighbour_table()[cell]
     known = sum(1 for n in around if board[n // cols][n % cols] == -1)
-    unknown_set = set(odds.mined)
-    hidden = tuple(n for n in around if n in unknown_set)
+    hidden = tuple(n for n in around if n in odds.mined)
     near = set(hidden)
     near.add(cell)
     kept: list[list[Constraint]] = []
@@ -512,7 +510,7 @@ def _isolated(
     return (hidden, mined)
 
 
-def _hidden(around: Sequence[Cell], unknown: set[Cell]) -> int:
+def _hidden(around: Sequence[Cell], unknown: Container[Cell]) -> int:
     """How many of the cells ``around`` are unknown."""
     return sum(1 for n in around if n in unknown)
 
