@@ -3,20 +3,22 @@
 The modules, in the order a sweep uses them: :mod:`.knowledge` (the facts),
 :mod:`.explore` (moving onto safe cells and counting), :mod:`.variables` and :mod:`.arcs`
 (the CSP's pieces), :mod:`.csp` (AC-3), :mod:`.search` (complete component search),
-:mod:`.sweep` (the pipeline), :mod:`.position` (a stall, described for counting) and
-:mod:`.count` (placements counted under the mine total: the last layer of deduction).
+:mod:`.sweep` (the pipeline), :mod:`.position` (a stall, described for counting),
+:mod:`.count` (one component's placements counted by number of mines) and :mod:`.total`
+(the components combined under the mine total: the last layer of deduction).
 """
 
 from __future__ import annotations
 
 from .arcs import Arc, ArcGraph
-from .count import Count, Tally, combine, count_component, counted, decided_by_total, tally
+from .count import Count, count_component, counted
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
 from .position import Constraint, Position, components
 from .search import BacktrackingSearch, ComponentSearch, ConstraintSearch, backbone, solutions
 from .sweep import Manager, Stage, Status, Sweep, SweepReport, sweep_mines
+from .total import Tally, combine, decided_by_total, tally
 from .variables import ClueVariable, Fact, Placement, compress, placements
 
 __all__ = [

@@ -16,7 +16,7 @@ Two interchangeable engines share one signature, ``(component, graph) -> {cell: 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from ..board import Cell
@@ -96,19 +96,13 @@ class ConstraintSearch:
         possible = all(values.values()) and all(var.domain for var in component)
         first = _first_solution(component, values) if possible else None
         if first is None:
-            raise ContradictionError(
-                "these clues admit no placement of mines", cells=[v.cell for v in component]
-            )
-        flipped: set[Cell] = set()
-        for cell in sorted(undecided):
-            if cell in flipped:
-                continue
-            other = _first_solution(component, {**values, cell: {1 - first[cell]}})
-            if other is not None:
-                flipped.update(c for c in undecided if other[c] != first[c])
-        proven = {c: first[c] == 1 for c in undecided if c not in flipped}
-        log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
-        return proven
+            raise _no_placement(component)
+
+        def flipped(cell: Cell, mine: bool) -> dict[Cell, bool] | None:
+            other = _first_solution(component, {**values, cell: {int(mine)}})
+            return None if other is None else {c: other[c] == 1 for c in undecided}
+
+        return _unflipped(component, {c: first[c] == 1 for c in undecided}, flipped)
 
 
 def constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell, ...], int]]:
@@ -223,9 +217,7 @@ def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
     undecided: set[Cell] = set()
     for var in component:
         if not var.domain:
-            raise ContradictionError(
-                "these clues admit no placement of mines", cells=[v.cell for v in component]
-            )
+            raise _no_placement(component)
         clues.append((var.scope, var.domain[0].bit_count()))
         settled, mines = var.settled()
         for i, cell in enumerate(var.scope):
@@ -236,9 +228,7 @@ def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
     count = count_component(clues)
     total = sum(count.placements)
     if total == 0:
-        raise ContradictionError(
-            "these clues admit no placement of mines", cells=[v.cell for v in component]
-        )
+        raise _no_placement(component)
     proven: dict[Cell, bool] = {}
     for group, mined in zip(count.classes, count.mined, strict=True):
         hits = sum(mined)
@@ -256,21 +246,40 @@ def _searched_backbone(
     undecided = [_undecided(var) for var in component]
     first = next(_search(component, links, None, budget), None)
     if first is None:
-        raise ContradictionError(
-            "these clues admit no placement of mines", cells=[v.cell for v in component]
-        )
-    value = _cell_values(component, undecided, first)
-    flipped: set[Cell] = set()
-    for cell in sorted(value):
-        if cell in flipped:
+        raise _no_placement(component)
+
+    def flipped(cell: Cell, mine: bool) -> dict[Cell, bool] | None:
+        other = next(_search(component, links, {cell: mine}, budget), None)
+        return None if other is None else _cell_values(component, undecided, other)
+
+    return _unflipped(component, _cell_values(component, undecided, first), flipped)
+
+
+def _unflipped(
+    component: Sequence[ClueVariable],
+    first: dict[Cell, bool],
+    flipped: Callable[[Cell, bool], dict[Cell, bool] | None],
+) -> dict[Cell, bool]:
+    """The cells of ``first`` (one solution's undecided cells) that no solution flips: for each
+    cell not yet seen both ways, ``flipped(cell, other value)`` gives a solution's values on
+    the same cells, or ``None`` when there is none (the cell is proven)."""
+    seen_both: set[Cell] = set()
+    for cell in sorted(first):
+        if cell in seen_both:
             continue
-        other = next(_search(component, links, {cell: not value[cell]}, budget), None)
+        other = flipped(cell, not first[cell])
         if other is not None:
-            changed = _cell_values(component, undecided, other)
-            flipped.update(c for c, m in changed.items() if m != value[c])
-    proven = {c: m for c, m in value.items() if c not in flipped}
+            seen_both.update(c for c, m in other.items() if m != first[c])
+    proven = {c: m for c, m in first.items() if c not in seen_both}
     log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
     return proven
+
+
+def _no_placement(component: Sequence[ClueVariable]) -> ContradictionError:
+    """The error for a component whose clues admit no placement, naming its clues."""
+    return ContradictionError(
+        "these clues admit no placement of mines", cells=[v.cell for v in component]
+    )
 
 
 class _OutOfSteps(Exception):

@@ -12,7 +12,7 @@ The solve is a pipeline of three named stages, repeated until none of them makes
    connected component for the cells that take one value in every consistent joint
    placement;
 4. **total** (only when the mine total is given, and only when the rest stall): count the
-   placements of the remaining mines over the whole position (:func:`~.count.tally`) and
+   placements of the remaining mines over the whole position (:func:`~.total.tally`) and
    decide the cells that are safe, or mined, in every one of them.
 
 When all three stall with cells still undetermined, the position needs a guess.
@@ -32,12 +32,12 @@ from typing import Protocol
 
 from ..board import Cell, Grid
 from ..errors import ManagerError, NeedsGuess, PartialGrid, StartError
-from .count import Count, decided_by_total
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
-from .position import Constraint, Position, components
+from .position import Position, components
 from .search import BacktrackingSearch, ComponentSearch
+from .total import decided_by_total
 
 __all__ = ["Manager", "Stage", "Status", "Sweep", "SweepReport", "sweep_mines"]
 
@@ -216,8 +216,6 @@ class Sweep:
         self.search = search if search is not None else BacktrackingSearch()
         self.mines = mines
         """The mine total, when known: the last stage counts placements under it."""
-        self._counted: dict[tuple[Constraint, ...], Count] = {}
-        """Each component's placements counted by the total stage, kept for later stalls."""
         self.proofs: list[tuple[Cell, bool, Stage]] = []
         """``(cell, is_mine, stage)`` for every cell decided outside the explore loop's own
         counting, in order: the start, AC-3, the search, the total, guesses and facts told.
@@ -343,7 +341,7 @@ class Sweep:
         safe, or mined, in every placement of the remaining mines; ``True`` on news."""
         if self.mines is None or CellState.UNKNOWN not in self.knowledge.state:
             return False
-        facts = decided_by_total(self.position(), self.mines, self._counted)
+        facts = decided_by_total(self.position(), self.mines)
         progress = False
         for cell, mine in facts:
             progress |= self._prove(cell, mine=mine, stage=Stage.TOTAL)
