@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mineshafted.errors import NoPlacementError, Why
-from mineshafted.solver.count import Tally, combine, count_component
+from mineshafted.solver import Tally, combine, count_component
 from mineshafted.solver.position import components
 
 ONE_OR_THREE = [((1, 2), 1), ((2, 3), 1), ((2, 4), 1)]

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from mineshafted.errors import NoPlacementError
 from mineshafted.solver import Position, tally
 from mineshafted.solver import count as count_module
-from mineshafted.solver.count import Count, _bounds, count_component, decided_by_total
+from mineshafted.solver import total as total_module
+from mineshafted.solver.count import count_component, counted
 from mineshafted.solver.position import Constraint
+from mineshafted.solver.total import _bounds, decided_by_total
 
 ONE_OR_THREE: list[Constraint] = [((0, 1), 1), ((1, 2), 1), ((1, 3), 1)]
 """Cell 1 a mine alone, or 0, 2 and 3: one mine or three, and every cell either way."""
@@ -71,10 +73,10 @@ def test_the_total_decides_what_the_tally_decides(
         expected = tally(position, mines).certain()
     except NoPlacementError as error:
         with pytest.raises(NoPlacementError) as caught:
-            decided_by_total(position, mines, {})
+            decided_by_total(position, mines)
         assert caught.value.why == error.why
     else:
-        assert decided_by_total(position, mines, {}) == expected
+        assert decided_by_total(position, mines) == expected
 
 
 @pytest.mark.parametrize(("left", "expected"), [(2, False), (4, True)])
@@ -83,17 +85,17 @@ def test_the_free_cells_of_two_components_are_decided_at_both_ends(
 ) -> None:
     # Two mines are held by the pairs; the two free cells (4, 5) take none or both of the rest.
     position = stall([one_clue(2, 1), one_clue(2, 1)], free=2)
-    assert decided_by_total(position, left, {}) == [(4, expected), (5, expected)]
+    assert decided_by_total(position, left) == [(4, expected), (5, expected)]
 
 
 def test_a_cell_count_that_settles_the_total_computes_no_bounds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Pair (1 mine of 2 cells) and 4 free cells, 3 left: the free cells take 1 to 3 whatever.
-    monkeypatch.setattr(count_module, "_bounds", _refused)
-    counted: dict[tuple[Constraint, ...], Count] = {}
-    assert decided_by_total(stall([one_clue(2, 1)], free=4), 3, counted) == []
-    assert counted == {}
+    monkeypatch.setattr(total_module, "_bounds", _refused)
+    seen = counting(monkeypatch)
+    assert decided_by_total(stall([one_clue(2, 1)], free=4), 3) == []
+    assert seen == []
 
 
 @pytest.mark.parametrize(
@@ -105,12 +107,12 @@ def test_a_cell_count_that_settles_the_total_computes_no_bounds(
     ],
 )
 def test_bounds_that_settle_the_total_count_nothing(
-    components: list[list[Constraint]], free: int, left: int
+    components: list[list[Constraint]], free: int, left: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     position = stall(components, free, mines_found=1)
-    counted: dict[tuple[Constraint, ...], Count] = {}
-    assert decided_by_total(position, left + 1, counted) == []
-    assert counted == {}
+    seen = counting(monkeypatch)
+    assert decided_by_total(position, left + 1) == []
+    assert seen == []
     assert tally(position, left + 1).certain() == []
 
 
@@ -120,25 +122,26 @@ def test_counted_bounds_that_settle_the_total_combine_nothing(
     # The triangle holds 2 or 3 (disjoint clues only show 1 to 4): 3 free cells take 2 or 1 of 4.
     position = stall([TRIANGLE], free=3)
     assert tally(position, 4).certain() == []
-    monkeypatch.setattr(count_module, "combine", _refused)
-    counted: dict[tuple[Constraint, ...], Count] = {}
-    assert decided_by_total(position, 4, counted) == []
-    assert list(counted) == [tuple(TRIANGLE)]
+    monkeypatch.setattr(total_module, "combine", _refused)
+    seen = counting(monkeypatch)
+    assert decided_by_total(position, 4) == []
+    assert seen == [tuple(TRIANGLE)]
 
 
-def test_a_component_counted_before_is_not_counted_again() -> None:
-    # The kept count says the pair holds its mine on cell 0 only: so cell 0 is the mine.
-    position = stall([one_clue(2, 1)], free=0)
-    kept = Count(((0,), (1,)), (0, 1), ((0, 1), (0, 0)))
-    counted = {tuple(position.components[0]): kept}
-    assert decided_by_total(position, 1, counted) == [(0, True), (1, False)]
+def test_a_component_counted_before_is_not_counted_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    position = stall([[((0, 1), 1), ((1, 2), 1)]], free=0)
+    counted(tuple(position.components[0]))
+    monkeypatch.setattr(count_module, "count_component", _refused)
+    assert decided_by_total(position, 2) == [(0, True), (1, False), (2, True)]
 
 
-def test_each_component_is_counted_under_its_own_key() -> None:
+def test_each_component_is_counted_under_its_own_key(monkeypatch: pytest.MonkeyPatch) -> None:
     position = stall([one_clue(2, 1), one_clue(3, 1)], free=0)
-    counted: dict[tuple[Constraint, ...], Count] = {}
-    assert decided_by_total(position, 2, counted) == []
-    assert counted == {tuple(c): count_component(c) for c in position.components}
+    seen = counting(monkeypatch)
+    assert decided_by_total(position, 2) == []
+    assert seen == [tuple(c) for c in position.components]
 
 
 @pytest.mark.parametrize(
@@ -177,6 +180,18 @@ def test_the_bounds_hold_every_placement(
     held = [k for k, n in enumerate(placements) if n]
     least, most = _bounds(component)
     assert least <= min(held) and max(held) <= most
+
+
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Constraint, ...]]:
+    """The components the total stage counts from now on, in order (counted as before)."""
+    seen: list[tuple[Constraint, ...]] = []
+
+    def spy(component: tuple[Constraint, ...]) -> object:
+        seen.append(component)
+        return counted(component)
+
+    monkeypatch.setattr(total_module, "counted", spy)
+    return seen
 
 
 def _refused(*args: object) -> object:
