@@ -3,26 +3,19 @@
 The counting itself is the solver's (:func:`mineshafted.solver.tally`: the mine total is
 the last layer of deduction); here it becomes probabilities. :mod:`.odds` (each unknown
 cell's exact chance of a mine), :mod:`.view` (a player's view and position files),
-:mod:`.policy` (which cell to guess at a stall), :mod:`.endgame` (the exactly best reveal
-when few placements remain) and :mod:`.play` (one game played to its end).
+:mod:`.policy` (which cell to guess at a stall), :mod:`.lookahead` (what revealing a cell
+may show, counted exactly), :mod:`.endgame` (the exactly best reveal when few placements
+remain) and :mod:`.play` (one game played to its end).
 """
 
 from __future__ import annotations
 
 from .endgame import Endgame, best_reveal
 from .errors import PositionFormatError
+from .lookahead import Outlook, outlook
 from .odds import Odds, odds
 from .play import Guess, Played, Start, check_game, play_game, start_cell
-from .policy import (
-    Best,
-    Outlook,
-    Policy,
-    PolicyName,
-    RandomGuess,
-    Safest,
-    outlook,
-    policy_named,
-)
+from .policy import Best, Policy, PolicyName, RandomGuess, Safest, policy_named
 from .view import PositionFile, odds_json, parse_position, position_of, read_position, view_odds
 
 __all__ = [

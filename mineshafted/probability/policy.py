@@ -9,14 +9,8 @@ safety
     The chance that a cell holds no mine.
 candidate
     An unknown cell nearly as safe as the safest: within the policy's tolerance.
-progress
-    Revealing a cell makes progress when the clue it shows decides at least one other cell
-    (a 0 decides all its neighbours). ``P(progress)`` is counted exactly, over the placements.
-look-ahead
-    A candidate's secondary safety: the chance of surviving it, times how safe the best next
-    guess will be, over every clue it may show (a cell decided safe is certain).
-dead
-    A cell that can show only one clue: revealing it tells nothing but that it was safe.
+progress, look-ahead, dead
+    What revealing a candidate may show: see :mod:`.lookahead`.
 endgame
     A position with few placements left, where best play is found by exhaustive search
     (:mod:`.endgame`).
@@ -26,32 +20,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Container, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..board import Cell, Geometry
-from ..errors import NoPlacementError, PartialGrid
-from ..solver import Constraint, Position, Tally, combine, components, counted
+from ..errors import PartialGrid
+from ..solver import Position
 from .endgame import PLACEMENTS, best_reveal
+from .lookahead import Outlook, bounded_outlook
 from .odds import Odds
 
 __all__ = [
     "INGREDIENTS",
     "Best",
-    "Outlook",
     "Policy",
     "PolicyName",
     "RandomGuess",
     "Safest",
-    "outlook",
     "policy_named",
 ]
-
-
-INGREDIENTS = ("tolerance", "corners", "lookahead", "progress", "endgame", "fifty")
-"""The ingredients of :class:`Best` that can be switched off, in the order of its name."""
 
 
 class PolicyName(StrEnum):
@@ -132,31 +121,6 @@ class Safest:
 
 
 @dataclass(frozen=True)
-class Outlook:
-    """What revealing one cell may show, counted exactly over the placements.
-
-    Every probability is over all placements of the position (the cell's own mine included).
-    """
-
-    cell: Cell
-    safe: Fraction
-    """The chance the cell holds no mine."""
-    progress: Fraction
-    """The chance it is safe and its clue decides at least one other cell."""
-    lookahead: Fraction
-    """Its secondary safety: the chance it is safe, times how safe the next guess is. For
-    each clue it may show, the two safest cells of the position after it (a cell decided
-    safe is certain) count as ``(4 s1 + s2) / 5``; weighted by the chance of that clue."""
-    by_clue: dict[int, Fraction] = field(compare=False)
-    """Clue value -> the chance the cell is safe and shows it."""
-
-    @property
-    def dead(self) -> bool:
-        """The cell can show only one clue: revealing it tells no more than that it is safe."""
-        return len(self.by_clue) <= 1
-
-
-@dataclass(frozen=True)
 class Best:
     """The default policy: the safe cells, judged by how safe the next guess will be.
 
@@ -172,10 +136,10 @@ class Best:
        have as many unknown and mined neighbours: one stands for all. At most ``width``
        candidates are examined further.
     3. **Look-ahead.** For each candidate and each clue it may show, the position after it
-       is counted exactly (:func:`outlook`): the candidate with the best secondary safety
-       (the chance of surviving it, times how safe the best next guess is) wins. A
-       candidate that can show only one clue (dead: it tells nothing) comes last. A
-       candidate whose safety cannot reach the best secondary safety so far is dropped
+       is counted exactly (:func:`~.lookahead.outlook`): the candidate with the best
+       secondary safety (the chance of surviving it, times how safe the best next guess is)
+       wins. A candidate that can show only one clue (dead: it tells nothing) comes last.
+       A candidate whose safety cannot reach the best secondary safety so far is dropped
        unexamined, and so is one whose remaining clues cannot. With ``lookahead=False`` the
        candidate most likely to make progress wins instead.
     4. **Progress.** Between equal secondary safeties, the candidate more likely to decide
@@ -212,23 +176,32 @@ class Best:
     endgame: bool = True
     fifty: bool = True
     width: int = 12
-    """How many candidates are counted at most."""
+    """How many candidates are counted at most (a limit, not an ingredient)."""
+
+    @classmethod
+    def without(cls, *ingredients: str) -> Best:
+        """The default policy with ``ingredients`` switched off: a tolerance of 0, the others
+        ``False``.
+
+        Raises
+        ------
+        ValueError
+            One of them is not in :data:`INGREDIENTS`.
+
+        >>> Best.without("tolerance", "corners") == Best(tolerance=0.0, corners=False)
+        True
+        """
+        unknown = set(ingredients) - set(INGREDIENTS)
+        if unknown:
+            raise ValueError(f"Best has no ingredient {', '.join(sorted(unknown))}")
+        off: dict[str, Any] = {name: 0.0 if name == "tolerance" else False for name in ingredients}
+        return replace(cls(), **off)
 
     @property
     def name(self) -> str:
-        """``best``, with ``-ingredient`` for each one switched off."""
-        off = [
-            ingredient
-            for ingredient, on in (
-                ("tolerance", self.tolerance > 0),
-                ("corners", self.corners),
-                ("lookahead", self.lookahead),
-                ("progress", self.progress),
-                ("endgame", self.endgame),
-                ("fifty", self.fifty),
-            )
-            if not on
-        ]
+        """``best``, with ``-ingredient`` for each one switched off, in the fields' order."""
+        # An ingredient is on when its value is positive: True, or a tolerance above 0.
+        off = [name for name in INGREDIENTS if not getattr(self, name) > 0]
         return "-".join([PolicyName.BEST.value, *off])
 
     def choose(
@@ -253,7 +226,7 @@ class Best:
         floor = Fraction(-1)
         looks: list[Outlook] = []
         for cell in cells:
-            look = _outlook(position, odds, board, cell, floor if self.lookahead else None)
+            look = bounded_outlook(position, odds, board, cell, floor if self.lookahead else None)
             if look is None:
                 continue
             looks.append(look)
@@ -305,6 +278,11 @@ class Best:
         return kept
 
 
+INGREDIENTS = tuple(f.name for f in fields(Best) if f.name != "width")
+"""The ingredients of :class:`Best` that can be switched off: its fields but ``width``, in the
+order of its name (the one list of them)."""
+
+
 def policy_named(name: str | PolicyName) -> Policy:
     """The policy called ``name``: ``best``, ``safest`` or ``random``.
 
@@ -332,121 +310,10 @@ width=12)
         off = set(rest.split("-")) if dash else set()
         unknown = off - set(INGREDIENTS)
         if not unknown:
-            return Best(
-                tolerance=0.0 if "tolerance" in off else Best.tolerance,
-                corners="corners" not in off,
-                lookahead="lookahead" not in off,
-                progress="progress" not in off,
-                endgame="endgame" not in off,
-                fifty="fifty" not in off,
-            )
+            return Best.without(*off)
     elif which is not None and not dash:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
     raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
-
-
-def outlook(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> Outlook:
-    """What revealing ``cell`` may show, and what each clue would let the player decide.
-
-    Parameters
-    ----------
-    position, odds:
-        The stall and its odds.
-    board:
-        The board as known (gives the board's shape and the known mines beside ``cell``).
-    cell:
-        An unknown cell of the position.
-
-    Returns
-    -------
-    Outlook
-        The chance of each clue, of progress, and the secondary safety.
-
-    Examples
-    --------
-    A 1x4 board ``1 * ? ?`` with two mines: the second is on 2 or on 3. Revealing 2 is safe
-    half the time, and then shows a 2 and leaves only mines: the game is won.
-
-    >>> from mineshafted.solver import Position
-    >>> stall = Position([[1, -1, None, None]], [], [2, 3], 1)
-    >>> from mineshafted.probability import odds
-    >>> look = outlook(stall, odds(stall, 2), [[1, -1, None, None]], 2)
-    >>> look.safe, look.by_clue, look.progress, look.lookahead, look.dead
-    (Fraction(1, 2), {2: Fraction(1, 2)}, Fraction(1, 2), Fraction(1, 2), True)
-
-    Notes
-    -----
-    For each clue value ``v`` of ``cell`` the position gains the constraint "``v`` less the
-    known mines among its unknown neighbours" and loses ``cell`` (safe); the components it
-    touches are merged and counted anew, the others' counts reused. The placements of that
-    position, over those of the stall, are the chance of ``cell`` safe and showing ``v``.
-    """
-    found = _outlook(position, odds, board, cell, None)
-    assert found is not None  # no floor: never dropped
-    return found
-
-
-def _outlook(
-    position: Position,
-    odds: Odds,
-    board: PartialGrid,
-    cell: Cell,
-    floor: Fraction | None,
-) -> Outlook | None:
-    """:func:`outlook`, or ``None`` as soon as the secondary safety cannot reach ``floor``."""
-    rows, cols = len(board), len(board[0])
-    around = Geometry(rows, cols).neighbour_table()[cell]
-    known = sum(1 for n in around if board[n // cols][n % cols] == -1)
-    hidden = tuple(n for n in around if n in odds.mined)
-    near = set(hidden)
-    near.add(cell)
-    kept: list[list[Constraint]] = []
-    touched: list[Constraint] = []
-    for component in position.components:
-        if any(c in near for scope, _ in component for c in scope):
-            for scope, mines in component:
-                rest = tuple(c for c in scope if c != cell)
-                touched.append((rest, mines))
-        else:
-            kept.append(component)
-    kept_counts = [counted(tuple(component)) for component in kept]
-    free = [c for c in position.unconstrained if c not in near]
-    total = odds.placements
-    safe = total - odds.mined[cell]
-    # The secondary safety is ahead / (5 total); ``ahead`` gains at most 5 per safe placement.
-    least = None if floor is None else floor * 5 * total
-    if least is not None and 5 * safe < least:
-        return None
-    by_clue: dict[int, Fraction] = {}
-    progress = 0
-    ahead = 0
-    unseen = safe
-    for extra in range(len(hidden) + 1):
-        constraints = [*touched, (hidden, extra)] if hidden else list(touched)
-        if any(not scope and mines for scope, mines in constraints):
-            continue
-        constraints = [(scope, mines) for scope, mines in constraints if scope]
-        counts = list(kept_counts)
-        counts.extend(counted(tuple(part)) for part in components(constraints))
-        try:
-            after = combine(counts, free, odds.mines_left)
-        except NoPlacementError:
-            continue
-        by_clue[known + extra] = Fraction(after.placements, total)
-        safety, decides = _glance(after)
-        if decides:
-            progress += after.placements
-        ahead += safety
-        unseen -= after.placements
-        if least is not None and ahead + 5 * unseen < least:
-            return None
-    return Outlook(
-        cell,
-        safe=Fraction(safe, total),
-        progress=Fraction(progress, total),
-        lookahead=Fraction(ahead, 5 * total),
-        by_clue=by_clue,
-    )
 
 
 def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
@@ -466,29 +333,6 @@ def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
             if all(board[n // cols][n % cols] == -1 for n in only):
                 return a
     return None
-
-
-def _glance(after: Tally) -> tuple[int, bool]:
-    """One pass over a counted position: ``placements x (4 s1 + s2)`` for its two safest
-    cells ``s1`` and ``s2`` (a cell decided safe is certain; 1 when no cell is left to guess),
-    and whether it decides any cell."""
-    total = after.placements
-    first = second = total
-    decides = False
-    for mined in after.mined.values():
-        if mined == total:
-            decides = True
-        elif mined < second:
-            if mined < first:
-                first, second = mined, first
-            else:
-                second = mined
-    if first == total:
-        return 5 * total, decides
-    decides = decides or first == 0
-    if second == total:
-        second = first
-    return 4 * (total - first) + (total - second), decides
 
 
 def _isolated(

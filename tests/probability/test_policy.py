@@ -23,6 +23,7 @@ from mineshafted.probability import (
     play_game,
     policy_named,
 )
+from mineshafted.probability.policy import INGREDIENTS
 from mineshafted.solver import Position
 
 
@@ -200,6 +201,25 @@ def test_best_with_ingredients_off_is_named_and_read_back() -> None:
     for name in ("best-luck", "safest-corners", "random-", "best--"):
         with pytest.raises(ValueError, match="no policy is called"):
             policy_named(name)
+
+
+def test_every_choice_of_ingredients_off_is_named_in_order_and_read_back() -> None:
+    for size in range(len(INGREDIENTS) + 1):
+        for off in combinations(INGREDIENTS, size):
+            best = Best.without(*reversed(off))
+            assert best.name == "-".join(["best", *off])
+            assert policy_named(best.name) == best
+            on = [name for name in INGREDIENTS if name not in off]
+            assert all(getattr(best, name) == getattr(Best(), name) for name in on)
+            assert not any(getattr(best, name) for name in off)
+            assert isinstance(best.tolerance, float)
+
+
+def test_only_an_ingredient_can_be_switched_off() -> None:
+    assert "width" not in INGREDIENTS
+    for name in ("width", "luck"):
+        with pytest.raises(ValueError, match="no ingredient"):
+            Best.without(name)
 
 
 def test_best_drops_only_candidates_that_cannot_win(intermediate_stalls: list[Stall]) -> None:
