@@ -9,7 +9,7 @@ the global count last).
 Glossary
 --------
 placement
-    A choice of which unknown cells hold mines.
+    As in :mod:`.count`: a choice of which unknown cells hold mines.
 unconstrained
     An unknown cell that no clue sees: any of them may hold any mine the components leave
     over.
