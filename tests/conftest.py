@@ -62,6 +62,18 @@ class Recorder:
 SAMPLE = [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
 """The assignment's 4x3 sample board."""
 
+HUNTED = [
+    [0, 0, 0, 1, -1, 1, 0, 0, 0],
+    [0, 0, 0, 2, 2, 3, 2, 2, 1],
+    [0, 0, 1, 2, -1, 3, -1, -1, 1],
+    [0, 0, 1, -1, 4, -1, 4, 4, 2],
+    [0, 0, 1, 3, -1, 4, -1, 3, -1],
+    [0, 0, 0, 2, -1, 4, 2, 4, -1],
+    [1, 1, 0, 1, 1, 2, -1, 3, 2],
+    [-1, 1, 0, 0, 0, 1, 2, -1, 1],
+]
+"""A board that AC-3 alone cannot finish: the component search proves the way through."""
+
 
 @pytest.fixture
 def sample() -> list[list[int]]:
