@@ -1,4 +1,5 @@
-"""The csp agent: what mutation testing found unchecked (the total, flags, told mines, infer)."""
+"""The solver as an agent (csp, best): the mine total, flags, mines revealed before it plays, what
+it infers with and without the total, and the guess it makes."""
 
 from __future__ import annotations
 
