@@ -1,4 +1,5 @@
-"""Shared test helpers: a stand-in for the course's manager and a recording wrapper."""
+"""Shared test helpers: a stand-in for the course's manager, a recording wrapper, and a shorthand
+for a player's view."""
 
 from __future__ import annotations
 
@@ -78,3 +79,29 @@ HUNTED = [
 @pytest.fixture
 def sample() -> list[list[int]]:
     return [row[:] for row in SAMPLE]
+
+
+VIEW_CODES: dict[str, int | None] = {".": 0, "?": None, "*": -1, **{str(n): n for n in range(9)}}
+"""What each character of :func:`view_of` stands for: a clue, ``.`` a 0, ``?`` an unknown cell,
+``*`` a known mine (-1)."""
+
+
+def view_of(text: str) -> list[list[int | None]]:
+    """A player's view from one line of characters per row, e.g. ``"1?1\\n.2*"``.
+
+    Digits are clues, ``.`` a 0, ``?`` an unknown cell (``None``), ``*`` a known mine (-1).
+    Blank lines and spaces are ignored, so a view can be written indented, with spaces
+    between its cells. A character that stands for nothing, or rows of unequal length, raise
+    ``ValueError``.
+    """
+    rows = ["".join(line.split()) for line in text.splitlines()]
+    grid = [[_view_code(char) for char in row] for row in rows if row]
+    if not grid or any(len(row) != len(grid[0]) for row in grid):
+        raise ValueError(f"not a rectangle of cells: {text!r}")
+    return grid
+
+
+def _view_code(char: str) -> int | None:
+    if char not in VIEW_CODES:
+        raise ValueError(f"{char!r} is not a view cell: a digit, '.', '?' or '*'")
+    return VIEW_CODES[char]

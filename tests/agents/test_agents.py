@@ -22,6 +22,8 @@ from mineshafted.board import MINE, Board, Geometry
 from mineshafted.game import Flag, Game, GameStatus, MineHit, Reveal, Rules, View
 from mineshafted.solver import Constraint, Count, Sweep, decided_by_total, tally
 
+from ..conftest import view_of
+
 NAMES = ["kb", "kb-merge", "basic", "improved", "basic-v2", "improved-v2", "csp", "best"]
 
 
@@ -185,5 +187,5 @@ def test_the_best_agent_guesses_with_classic_plays_best_policy() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_a_revealed_mine_counts_toward_the_clues_beside_it(name: str) -> None:
     # "* 1 ?": the mine stepped on at 0 is the 1's mine, so cell 2 is safe.
-    view = View([[-1, 1, None]], frozenset(), None, GameStatus.PLAYING)
+    view = View(view_of("*1?"), frozenset(), None, GameStatus.PLAYING)
     assert agent(name).infer(view).safe == {2}

@@ -12,6 +12,8 @@ from mineshafted.board import MINE, Geometry
 from mineshafted.errors import ContradictionError
 from mineshafted.game import Game, Rules
 
+from ..conftest import view_of
+
 # A 2x3 board, the top row hidden and the bottom row showing 1 2 1 (mines on cells 0 and 2):
 # each clue alone decides nothing; {0,1,2} = 2 less {0,1} = 1 gives {2} = 1.
 ROW_121 = ((3, 1), (4, 2), (5, 1))
@@ -114,26 +116,37 @@ def test_infer_stops_only_at_a_fixed_point(
 
 # Views from random games where the subset rule's derivations chain: a stop short of the fixed
 # point (a lost progress flag, an unpaired changed equation) shows on them.
-_ = None
-
 CHAINED = [
-    [
-        [0, 0, 1, _, _],
-        [0, 0, 2, _, _],
-        [1, 1, 3, _, 2],
-        [_, _, _, 2, _],
-        [2, _, _, _, _],
-        [_, _, _, _, _],
-    ],
-    [
-        [_, _, _, 1, 0, 0],
-        [_, 1, _, 1, 0, 0],
-        [_, 2, _, 3, 1, 0],
-        [_, 1, _, _, 1, 0],
-        [_, _, _, _, 2, 0],
-        [_, _, _, _, 1, 0],
-    ],
-    [[1, _, _, _], [_, _, _, _], [_, _, 3, 1], [_, _, 2, 0], [_, _, 1, 0], [_, _, 1, 0]],
+    view_of(
+        """
+        . . 1 ? ?
+        . . 2 ? ?
+        1 1 3 ? 2
+        ? ? ? 2 ?
+        2 ? ? ? ?
+        ? ? ? ? ?
+        """
+    ),
+    view_of(
+        """
+        ? ? ? 1 . .
+        ? 1 ? 1 . .
+        ? 2 ? 3 1 .
+        ? 1 ? ? 1 .
+        ? ? ? ? 2 .
+        ? ? ? ? 1 .
+        """
+    ),
+    view_of(
+        """
+        1 ? ? ?
+        ? ? ? ?
+        ? ? 3 1
+        ? ? 2 .
+        ? ? 1 .
+        ? ? 1 .
+        """
+    ),
 ]
 
 

@@ -15,6 +15,7 @@ from mineshafted.probability import Best, Endgame, Safest, best_reveal, odds, pl
 from mineshafted.probability.view import position_of
 from mineshafted.solver import Position
 
+from ..conftest import view_of
 from .conftest import Recording, best_play
 
 
@@ -46,7 +47,7 @@ def test_best_reveal_wins_as_often_as_best_play(board: Board) -> None:
 
 def test_an_end_cell_beats_the_middle_of_three() -> None:
     # 1 * ? ? ? with one mine left: the middle cell shows 1 either way and leaves a 50/50.
-    view: PartialGrid = [[1, -1, None, None, None]]
+    view = view_of("1*???")
     found = best_reveal(position_of(view), view, 1)
     assert found is not None
     assert found.cell in (2, 4)
@@ -63,7 +64,7 @@ def test_too_many_placements_are_left_to_the_heuristic() -> None:
 
 
 def test_a_search_out_of_nodes_gives_up() -> None:
-    view: PartialGrid = [[1, None, None, None, None, None, None, None, None]]
+    view = view_of("1????????")
     position = position_of(view)
     assert best_reveal(position, view, 3, nodes=1) is None
     found = best_reveal(position, view, 3)
@@ -75,7 +76,7 @@ def test_best_plays_the_endgame_and_can_switch_it_off() -> None:
     # Only the endgame tells an end cell (wins 2 in 3) from the middle one (1 in 3): the
     # heuristic's tie-breaks take the corner-most cell first, and the middle one is in the
     # heuristic's reach too, so check the endgame choice is the end cell every time.
-    view: PartialGrid = [[1, -1, None, None, None]]
+    view = view_of("1*???")
     position = position_of(view)
     chances = odds(position, 2)
     for seed in range(10):
@@ -86,7 +87,7 @@ def test_best_plays_the_endgame_and_can_switch_it_off() -> None:
 
 def test_a_position_with_nothing_to_guess_has_no_endgame() -> None:
     # The only unknown cell is decided: cell 0 is the mine the clue 1 beside it needs.
-    view: PartialGrid = [[None, 1, 0]]
+    view = view_of("?1.")
     assert best_reveal(position_of(view), view, 1) is None
     # And a position no placement fits.
     assert best_reveal(position_of(view), view, 0) is None
@@ -105,9 +106,9 @@ def real_stalls() -> list[tuple[Position, PartialGrid, int]]:
 
 
 HAND_MADE: list[tuple[PartialGrid, int]] = [
-    ([[1, None, None, None, None, None, None, None, None]], 3),
-    ([[None, 1, None, 1, None, None, None, None, None, 1, None, 1, None]], 6),
-    ([[None, None, None, None], [None, 2, 2, None]], 3),
+    (view_of("1????????"), 3),
+    (view_of("?1?1?????1?1?"), 6),
+    (view_of("????\n?22?"), 3),
 ]
 
 
@@ -154,7 +155,7 @@ def test_at_most_the_placement_limit_is_searched() -> None:
 
 def test_a_component_of_many_placements_within_the_limit_is_searched() -> None:
     # A 4 in the middle of a 3x3 board, 4 mines: C(8, 4) = 70 placements of one component.
-    view: PartialGrid = [[None, None, None], [None, 4, None], [None, None, None]]
+    view = view_of("???\n?4?\n???")
     found = best_reveal(position_of(view), view, 4)
     assert found is not None
     assert found.placements == 70

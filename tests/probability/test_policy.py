@@ -26,6 +26,7 @@ from mineshafted.probability import (
 from mineshafted.probability.policy import _fifty_fifty
 from mineshafted.solver import Position
 
+from ..conftest import view_of
 from .conftest import Recording, Stall, best_play, stalls
 
 
@@ -388,7 +389,7 @@ def test_an_unavoidable_fifty_fifty_is_found_after_other_constraints() -> None:
 def test_the_outlook_of_a_cell_with_no_unknown_neighbour() -> None:
     # ``? * 1 ? ?`` with 2 mines: cell 3 is safe, the other mine is on 0 or on 4; cell 0
     # sees only the known mine.
-    view: PartialGrid = [[None, -1, 1, None, None]]
+    view = view_of("?*1??")
     position = position_of(view)
     look = outlook(position, odds(position, 2), view, 0)
     assert look.by_clue == {1: Fraction(1, 2)}
@@ -420,7 +421,7 @@ def test_between_equal_secondary_safeties_progress_decides() -> None:
 def test_isolated_cells_are_alike_by_their_known_mines_too() -> None:
     # ``? * ? * ?`` with one more mine, no clue: cells 0 and 4 each touch one known mine and
     # stand for each other; cell 2 touches two, a kind of its own.
-    view: PartialGrid = [[None, -1, None, -1, None]]
+    view = view_of("?*?*?")
     position = position_of(view)
     chances = odds(position, 3)
     cells = Best()._candidates(position, chances, view, random.Random(0))
