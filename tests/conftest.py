@@ -1,4 +1,5 @@
-"""Shared test helpers: a stand-in for the course's manager and a recording wrapper."""
+"""Shared test helpers: a stand-in for the course's manager, a recording wrapper, and a shorthand
+for a player's view."""
 
 from __future__ import annotations
 
@@ -62,7 +63,45 @@ class Recorder:
 SAMPLE = [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
 """The assignment's 4x3 sample board."""
 
+HUNTED = [
+    [0, 0, 0, 1, -1, 1, 0, 0, 0],
+    [0, 0, 0, 2, 2, 3, 2, 2, 1],
+    [0, 0, 1, 2, -1, 3, -1, -1, 1],
+    [0, 0, 1, -1, 4, -1, 4, 4, 2],
+    [0, 0, 1, 3, -1, 4, -1, 3, -1],
+    [0, 0, 0, 2, -1, 4, 2, 4, -1],
+    [1, 1, 0, 1, 1, 2, -1, 3, 2],
+    [-1, 1, 0, 0, 0, 1, 2, -1, 1],
+]
+"""A board that AC-3 alone cannot finish: the component search proves the way through."""
+
 
 @pytest.fixture
 def sample() -> list[list[int]]:
     return [row[:] for row in SAMPLE]
+
+
+VIEW_CODES: dict[str, int | None] = {".": 0, "?": None, "*": -1, **{str(n): n for n in range(9)}}
+"""What each character of :func:`view_of` stands for: a clue, ``.`` a 0, ``?`` an unknown cell,
+``*`` a known mine (-1)."""
+
+
+def view_of(text: str) -> list[list[int | None]]:
+    """A player's view from one line of characters per row, e.g. ``"1?1\\n.2*"``.
+
+    Digits are clues, ``.`` a 0, ``?`` an unknown cell (``None``), ``*`` a known mine (-1).
+    Blank lines and spaces are ignored, so a view can be written indented, with spaces
+    between its cells. A character that stands for nothing, or rows of unequal length, raise
+    ``ValueError``.
+    """
+    rows = ["".join(line.split()) for line in text.splitlines()]
+    grid = [[_view_code(char) for char in row] for row in rows if row]
+    if not grid or any(len(row) != len(grid[0]) for row in grid):
+        raise ValueError(f"not a rectangle of cells: {text!r}")
+    return grid
+
+
+def _view_code(char: str) -> int | None:
+    if char not in VIEW_CODES:
+        raise ValueError(f"{char!r} is not a view cell: a digit, '.', '?' or '*'")
+    return VIEW_CODES[char]

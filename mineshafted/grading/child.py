@@ -13,11 +13,13 @@ the index to the parent over a pipe and the parent answers with that one clue. M
 JSON, one object with one key per line, in this order:
 
 - child -> parent: ``{"ready": true}`` (imported) or ``{"error": ...}`` (the import raised);
-  then ``{"start": true}`` (the sweep begins), any number of ``{"move": i}``, and one answer:
-  ``{"result": board}``, ``{"unreadable": {"type": ..., "repr": ...}}`` (a value JSON cannot
-  carry) or ``{"error": {"type": ..., "message": ...}}``;
-- parent -> child: ``{"clue": n}``, ``{"mine": true}`` (the game is over),
-  ``{"over": true}`` (it already was), ``{"bad": "message"}`` (an index it refuses).
+  then ``{"start": true}`` (the sweep is about to begin), any number of ``{"move": i}``, and
+  one answer: ``{"result": board}``, ``{"unreadable": {"type": ..., "repr": ...}}`` (a value
+  JSON cannot carry) or ``{"error": {"type": ..., "message": ...}}``;
+- parent -> child: ``{"go": true}`` to the start (the child calls ``sweep_mines`` only then,
+  so the parent's clock, started before it answers, never misses any of the sweep however
+  busy the machine), then to each move ``{"clue": n}``, ``{"mine": true}`` (the game is
+  over), ``{"over": true}`` (it already was) or ``{"bad": "message"}`` (an index it refuses).
 
 If the channel breaks (the submission closed it, or the parent is gone), the child exits at
 once with status 3. The parent's half, and these names, are in ``protocol.py``.
@@ -119,7 +121,7 @@ def main(argv: list[str]) -> None:
     if options.check:
         return
     manager = BoardManager(options.rows, options.cols, channel)
-    channel.send({"start": True})
+    channel.ask({"start": True})  # the answer is "go": the parent's clock is running
     try:
         result = sweep(manager)
     except BaseException as error:

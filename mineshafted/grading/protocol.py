@@ -39,7 +39,8 @@ class Message(Enum):
     READY = "ready"
     """The submission imported and defines ``sweep_mines`` (payload ``true``)."""
     START = "start"
-    """``sweep_mines`` is called now (payload ``true``)."""
+    """``sweep_mines`` is about to be called (payload ``true``); the child waits for
+    :attr:`Reply.GO`."""
     MOVE = "move"
     """Open a cell (payload: its row-major index, an int)."""
     RESULT = "result"
@@ -51,8 +52,10 @@ class Message(Enum):
 
 
 class Reply(Enum):
-    """What the grader answers to a move."""
+    """What the grader answers to a start or a move."""
 
+    GO = "go"
+    """The answer to a start: call ``sweep_mines`` now (the grader's clock is running)."""
     CLUE = "clue"
     """The cell is safe: its clue."""
     MINE = "mine"

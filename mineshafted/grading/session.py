@@ -72,7 +72,8 @@ class SessionEnd:
     moves: int = 0
     """Moves onto safe cells before the game was lost."""
     seconds: float = 0.0
-    """Wall-clock time of ``sweep_mines``: from just before the call to its answer."""
+    """Wall-clock time of ``sweep_mines``, as the grader's clock measures it: from before it lets
+    the child call it to the arrival of its answer, so never less than the call took."""
     output: bytes = b""
     """What the child printed, up to the output cap."""
     output_bytes: int = 0
@@ -268,7 +269,8 @@ class Session:
             self._decide(Ending.UNIMPORTABLE, f"cannot be imported: {payload}")
         elif phase is _Phase.READY and kind is Message.START and self.referee is not None:
             self._phase = _Phase.SWEEPING
-            self._started = time.perf_counter()
+            self._started = time.perf_counter()  # before the child may begin: see child.py
+            self._send(child, encode(Reply.GO))
         elif phase is _Phase.SWEEPING and kind is Message.MOVE:
             self._move(payload, child)
         elif phase is _Phase.SWEEPING and kind in (Message.RESULT, Message.UNREADABLE):
@@ -292,8 +294,18 @@ class Session:
         if reply is Reply.MINE:
             row, col = self.referee.board.geometry.coords(index)
             self._decide(Ending.EXPLODED, f"moved onto the mine at ({row}, {col})")
+        self._send(child, encode(reply, value))
+
+    def _send(self, child: ChildProcess, data: bytes) -> None:
+        """Write one reply to the child.
+
+        Raises
+        ------
+        ProtocolViolation
+            The child does not read its replies, or has closed its end.
+        """
         try:
-            child.reply(encode(reply, value))
+            child.reply(data)
         except BlockingIOError:
             raise ProtocolViolation("does not read the grader's replies") from None
         except OSError:

@@ -19,8 +19,10 @@ from mineshafted.agents import (
     agent_names,
 )
 from mineshafted.board import MINE, Board, Geometry
-from mineshafted.game import Flag, Game, MineHit, Reveal, Rules
+from mineshafted.game import Flag, Game, GameStatus, MineHit, Reveal, Rules, View
 from mineshafted.solver import Sweep, decided_by_total, tally
+
+from ..conftest import view_of
 
 NAMES = ["kb", "kb-merge", "basic", "improved", "basic-v2", "improved-v2", "csp", "best"]
 
@@ -179,3 +181,10 @@ def test_the_best_agent_guesses_with_classic_plays_best_policy() -> None:
         cell = best_policy(sweep, board.mine_count, random.Random(0))
         # best keeps to the cells within its tolerance (0.05) of the lowest probability
         assert chances.probability(cell) <= min(chances.fractions().values()) + 0.05
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_revealed_mine_counts_toward_the_clues_beside_it(name: str) -> None:
+    # "* 1 ?": the mine stepped on at 0 is the 1's mine, so cell 2 is safe.
+    view = View(view_of("*1?"), frozenset(), None, GameStatus.PLAYING)
+    assert agent(name).infer(view).safe == {2}

@@ -13,8 +13,7 @@ import mineshafted.solver
 from mineshafted import __version__
 from mineshafted.cli import app
 
-from ..conftest import SAMPLE
-from ..solver.test_sweep import HUNTED
+from ..conftest import HUNTED, SAMPLE
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ import pytest
 
 from mineshafted import Board, Puzzle
 from mineshafted.grading import BoardResult, Sandbox, grade_board
-from mineshafted.grading.sandbox import bwrap_problem
+from mineshafted.grading.sandbox import WORK_FOLDER, bwrap_problem
 
 NO_BWRAP = bwrap_problem()
 """Why bubblewrap cannot run here (``None`` when it can)."""
@@ -133,3 +133,30 @@ def one_board(
     return grade_board(
         path, Puzzle(board), "board", timeout=timeout, memory_mb=memory, sandbox=sandbox
     )
+
+
+IMPORT_CHECK = """
+import os, resource
+
+def check():
+    if resource.getrlimit(resource.RLIMIT_AS) != ({memory}, {memory}):
+        raise RuntimeError(f"address space {{resource.getrlimit(resource.RLIMIT_AS)}}")
+    if resource.getrlimit(resource.RLIMIT_CPU) != ({cpu}, {cpu}):
+        raise RuntimeError(f"cpu {{resource.getrlimit(resource.RLIMIT_CPU)}}")
+    if {outside} and os.getcwd() == {work!r}:
+        raise RuntimeError("inside the bwrap sandbox")
+
+check()
+
+def sweep_mines(bm):
+    check()
+    return None
+"""
+"""A submission that fails (imported, and swept) unless it runs under the limits (and outside
+bwrap) given."""
+
+
+def checked(tmp_path: Path, memory: int, cpu: int, outside: bool = False) -> Path:
+    """:data:`IMPORT_CHECK` for these limits, written to a file in ``tmp_path``."""
+    code = IMPORT_CHECK.format(memory=memory, cpu=cpu, outside=outside, work=WORK_FOLDER)
+    return submission(tmp_path, code)

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from mineshafted import Puzzle
-from mineshafted.grading import Outcome, PuzzleStartError, grade, grade_board
+from mineshafted.grading import Outcome, PuzzleStartError, Sandbox, grade, grade_board
 from mineshafted.grading.limits import Limits
+from mineshafted.grading.process import ChildProcess
 from mineshafted.grading.referee import Referee
 from mineshafted.grading.session import Ending, Session
 
@@ -241,3 +242,18 @@ def test_a_puzzle_that_starts_elsewhere_is_refused_before_any_child(tmp_path: Pa
     assert (raised.value.label, raised.value.row, raised.value.col) == ("moved", 3, 0)
     with pytest.raises(PuzzleStartError):
         grade_board(nowhere, moved, "moved")
+
+
+def test_a_board_that_starts_elsewhere_is_refused_by_its_label(tmp_path: Path) -> None:
+    path = submission(tmp_path, "def sweep_mines(bm):\n    return None\n")
+    with pytest.raises(PuzzleStartError) as raised:
+        grade_board(path, Puzzle(TWO, start=6), "elsewhere", sandbox=Sandbox.NONE)
+    assert (raised.value.label, raised.value.row, raised.value.col) == ("elsewhere", 1, 1)
+
+
+def test_a_reply_that_does_not_fit_in_the_pipe_is_refused(tmp_path: Path) -> None:
+    path = submission(tmp_path, "import time\ntime.sleep(30)\n")
+    child = ChildProcess(path, 1, 1, Limits(timeout=5.0), check=True)
+    with child, pytest.raises(BlockingIOError) as raised:
+        child.reply(b"x" * (4 * 1024 * 1024))
+    assert str(raised.value) == "the reply did not fit in the pipe"

@@ -1,7 +1,9 @@
-"""The grading harness against well-behaved, broken and hostile submissions."""
+"""The grading harness against well-behaved, broken and hostile submissions: the report of each
+board, the limits and sandbox a grade runs under, and the shipped puzzles it grades by default."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import textwrap
 from pathlib import Path
@@ -11,7 +13,9 @@ from typer.testing import CliRunner
 
 from mineshafted.cli import app
 from mineshafted.grading import (
+    BoardResult,
     GradingError,
+    Limits,
     Outcome,
     Sandbox,
     SubmissionError,
@@ -19,10 +23,24 @@ from mineshafted.grading import (
     grade,
     shipped_puzzles,
 )
+from mineshafted.grading.limits import MIB
 
-from .conftest import CORRECT, ONE, PUZZLES, SOLVE, one_board, submission
+from .conftest import (
+    CORRECT,
+    ONE,
+    PUZZLES,
+    SANDBOXES,
+    SOLVE,
+    checked,
+    needs_bwrap,
+    one_board,
+    submission,
+)
 
 runner = CliRunner()
+
+grade_module = importlib.import_module("mineshafted.grading.grade")
+"""The module (its name in the package is the function ``grade``)."""
 
 
 def test_a_correct_submission_earns_full_marks(tmp_path: Path) -> None:
@@ -291,3 +309,88 @@ def test_a_grading_process_that_cannot_start_is_reported(
     monkeypatch.setattr("sys.executable", str(tmp_path / "no-python-here"))
     with pytest.raises(GradingError, match="cannot start a grading process"):
         check_submission(submission(tmp_path, CORRECT), sandbox=Sandbox.NONE)
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize(
+    ("code", "detail"),
+    [
+        ("os._exit(128)", "exited with status 128"),
+        ("os.kill(os.getpid(), 15)", "killed by SIGTERM"),
+    ],
+)
+def test_an_exit_is_reported_the_same_in_either_sandbox(
+    tmp_path: Path, sandbox: Sandbox, code: str, detail: str
+) -> None:
+    path = submission(tmp_path, f"import os\ndef sweep_mines(bm):\n    {code}\n")
+    result = one_board(path, sandbox=sandbox)
+    assert (result.outcome, result.detail) == (Outcome.CRASHED, detail)
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_an_exit_status_above_128_is_an_exit_status(tmp_path: Path, sandbox: Sandbox) -> None:
+    path = submission(tmp_path, "import os\ndef sweep_mines(bm):\n    os._exit(200)\n")
+    result = one_board(path, sandbox=sandbox)
+    assert (result.outcome, result.detail) == (Outcome.CRASHED, "exited with status 200")
+
+
+def test_a_result_names_its_board(tmp_path: Path) -> None:
+    result = one_board(submission(tmp_path, "def sweep_mines(bm):\n    bm.move(0)\n"))
+    assert (result.puzzle, result.rows, result.cols, result.mines, result.moves) == (
+        "board",
+        4,
+        5,
+        2,
+        1,
+    )
+
+
+@needs_bwrap
+def test_grade_checks_and_plays_in_the_sandbox_it_chose(tmp_path: Path) -> None:
+    path = checked(tmp_path, memory=1024 * MIB, cpu=Limits(timeout=10.0).cpu_seconds, outside=True)
+    report = grade(path, PUZZLES[:1], timeout=10.0, sandbox=Sandbox.NONE)
+    assert [(b.outcome, b.detail) for b in report.boards] == [
+        (Outcome.WRONG, "returned NoneType, not a list of rows")
+    ]
+
+
+def test_grade_checks_and_plays_under_the_limits_asked_for(tmp_path: Path) -> None:
+    path = checked(tmp_path, memory=300 * MIB, cpu=Limits(timeout=2.5).cpu_seconds)
+    report = grade(path, PUZZLES[:1], timeout=2.5, memory_mb=300, sandbox=Sandbox.NONE)
+    assert [(b.outcome, b.detail) for b in report.boards] == [
+        (Outcome.WRONG, "returned NoneType, not a list of rows")
+    ]
+
+
+def test_grade_plays_one_board_at_a_time_by_default(tmp_path: Path) -> None:
+    # The first board (4 x 4) is slow, the second fast: one at a time, they finish in order.
+    code = """
+        import time
+
+        def sweep_mines(bm):
+            if bm.size == (4, 4):
+                time.sleep(0.6)
+            return None
+        """
+    done: list[str] = []
+
+    def progress(result: BoardResult) -> None:
+        done.append(result.puzzle)
+
+    grade(submission(tmp_path, code), PUZZLES[:2], progress=progress, sandbox=Sandbox.NONE)
+    assert done == ["one", "two"]
+
+
+def test_without_the_shipped_puzzles_the_grader_says_to_name_puzzle_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(grade_module, "shipped_puzzles_root", lambda: None)
+    with pytest.raises(GradingError) as raised:
+        grade_module.shipped_puzzles()
+    assert str(raised.value) == "the shipped puzzles are not installed: name puzzle files to grade"
+
+
+def test_the_shipped_puzzles_are_the_no_guess_sets() -> None:
+    root = grade_module.shipped_puzzles_root()
+    assert root is not None and (root / "no-guess").is_dir()
+    assert grade_module.shipped_puzzles() == root / "no-guess"

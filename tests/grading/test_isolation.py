@@ -7,12 +7,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mineshafted.grading import GradingError, Limits, Outcome, Sandbox
+from mineshafted.grading import Limits, Outcome, Sandbox
 from mineshafted.grading.process import MARKER
 
 from .conftest import SANDBOXES, needs_bwrap, one_board, submission
@@ -125,7 +126,29 @@ def test_the_grader_imports_where_there_is_no_resource_module(module: str) -> No
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("field", ["timeout", "memory_mb", "message_cap", "grace"])
-def test_a_limit_must_be_positive(field: str) -> None:
-    with pytest.raises(GradingError, match=f"the grading limit {field} must be positive"):
-        Limits(**{field: 0})
+@pytest.fixture
+def piped_stdin() -> Iterator[None]:
+    """This process's standard input is a pipe with a line in it while the test runs."""
+    saved = os.dup(0)
+    read, write = os.pipe()
+    os.write(write, b"the grader's input\n")
+    os.dup2(read, 0)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 0)
+        for fd in (saved, read, write):
+            os.close(fd)
+
+
+@pytest.mark.usefixtures("piped_stdin")
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_the_child_reads_nothing_of_the_graders_input(tmp_path: Path, sandbox: Sandbox) -> None:
+    code = """
+        import os
+
+        def sweep_mines(bm):
+            print(repr(os.read(0, 100)), os.path.realpath("/proc/self/fd/0"))
+        """
+    result = one_board(submission(tmp_path, code), sandbox=sandbox)
+    assert result.output == "b'' /dev/null\n"

@@ -2,14 +2,19 @@
 
 The cheats are those of issue 8: the parent's ``/proc`` (command line, folder, environment,
 memory), a walk of the file system for puzzle files, importing ``mineshafted`` for its
-shipped puzzles, forking and staying (with and without ``setsid``), filling the disk.
+shipped puzzles, forking and staying (with and without ``setsid``), filling the disk. And what
+the bwrap sandbox gives a child: an interpreter that starts, the grader's packages, its host
+name, a ``/tmp`` of exactly its size, hidden folders empty, every copy of the package hidden.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,8 +22,10 @@ from typing import Any
 
 import pytest
 
+import mineshafted
 from mineshafted.grading import Outcome, Sandbox, SubmissionError, grade, shipped_puzzles_root
-from mineshafted.grading.limits import Limits
+from mineshafted.grading.limits import MIB, Limits
+from mineshafted.grading.sandbox import _package_folders, bwrap_arguments, bwrap_problem
 
 from .conftest import CORRECT, PUZZLES, SANDBOXES, TWO, needs_bwrap, one_board, submission
 
@@ -92,32 +99,34 @@ def test_the_parents_proc_shows_nothing_of_the_grader(
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_a_walk_of_the_file_system_finds_no_puzzle(
-    tmp_path: Path, secret_puzzle: Path, monkeypatch: pytest.MonkeyPatch, sandbox: Sandbox
+    tmp_path: Path, secret_puzzle: Path, sandbox: Sandbox
 ) -> None:
-    monkeypatch.chdir(secret_puzzle.parent)
-    code = """
+    # The walk prints only what the sandbox must hide: JSON files outside the Python
+    # installation, and any of the package's. It starts at the secret's folder and stops on
+    # the secret, so what else lies on the disk can neither crowd it out of the capped output
+    # nor hide a leak.
+    python = tuple(str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix))
+    tops = (str(secret_puzzle.parent), "/tmp", "/submission", "/grader", "/root", "/home")
+    code = f"""
         import os
 
         def sweep_mines(bm):
-            found = []
-            for top in ("/tmp", "/submission", "/grader", "/root", "/home", os.getcwd()):
+            for top in {tops!r}:
                 for folder, _, files in os.walk(top):
-                    found += [os.path.join(folder, f) for f in files if f.endswith(".json")]
-            print("\\n".join(found))
+                    for name in files:
+                        path = os.path.join(folder, name)
+                        theirs = path.startswith({python!r}) and "/mineshafted/" not in path
+                        if name.endswith(".json") and not theirs:
+                            print(path)
+                        if name == {secret_puzzle.name!r}:
+                            return None
         """
     result = one_board(submission(tmp_path, code), sandbox=sandbox)
     assert result.outcome is Outcome.WRONG
-    if sandbox is Sandbox.BWRAP:  # only the Python installation's own data files
-        assert secret_puzzle.name not in result.output
-        python = tuple(str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix))
-        lines = result.output.splitlines()
-        if result.output_bytes > len(result.output.encode()):
-            lines = lines[:-1]  # the capture was capped mid-line
-        assert all(line.startswith(python) for line in lines if line)
-        # Not even a copy of the package installed into the environment shows its puzzles.
-        assert not [line for line in lines if "/mineshafted/" in line]
+    if sandbox is Sandbox.BWRAP:  # only the Python installation's own data files, not shown
+        assert result.output == ""
     else:  # what the sandbox is for: without it the puzzle is there to be found
-        assert secret_puzzle.name in result.output
+        assert result.output == f"{secret_puzzle}\n"
 
 
 @needs_bwrap
@@ -229,3 +238,95 @@ def test_sleeping_at_import_is_a_timeout(tmp_path: Path, sandbox: Sandbox) -> No
     assert raised.value.reason == "timed out while being imported: no answer within 0.5 s"
     result = one_board(path, timeout=0.5, sandbox=sandbox)
     assert (result.outcome, result.detail) == (Outcome.TIMED_OUT, "no answer within 0.5 s")
+
+
+def test_the_sweep_logs_the_escapee_it_killed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    code = """
+        import os, sys, time
+
+        def sweep_mines(bm):
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)"])
+            while os.getsid(pid) == os.getsid(0):  # until it has left the process group
+                time.sleep(0.01)
+            return None
+        """
+    with caplog.at_level(logging.INFO, logger="mineshafted.grading.process"):
+        result = one_board(submission(tmp_path, code), sandbox=Sandbox.NONE)
+    assert result.outcome is Outcome.WRONG, result.detail
+    assert caplog.messages == ["killed 1 process(es) a grading child left running"]
+
+
+def _bare_bwrap_runs() -> bool:
+    """Whether bubblewrap itself runs here, asked without the package's own arguments."""
+    if not sys.platform.startswith("linux") or shutil.which("bwrap") is None:
+        return False
+    probe = ["bwrap", "--unshare-all", "--ro-bind", "/", "/", "true"]
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.skipif(not _bare_bwrap_runs(), reason="bubblewrap itself cannot run here")
+def test_where_bubblewrap_runs_the_grader_can_run_its_interpreter_in_it() -> None:
+    assert bwrap_problem.__wrapped__() is None
+
+
+@needs_bwrap
+def test_the_sandboxed_child_sees_its_host_name_its_tmp_and_the_graders_packages(
+    tmp_path: Path,
+) -> None:
+    code = """
+        import importlib.util, json, os, socket
+
+        def sweep_mines(bm):
+            tmp = os.statvfs("/tmp")
+            print(json.dumps({
+                "host": socket.gethostname(),
+                "tmp": tmp.f_blocks * tmp.f_frsize,
+                "networkx": importlib.util.find_spec("networkx") is not None,
+            }))
+        """
+    result = one_board(submission(tmp_path, code), sandbox=Sandbox.BWRAP)
+    assert result.outcome is Outcome.WRONG, result.detail
+    assert json.loads(result.output) == {
+        "host": "grading",
+        "tmp": Limits().disk_mb * MIB,
+        "networkx": True,
+    }
+
+
+@needs_bwrap
+def test_a_hidden_folder_is_empty_in_the_sandbox() -> None:
+    arguments = bwrap_arguments(Path(sys.executable), 1, hidden=(Path("/usr/share"),))
+    listing = "import os; print(len(os.listdir('/usr/share')))"
+    done = subprocess.run(
+        [*arguments, sys.executable, "-I", "-c", listing],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, "0\n"), done.stderr
+
+
+def test_every_copy_of_the_package_on_the_path_is_hidden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed = tmp_path / "site" / "mineshafted"
+    installed.mkdir(parents=True)
+    (tmp_path / "other").mkdir()
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "other"), "", str(installed.parent)])
+    package = Path(mineshafted.__file__).resolve().parent
+    assert _package_folders() == [package, package.parent / "puzzles", installed.resolve()]
+
+
+def test_a_copy_already_listed_is_not_listed_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    package = Path(mineshafted.__file__).resolve().parent
+    monkeypatch.setattr(sys, "path", [str(package.parent), str(package.parent)])
+    assert _package_folders() == [package, package.parent / "puzzles"]

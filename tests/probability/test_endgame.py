@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 import random
-from functools import cache
-from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mineshafted import MINE, Board, BoardManager, Sweep
-from mineshafted.board import Geometry
+from mineshafted import Board, BoardManager, Sweep
 from mineshafted.errors import PartialGrid
-from mineshafted.probability import Best, Endgame, best_reveal, odds
+from mineshafted.probability import Best, Endgame, Safest, best_reveal, odds, play_game
 from mineshafted.probability.view import position_of
+from mineshafted.solver import Position
+
+from ..conftest import view_of
+from .conftest import Recording, best_play
 
 
 @st.composite
@@ -24,47 +27,6 @@ def small_boards(draw: st.DrawFn) -> Board:
     cells = rows * cols
     mines = draw(st.sets(st.integers(1, cells - 1), min_size=1, max_size=cells - 1))
     return Board.from_mines(rows, cols, mines)
-
-
-def best_play(grid: PartialGrid, mines_left: int) -> tuple[int, int, dict[int, int]]:
-    """Best play by plain search over (cells revealed, placements left), no shortcuts.
-
-    Returns the placements, how many of them best play wins, and for each unknown cell how
-    many best play wins when that cell is revealed first.
-    """
-    rows, cols = len(grid), len(grid[0])
-    geometry = Geometry(rows, cols)
-    values = [value for row in grid for value in row]
-    unknown = [cell for cell, value in enumerate(values) if value is None]
-    known = {cell for cell, value in enumerate(values) if value == MINE}
-    clues = [(cell, value) for cell, value in enumerate(values) if value not in (None, MINE)]
-    placements = []
-    for chosen in combinations(unknown, mines_left):
-        mines = set(chosen) | known
-        if all(sum(n in mines for n in geometry.neighbours(c)) == v for c, v in clues):
-            placements.append(frozenset(mines))
-
-    def shows(cell: int, mines: frozenset[int]) -> int:
-        return sum(n in mines for n in geometry.neighbours(cell))
-
-    def after(cell: int, left: frozenset[frozenset[int]]) -> int:
-        """Wins of revealing ``cell`` next, then playing best."""
-        by_value: dict[int, set[frozenset[int]]] = {}
-        for mines in left:
-            if cell not in mines:
-                by_value.setdefault(shows(cell, mines), set()).add(mines)
-        if list(by_value.values()) == [left]:
-            return 0  # safe everywhere and the same clue everywhere: it tells nothing
-        return sum(wins(frozenset(part)) for part in by_value.values())
-
-    @cache
-    def wins(left: frozenset[frozenset[int]]) -> int:
-        if len(left) == 1:
-            return 1
-        return max(after(cell, left) for cell in unknown)
-
-    everything = frozenset(placements)
-    return len(placements), wins(everything), {cell: after(cell, everything) for cell in unknown}
 
 
 @settings(max_examples=80, deadline=None)
@@ -85,7 +47,7 @@ def test_best_reveal_wins_as_often_as_best_play(board: Board) -> None:
 
 def test_an_end_cell_beats_the_middle_of_three() -> None:
     # 1 * ? ? ? with one mine left: the middle cell shows 1 either way and leaves a 50/50.
-    view: PartialGrid = [[1, -1, None, None, None]]
+    view = view_of("1*???")
     found = best_reveal(position_of(view), view, 1)
     assert found is not None
     assert found.cell in (2, 4)
@@ -102,7 +64,7 @@ def test_too_many_placements_are_left_to_the_heuristic() -> None:
 
 
 def test_a_search_out_of_nodes_gives_up() -> None:
-    view: PartialGrid = [[1, None, None, None, None, None, None, None, None]]
+    view = view_of("1????????")
     position = position_of(view)
     assert best_reveal(position, view, 3, nodes=1) is None
     found = best_reveal(position, view, 3)
@@ -114,7 +76,7 @@ def test_best_plays_the_endgame_and_can_switch_it_off() -> None:
     # Only the endgame tells an end cell (wins 2 in 3) from the middle one (1 in 3): the
     # heuristic's tie-breaks take the corner-most cell first, and the middle one is in the
     # heuristic's reach too, so check the endgame choice is the end cell every time.
-    view: PartialGrid = [[1, -1, None, None, None]]
+    view = view_of("1*???")
     position = position_of(view)
     chances = odds(position, 2)
     for seed in range(10):
@@ -125,7 +87,84 @@ def test_best_plays_the_endgame_and_can_switch_it_off() -> None:
 
 def test_a_position_with_nothing_to_guess_has_no_endgame() -> None:
     # The only unknown cell is decided: cell 0 is the mine the clue 1 beside it needs.
-    view: PartialGrid = [[None, 1, 0]]
+    view = view_of("?1.")
     assert best_reveal(position_of(view), view, 1) is None
     # And a position no placement fits.
     assert best_reveal(position_of(view), view, 0) is None
+
+
+def real_stalls() -> list[tuple[Position, PartialGrid, int]]:
+    """Stalls met playing small games with the safest policy, as (position, view, mines left)."""
+    recording = Recording(Safest(), 6)
+    for seed in range(40):
+        play_game(4, 5, 6, seed=seed, policy=recording)
+    return [
+        (s.position, s.position.board, s.mines - s.position.mines_found)
+        for s in recording.stalls
+        if s.odds.placements <= 60
+    ]
+
+
+HAND_MADE: list[tuple[PartialGrid, int]] = [
+    (view_of("1????????"), 3),
+    (view_of("?1?1?????1?1?"), 6),
+    (view_of("????\n?22?"), 3),
+]
+
+
+def cases() -> list[tuple[Position, PartialGrid, int]]:
+    made = [(position_of(view), view, mines) for view, mines in HAND_MADE]
+    return made + real_stalls()
+
+
+def test_best_reveal_wins_as_often_as_best_play_on_bigger_stalls() -> None:
+    searched = 0
+    for position, view, mines_left in cases():
+        placements, wins, by_first = best_play(view, mines_left)
+        if placements < 2:
+            continue
+        found = best_reveal(position, view, mines_left)
+        assert found is not None
+        assert (found.placements, found.wins) == (placements, wins)
+        assert by_first[found.cell] == wins
+        # Between reveals that win equally often, the safest is taken.
+        chances = odds(position, mines_left + position.mines_found)
+        tied = [cell for cell, n in by_first.items() if n == wins]
+        assert chances.mined[found.cell] == min(chances.mined[cell] for cell in tied)
+        searched += placements > 4
+    assert searched >= 10
+
+
+def test_placements_that_leave_too_many_mines_for_the_free_cells_are_skipped_not_the_rest() -> None:
+    # Components {0, 2, 4} (1 mine on 2, or 2 on 0 and 4) and {8, 10, 12} alike; 5, 6, 7 free.
+    # With 6 mines the first combination (1 + 1) leaves 4 for the 3 free cells: skip it, and
+    # count 1 + 1 + 3 placements from the others.
+    view, mines = HAND_MADE[1]
+    position = position_of(view)
+    found = best_reveal(position, view, mines)
+    assert found is not None
+    assert found.placements == odds(position, mines).placements == 5
+
+
+def test_at_most_the_placement_limit_is_searched() -> None:
+    view, mines = HAND_MADE[1]
+    position = position_of(view)
+    assert best_reveal(position, view, mines, placements=5) is not None
+    assert best_reveal(position, view, mines, placements=4) is None
+
+
+def test_a_component_of_many_placements_within_the_limit_is_searched() -> None:
+    # A 4 in the middle of a 3x3 board, 4 mines: C(8, 4) = 70 placements of one component.
+    view = view_of("???\n?4?\n???")
+    found = best_reveal(position_of(view), view, 4)
+    assert found is not None
+    assert found.placements == 70
+
+
+def test_a_search_out_of_nodes_logs_its_budget_and_placements(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    view, mines = HAND_MADE[0]
+    with caplog.at_level(logging.DEBUG, logger="mineshafted.probability.endgame"):
+        assert best_reveal(position_of(view), view, mines, nodes=1) is None
+    assert caplog.messages == ["endgame: over 1 nodes on 21 placements"]

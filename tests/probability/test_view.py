@@ -19,11 +19,15 @@ from mineshafted.probability import (
     view_odds,
 )
 
-VIEW = [
-    [0, 1, None, None],
-    [1, 2, None, None],
-    [None, None, None, None],
-]
+from ..conftest import view_of
+
+VIEW = view_of(
+    """
+    . 1 ? ?
+    1 2 ? ?
+    ? ? ? ?
+    """
+)
 """Clues around a 2x2 opening; 9 unknown cells; 3 mines on the board."""
 
 
@@ -37,7 +41,7 @@ def test_a_view_becomes_a_position_of_its_clues() -> None:
 
 
 def test_known_mines_are_taken_off_the_clues() -> None:
-    position = position_of([[1, -1, None], [1, 2, None]])
+    position = position_of(view_of("1*?\n12?"))
     assert position.components == [[((2, 5), 1)]]
     assert position.mines_found == 1
 
@@ -80,14 +84,14 @@ def test_a_malformed_view_is_named(view: object, message: str) -> None:
 @pytest.mark.parametrize(
     ("view", "row", "col", "message"),
     [
-        ([[1, -1], [-1, None]], 0, 0, "clue 1 but 2 known mines around it"),
+        (view_of("1*\n*?"), 0, 0, "clue 1 but 2 known mines around it"),
         (
-            [[0, 1, None], [0, 3, None]],
+            view_of(".1?\n.3?"),
             1,
             1,
             "clue 3 needs 3 more mine\\(s\\) but has 2 unknown neighbour\\(s\\)",
         ),
-        ([[2, None], [0, 0]], 0, 0, "clue 2 needs 2 more mine\\(s\\) but has 1"),
+        (view_of("2?\n.."), 0, 0, "clue 2 needs 2 more mine\\(s\\) but has 1"),
     ],
 )
 def test_a_clue_that_cannot_be_met_is_named(view: object, row: int, col: int, message: str) -> None:
@@ -100,7 +104,7 @@ def test_a_clue_that_cannot_be_met_is_named(view: object, row: int, col: int, me
 def test_contradictory_clues_raise_no_placement() -> None:
     # Each clue alone is fine; together they ask for one mine on 2 and none on 2.
     with pytest.raises(NoPlacementError, match="contradict each other") as caught:
-        view_odds([[0, 1, None], [0, 0, None]], 1)
+        view_odds(view_of(".1?\n..?"), 1)
     assert caught.value.why is Why.CLUES
 
 
@@ -114,7 +118,7 @@ def test_contradictory_clues_raise_no_placement() -> None:
 )
 def test_a_total_that_does_not_fit_the_view_is_named(mines: int, why: Why, message: str) -> None:
     # The clues allow only mines on 2 and 11, besides the known one.
-    view = [[-1, 2, None], [1, 2, None], [0, 1, None], [0, 1, None]]
+    view = view_of("*2?\n12?\n.1?\n.1?")
     assert view_odds(view, 3).mines == [2, 11]
     with pytest.raises(NoPlacementError, match=message) as caught:
         view_odds(view, mines)
@@ -122,7 +126,7 @@ def test_a_total_that_does_not_fit_the_view_is_named(mines: int, why: Why, messa
 
 
 def test_odds_json_has_floats_for_unknown_cells_one_for_mines_and_null_for_clues() -> None:
-    view = [[1, -1, None], [1, 1, None]]
+    view = view_of("1*?\n11?")
     data = odds_json(view, view_odds(view, 1))
     assert data == {
         "probabilities": [[None, 1.0, 0.0], [None, None, 0.0]],
@@ -181,3 +185,61 @@ def test_a_position_file_error_names_the_file(tmp_path: Path) -> None:
     assert str(caught.value).startswith(f"{path}, field 'board', row 0, column 1: 9 is not")
     assert (caught.value.field, caught.value.row, caught.value.col) == ("board", 0, 1)
     assert caught.value.source == str(path)
+
+
+def test_the_position_keeps_a_copy_of_the_view() -> None:
+    view = view_of("1?\n?*")
+    position = position_of(view)
+    assert position.board == view
+    assert position.board is not view and position.board[0] is not view[0]
+
+
+def test_a_clue_short_of_unknown_cells_says_how_many_more_mines_it_needs() -> None:
+    # The 3 sees one known mine and one unknown cell: it needs 2 more.
+    view = view_of("*3?")
+    with pytest.raises(NoPlacementError, match=r"clue 3 needs 2 more mine\(s\) but has 1"):
+        position_of(view)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",
+        "[1]",
+        '{"board": [[1]]}',
+        '{"board": [[1]], "mines": 1, "size": 3}',
+        '{"board": [[9]], "mines": 1}',
+        '{"board": [[1]], "mines": -1}',
+    ],
+    ids=["not-json", "not-object", "missing", "unknown", "board", "mines"],
+)
+def test_every_position_file_error_names_its_source(text: str) -> None:
+    with pytest.raises(PositionFormatError) as caught:
+        parse_position(text, source="saved.json")
+    assert caught.value.source == "saved.json"
+    assert "saved.json" in str(caught.value)
+
+
+def test_a_position_with_no_mines_is_read() -> None:
+    assert parse_position('{"board": [[0, null]], "mines": 0}').mines == 0
+
+
+def test_an_unknown_field_is_told_the_fields_there_are() -> None:
+    with pytest.raises(PositionFormatError, match=r"a position has board, mines"):
+        parse_position('{"board": [[1]], "mines": 1, "size": 3}')
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("[1]", "an array"),
+        ('"board"', "a string"),
+        ("3", "a number"),
+        ("2.5", "a number"),
+        ("null", "null"),
+        ("true", "a boolean"),
+    ],
+)
+def test_a_position_that_is_not_an_object_names_what_it_is(text: str, named: str) -> None:
+    with pytest.raises(PositionFormatError, match=f"a JSON object, not {named}$"):
+        parse_position(text)

@@ -1,4 +1,5 @@
-"""The S4 grammar: good files in every layout, bad files with each error's location."""
+"""The S4 grammar: good files in every layout, bad files with each error's location (an early end
+of file just past the last character), and the data a syntax error carries."""
 
 from __future__ import annotations
 
@@ -138,3 +139,30 @@ def test_a_file_that_is_not_text(tmp_path: Path) -> None:
 def test_an_empty_file_has_no_rules() -> None:
     assert parse_rules("").rules == ()
     assert parse_rules("; only a comment\n").rules == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ("{", 1, 2),  # just past the last character
+        ("{r", 1, 3),
+        ("{r\r", 2, 1),  # a bare carriage return ends a line too
+        ("{r\r\n", 2, 1),
+    ],
+)
+def test_an_early_end_of_file_is_placed_after_the_last_character(
+    text: str, line: int, column: int
+) -> None:
+    with pytest.raises(RuleSyntaxError, match="unexpected end of file") as info:
+        parse_rules(text)
+    assert (info.value.line, info.value.column) == (line, column)
+
+
+def test_a_stray_token_is_quoted() -> None:
+    with pytest.raises(RuleSyntaxError, match=r"unexpected '~': expected `\{`"):
+        parse_rules("~")
+
+
+def test_a_syntax_error_keeps_what_was_expected() -> None:
+    error = RuleSyntaxError("a.s4", 3, 5, "expected `=>`")
+    assert (error.origin, error.line, error.column, error.detail) == ("a.s4", 3, 5, "expected `=>`")

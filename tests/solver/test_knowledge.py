@@ -141,3 +141,61 @@ def test_too_few_cells_left_for_a_waiting_clue_raise() -> None:
         k.prove_safe(cell)
     with pytest.raises(ContradictionError, match="clue 2 at cell 4 cannot hold: 2 mine"):
         explorer.explore(bm.move, bm.get_adjacent)
+
+
+def test_proving_a_cell_safe_again_is_no_news() -> None:
+    k = Knowledge(1, 3)
+    assert k.prove_safe(1) is True
+    assert k.prove_safe(1) is False
+    assert k.take_journal() == [1]
+
+
+def test_proving_an_explored_cell_safe_is_no_news() -> None:
+    k = Knowledge(1, 3)
+    k.state[2] = CellState.EXPLORED
+    assert k.prove_safe(2) is False
+    assert k.take_journal() == []
+
+
+def test_a_mine_proven_safe_names_its_cell() -> None:
+    k = Knowledge(2, 2)
+    k.prove_mine(3)
+    with pytest.raises(ContradictionError) as caught:
+        k.prove_safe(3)
+    assert caught.value.cells == (3,)
+
+
+def test_a_safe_cell_proven_a_mine_names_its_cell() -> None:
+    k = Knowledge(2, 2)
+    k.prove_safe(2)
+    with pytest.raises(ContradictionError) as caught:
+        k.prove_mine(2)
+    assert caught.value.cells == (2,)
+
+
+@pytest.mark.parametrize(
+    ("proofs", "message"),
+    [
+        ([(0, True), (1, True)], "-1 mine(s) left to place among 1 unknown neighbour(s)"),
+        ([(0, False), (1, False), (4, False)], "1 mine(s) left to place among 0"),
+    ],
+)
+def test_proofs_that_break_a_registered_clue_name_it_as_they_are_counted(
+    proofs: list[tuple[int, bool]], message: str
+) -> None:
+    # Clue 1 at cell 3 sees 0, 1 and 4: two mines, or three safe cells, are too many for it.
+    board = Board.from_text(
+        """
+        . * .
+        . . .
+        """
+    )
+    knowledge, explorer, bm = explorer_of(board)
+    knowledge.prove_safe(3)
+    assert explorer.explore(bm.move, bm.get_adjacent) == [3]
+    for cell, mine in proofs:
+        (knowledge.prove_mine if mine else knowledge.prove_safe)(cell)
+    with pytest.raises(ContradictionError) as caught:
+        explorer.explore(bm.move, bm.get_adjacent)
+    assert str(caught.value).startswith(f"clue 1 at cell 3 cannot hold: {message}")
+    assert caught.value.cells == (3,)

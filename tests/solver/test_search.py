@@ -1,7 +1,10 @@
-"""Component search: its solutions, the backbone, and a cross-check against python-constraint."""
+"""Component search: its solutions, the backbone, and a cross-check against python-constraint;
+both engines on narrowed domains and what they log, and the backbone's step budget (a search
+over it hands the component to counting)."""
 
 from __future__ import annotations
 
+import logging
 import random
 from itertools import product
 
@@ -10,8 +13,13 @@ from constraint import ExactSumConstraint, Problem
 
 from mineshafted import ClueCSP, ContradictionError
 from mineshafted.board import Board
+from mineshafted.solver import ClueVariable
+from mineshafted.solver import search as search_module
 from mineshafted.solver.search import (
+    BacktrackingSearch,
     ConstraintSearch,
+    _Budget,
+    _OutOfSteps,
     backbone,
     constraints,
     counted_backbone,
@@ -222,3 +230,152 @@ def test_counting_keeps_cells_a_domain_settles() -> None:
     csp = build([(0, (10, 11, 12), 1), (1, (11, 12, 13), 1), (2, (10, 13), 2), (3, (11, 12), 1)])
     with pytest.raises(ContradictionError, match="no placement"):
         counted_backbone(list(csp.variables.values()))
+
+
+# Both engines on narrowed domains, and what they log.
+def narrowed() -> ClueCSP:
+    """Clue 0 over (10, 11, 12) with its domain cut by hand to "11 is the mine": every scope
+    cell settled, none decided; clue 1 over (12, 13) holds one mine."""
+    csp = build([(0, (10, 11, 12), 1), (1, (12, 13), 1)])
+    csp.variables[0].domain = [0b010]
+    return csp
+
+
+@pytest.mark.parametrize("engine", [BacktrackingSearch(), ConstraintSearch()])
+def test_cells_a_domain_settles_are_pinned_and_not_reported(engine: object) -> None:
+    csp = narrowed()
+    component = list(csp.variables.values())
+    assert engine(component, csp.graph) == {12: False, 13: True}  # type: ignore[operator]
+
+
+def test_an_empty_domain_is_no_solution_for_python_constraint() -> None:
+    csp = build([(0, (10, 11), 1), (1, (11, 12), 1)])
+    csp.variables[1].domain = []
+    with pytest.raises(ContradictionError) as caught:
+        ConstraintSearch()(list(csp.variables.values()), csp.graph)
+    assert str(caught.value) == "these clues admit no placement of mines"
+    assert caught.value.cells == (0, 1)
+
+
+def test_backbone_names_the_clues_of_a_component_without_solution() -> None:
+    csp = build([(0, (10, 11), 1), (1, (11, 12), 1), (2, (10, 12), 1)])
+    with pytest.raises(ContradictionError) as caught:
+        backbone(list(csp.variables.values()), csp.graph)
+    assert str(caught.value) == "these clues admit no placement of mines"
+    assert caught.value.cells == (0, 1, 2)
+
+
+@pytest.mark.parametrize("mines", [1, 2])
+def test_python_constraint_tries_each_cell_the_other_way(mines: int) -> None:
+    # Any cell of the three may be a mine or safe: each is flipped, from a mine or to one.
+    csp = build([(0, (10, 11, 12), mines)])
+    assert ConstraintSearch()(list(csp.variables.values()), csp.graph) == {}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_both_engines_agree_after_propagation(seed: int) -> None:
+    csp = build(random_frontier(random.Random(seed)))
+    csp.propagate()
+    for component in csp.components(list(csp.variables)):
+        assert ConstraintSearch()(component, csp.graph) == backbone(component, csp.graph)
+
+
+@pytest.mark.parametrize("engine", [BacktrackingSearch(), ConstraintSearch()])
+def test_each_engine_logs_what_it_proved(engine: object, caplog: pytest.LogCaptureFixture) -> None:
+    csp = build([(0, (101, 102, 104), 1), (1, (100, 104, 105), 2), (2, (100, 101), 1)])
+    caplog.set_level(logging.DEBUG, logger="mineshafted.solver.search")
+    engine(list(csp.variables.values()), csp.graph)  # type: ignore[operator]
+    assert [r.getMessage() for r in caplog.records] == ["component of 3 clue(s): 2 cell(s) proven"]
+
+
+def test_a_constraint_counts_the_mines_among_undecided_cells_only() -> None:
+    v = ClueVariable(4, (2, 5, 8, 9), 2)
+    v.domain = [0b0011, 0b0101]  # 2 a mine and 9 safe everywhere; one mine between 5 and 8
+    assert v.constraint() == ((5, 8), 1)
+    v.domain = [0b1010, 0b1100]  # 2 safe and 9 a mine everywhere
+    assert v.constraint() == ((5, 8), 1)
+    w = ClueVariable(4, (2, 5, 8, 9), 3)
+    w.domain = [0b1011, 0b1101]  # 2 and 9 mines everywhere
+    assert w.constraint() == ((5, 8), 1)
+
+
+# The backbone's step budget.
+@pytest.fixture
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[list[ClueVariable]]:
+    """The components handed to :func:`counted_backbone`, as they are counted."""
+    calls: list[list[ClueVariable]] = []
+    real = search_module.counted_backbone
+
+    def spy(component: list[ClueVariable]) -> dict[int, bool]:
+        calls.append(list(component))
+        return real(component)
+
+    monkeypatch.setattr(search_module, "counted_backbone", spy)
+    return calls
+
+
+@pytest.mark.parametrize("steps", [0, 1, 3])
+def test_a_budget_of_n_steps_allows_n_and_refuses_the_next(steps: int) -> None:
+    budget = _Budget(steps)
+    for _ in range(steps):
+        budget.spend()
+    with pytest.raises(_OutOfSteps):
+        budget.spend()
+
+
+def test_a_budget_without_limit_never_runs_out() -> None:
+    budget = _Budget(None)
+    for _ in range(1000):
+        budget.spend()
+    assert budget.left is None
+
+
+def test_a_search_within_its_budget_is_not_counted(counting: list[list[ClueVariable]]) -> None:
+    csp = build(THREE_WAY)
+    component = list(csp.variables.values())
+    assert backbone(component, csp.graph) == {100: True, 101: False}
+    assert backbone(component, csp.graph, steps=None) == {100: True, 101: False}
+    assert counting == []
+
+
+@pytest.mark.parametrize("steps", [0, 1])
+def test_a_search_over_its_budget_is_counted(
+    counting: list[list[ClueVariable]], steps: int
+) -> None:
+    csp = build(THREE_WAY)
+    component = list(csp.variables.values())
+    assert backbone(component, csp.graph, steps=steps) == {100: True, 101: False}
+    assert counting == [component]
+
+
+def test_counting_names_the_clues_when_a_domain_is_empty() -> None:
+    csp = build([(0, (10, 11), 1), (1, (11, 12), 1)])
+    csp.variables[1].domain = []
+    with pytest.raises(ContradictionError) as caught:
+        counted_backbone(list(csp.variables.values()))
+    assert str(caught.value) == "these clues admit no placement of mines"
+    assert caught.value.cells == (0, 1)
+
+
+def test_counting_names_the_clues_that_admit_no_placement_together() -> None:
+    csp = build([(0, (10, 11), 1), (1, (11, 12), 1), (2, (10, 12), 1)])
+    with pytest.raises(ContradictionError) as caught:
+        counted_backbone(list(csp.variables.values()))
+    assert str(caught.value) == "these clues admit no placement of mines"
+    assert caught.value.cells == (0, 1, 2)
+
+
+def test_counting_pins_a_clue_with_one_placement_left() -> None:
+    # Clue 0's domain is cut to "11 is the mine": its cells are settled, not reported.
+    csp = narrowed()
+    assert counted_backbone(list(csp.variables.values())) == {12: False, 13: True}
+
+
+def test_a_search_over_its_budget_logs_that_it_counts(caplog: pytest.LogCaptureFixture) -> None:
+    csp = build(THREE_WAY)
+    caplog.set_level(logging.DEBUG, logger="mineshafted.solver.search")
+    backbone(list(csp.variables.values()), csp.graph, steps=2)
+    assert [r.getMessage() for r in caplog.records] == [
+        "component of 3 clue(s): over 2 steps, counting",
+        "component of 3 clue(s): 2 cell(s) proven",
+    ]

@@ -1,6 +1,10 @@
-"""The mine total in deduction: the cells the count decides, and the sweep's total stage."""
+"""The mine total in deduction: the cells the count decides, and the sweep's total stage; at a
+stall, the bounds that skip counting exactly when the total restricts nothing, and the counts
+kept between stalls."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -9,6 +13,11 @@ from hypothesis import strategies as st
 from mineshafted import Board, BoardManager, NeedsGuess, NoPlacementError, Sweep, sweep_mines
 from mineshafted.probability import position_of
 from mineshafted.solver import Fact, Position, tally
+from mineshafted.solver import count as count_module
+from mineshafted.solver import total as total_module
+from mineshafted.solver.count import count_component, counted
+from mineshafted.solver.position import Constraint
+from mineshafted.solver.total import _bounds, decided_by_total
 
 
 def certain(stall: Sweep | Position, mines: int) -> list[Fact]:
@@ -121,3 +130,185 @@ def test_a_total_the_clues_cannot_hold_raises_from_the_sweep() -> None:
 def test_without_the_total_the_sweep_never_counts() -> None:
     report = Sweep(BoardManager([[0, 1, -1, 1]])).run()
     assert report.undetermined == [3] and report.proven_by["total"] == 0
+
+
+# The total at a stall: bounds first, counts kept.
+
+ONE_OR_THREE: list[Constraint] = [((0, 1), 1), ((1, 2), 1), ((1, 3), 1)]
+"""Cell 1 a mine alone, or 0, 2 and 3: one mine or three, and every cell either way."""
+
+TRIANGLE: list[Constraint] = [((0, 1, 2), 1), ((2, 3, 4), 1), ((4, 5, 0), 1)]
+"""Three clues sharing corners: {2, 5}, {0, 3}, {1, 4} or {1, 3, 5}; two or three mines, every
+cell either way, and disjoint clues bound it loosely (one clue fits: 1 to 4 mines)."""
+
+
+def shifted(component: Sequence[Constraint], offset: int) -> list[Constraint]:
+    """``component`` with every cell moved up by ``offset``."""
+    return [(tuple(c + offset for c in scope), mines) for scope, mines in component]
+
+
+def stall(parts: Sequence[Sequence[Constraint]], free: int, mines_found: int = 0) -> Position:
+    """A stalled position: ``parts`` on disjoint cells, then ``free`` unconstrained cells.
+
+    None of the parts decides a cell by itself, as at a sweep's stall."""
+    components, offset = [], 0
+    for part in parts:
+        components.append(shifted(part, offset))
+        offset += 1 + max(c for scope, _ in part for c in scope)
+    unconstrained = list(range(offset, offset + free))
+    board = [[None] * (offset + free)]
+    return Position(board, components, unconstrained, mines_found)  # type: ignore[arg-type]
+
+
+def one_clue(cells: int, mines: int) -> list[Constraint]:
+    return [(tuple(range(cells)), mines)]
+
+
+@st.composite
+def parts(draw: st.DrawFn) -> list[list[Constraint]]:
+    """One to three components, each deciding nothing alone."""
+    chosen = []
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["clue", "one or three", "triangle"]))
+        if kind == "clue":
+            cells = draw(st.integers(2, 4))
+            chosen.append(one_clue(cells, draw(st.integers(1, cells - 1))))
+        else:
+            chosen.append(ONE_OR_THREE if kind == "one or three" else TRIANGLE)
+    return chosen
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts(), st.integers(0, 4), st.integers(0, 2), st.integers(0, 16))
+def test_the_total_decides_what_the_tally_decides(
+    components: list[list[Constraint]], free: int, mines_found: int, left: int
+) -> None:
+    position = stall(components, free, mines_found)
+    mines = mines_found + left
+    try:
+        expected = tally(position, mines).certain()
+    except NoPlacementError as error:
+        with pytest.raises(NoPlacementError) as caught:
+            decided_by_total(position, mines)
+        assert caught.value.why == error.why
+    else:
+        assert decided_by_total(position, mines) == expected
+
+
+@pytest.mark.parametrize(("left", "expected"), [(2, False), (4, True)])
+def test_the_free_cells_of_two_components_are_decided_at_both_ends(
+    left: int, expected: bool
+) -> None:
+    # Two mines are held by the pairs; the two free cells (4, 5) take none or both of the rest.
+    position = stall([one_clue(2, 1), one_clue(2, 1)], free=2)
+    assert decided_by_total(position, left) == [(4, expected), (5, expected)]
+
+
+def test_a_cell_count_that_settles_the_total_computes_no_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Pair (1 mine of 2 cells) and 4 free cells, 3 left: the free cells take 1 to 3 whatever.
+    monkeypatch.setattr(total_module, "_bounds", _refused)
+    seen = counting(monkeypatch)
+    assert decided_by_total(stall([one_clue(2, 1)], free=4), 3) == []
+    assert seen == []
+
+
+@pytest.mark.parametrize(
+    ("components", "free", "left"),
+    [
+        ([one_clue(2, 1)], 2, 2),  # the free cells take exactly 1: the least and most of 1..1
+        ([one_clue(2, 1), one_clue(2, 1)], 2, 3),  # both bounds add up over the components
+        ([one_clue(3, 2), one_clue(2, 1)], 2, 4),
+    ],
+)
+def test_bounds_that_settle_the_total_count_nothing(
+    components: list[list[Constraint]], free: int, left: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position = stall(components, free, mines_found=1)
+    seen = counting(monkeypatch)
+    assert decided_by_total(position, left + 1) == []
+    assert seen == []
+    assert tally(position, left + 1).certain() == []
+
+
+def test_counted_bounds_that_settle_the_total_combine_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The triangle holds 2 or 3 (disjoint clues only show 1 to 4): 3 free cells take 2 or 1 of 4.
+    position = stall([TRIANGLE], free=3)
+    assert tally(position, 4).certain() == []
+    monkeypatch.setattr(total_module, "combine", _refused)
+    seen = counting(monkeypatch)
+    assert decided_by_total(position, 4) == []
+    assert seen == [tuple(TRIANGLE)]
+
+
+def test_a_component_counted_before_is_not_counted_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    position = stall([[((0, 1), 1), ((1, 2), 1)]], free=0)
+    counted(tuple(position.components[0]))
+    monkeypatch.setattr(count_module, "count_component", _refused)
+    assert decided_by_total(position, 2) == [(0, True), (1, False), (2, True)]
+
+
+def test_each_component_is_counted_under_its_own_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = stall([one_clue(2, 1), one_clue(3, 1)], free=0)
+    seen = counting(monkeypatch)
+    assert decided_by_total(position, 2) == []
+    assert seen == [tuple(c) for c in position.components]
+
+
+@pytest.mark.parametrize(
+    ("component", "bounds"),
+    [
+        (one_clue(3, 1), (1, 1)),
+        ([((1, 2), 1), ((2, 3), 1), ((3, 4), 1)], (2, 2)),
+        # Shortest first: (2, 3) and (4, 5) fit together, where (1, 2, 4) alone would block both.
+        ([((1, 2, 4), 1), ((2, 3), 1), ((4, 5), 1)], (2, 3)),
+        (TRIANGLE, (1, 4)),
+        (ONE_OR_THREE, (1, 3)),
+        ([((1, 2, 3), 2), ((4, 5), 1), ((6,), 0)], (3, 3)),
+    ],
+)
+def test_disjoint_clues_bound_a_component(
+    component: list[Constraint], bounds: tuple[int, int]
+) -> None:
+    assert _bounds(component) == bounds
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sets(st.integers(0, 6), min_size=1, max_size=4), st.integers(0, 6)),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sets(st.integers(0, 6)),
+)
+def test_the_bounds_hold_every_placement(
+    scopes: list[tuple[set[int], int]], mines: set[int]
+) -> None:
+    # Clues read off a hidden placement: at least that placement fits.
+    component = [(tuple(sorted(scope)), len(scope & mines)) for scope, _ in scopes]
+    placements = count_component(component).placements
+    held = [k for k, n in enumerate(placements) if n]
+    least, most = _bounds(component)
+    assert least <= min(held) and max(held) <= most
+
+
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Constraint, ...]]:
+    """The components the total stage counts from now on, in order (counted as before)."""
+    seen: list[tuple[Constraint, ...]] = []
+
+    def spy(component: tuple[Constraint, ...]) -> object:
+        seen.append(component)
+        return counted(component)
+
+    monkeypatch.setattr(total_module, "counted", spy)
+    return seen
+
+
+def _refused(*args: object) -> object:
+    raise AssertionError("not needed: the bounds already settle the total")

@@ -1,4 +1,5 @@
-"""The csp agent: what mutation testing found unchecked (the total, flags, told mines, infer)."""
+"""The solver as an agent (csp, best): the mine total, flags, mines revealed before it plays, what
+it infers with and without the total, and the guess it makes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from mineshafted import BoardManager, Sweep, read_puzzles
 from mineshafted.agents import agent, best_policy
 from mineshafted.board import Board
 from mineshafted.game import AfterMine, FirstMove, Flag, Game, GameStatus, Reveal, Rules, View
+
+from ..conftest import view_of
 
 # The row "0 1 * ?": the 1 proves the mine; only the mine total (1) proves the last cell safe.
 ROW = Board.from_mines(1, 4, [2])
@@ -65,16 +68,16 @@ def test_best_without_the_total_guesses_an_undetermined_cell() -> None:
 def test_csp_inference_without_the_total_decides_each_component_alone() -> None:
     # Top row hidden over "1 2 1": only mines on 0 and 2 fit; with no total, the lone cell 3
     # of the row "0 1 ? ?" stays undecided.
-    top = View([[None, None, None], [1, 2, 1]], frozenset(), None, GameStatus.PLAYING)
+    top = View(view_of("???\n121"), frozenset(), None, GameStatus.PLAYING)
     found = agent("csp").infer(top)
     assert (found.safe, found.mines) == ({1}, {0, 2})
-    row = View([[0, 1, None, None]], frozenset(), None, GameStatus.PLAYING)
+    row = View(view_of(".1??"), frozenset(), None, GameStatus.PLAYING)
     found = agent("csp").infer(row)
     assert (found.safe, found.mines) == (frozenset(), {2})
 
 
 def test_csp_inference_with_the_total_decides_cells_no_clue_sees() -> None:
-    row = View([[0, 1, None, None]], frozenset(), 1, GameStatus.PLAYING)
+    row = View(view_of(".1??"), frozenset(), 1, GameStatus.PLAYING)
     found = agent("csp").infer(row)
     assert (found.safe, found.mines) == ({3}, {2})
 

@@ -1,4 +1,4 @@
-"""PatternEval's boards: the sizes and percentages allowed (mutation testing)."""
+"""PatternEval's boards: the sizes and percentages of mines allowed."""
 
 from __future__ import annotations
 

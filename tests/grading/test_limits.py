@@ -1,5 +1,5 @@
-"""Every grading limit must be positive, and the smallest positive one is accepted; the options
-that carry them to the child (gaps found by mutation testing)."""
+"""The grading limits: every one must be positive and the smallest positive one is accepted; the
+options that carry them to the child, in bytes and seconds."""
 
 from __future__ import annotations
 

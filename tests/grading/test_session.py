@@ -1,15 +1,19 @@
-"""A session's ending when the child is killed by a signal, closes its output, or sends an
-endless message, and the time it measures (gaps found by mutation testing; no sandbox)."""
+"""A session's ending when the child is killed by a signal, closes its output, writes while it
+is imported, or sends an endless message; the time it measures; how messages are cut at the cap
+(no sandbox)."""
 
 from __future__ import annotations
 
 import logging
 import signal
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from mineshafted import Board
+from mineshafted.grading import session as session_module
 from mineshafted.grading.limits import Limits
 from mineshafted.grading.referee import Referee
 from mineshafted.grading.session import Ending, Session, SessionEnd
@@ -42,6 +46,28 @@ def test_the_time_of_sweep_mines_is_measured(tmp_path: Path) -> None:
     end = run(tmp_path, code)
     assert end.ending is Ending.RESULT
     assert 0.3 <= end.seconds < 10
+
+
+def test_the_graders_clock_runs_from_before_the_call_to_after_the_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The child reads the same system-wide clock: its call lies within the grader's reading,
+    # however late the grader hears of the start (a busy machine).
+    readings: list[float] = []
+
+    def reading() -> float:
+        readings.append(time.perf_counter())
+        return readings[-1]
+
+    clock = SimpleNamespace(monotonic=time.monotonic, perf_counter=reading)
+    monkeypatch.setattr(session_module, "time", clock)
+    code = "import time\ndef sweep_mines(bm):\n    print(time.perf_counter())\n"
+    code += "    answer = [[0, 0], [0, 0]]\n    print(time.perf_counter())\n    return answer\n"
+    end = run(tmp_path, code)
+    assert end.ending is Ending.RESULT
+    called, returned = (float(line) for line in end.output.split())
+    assert readings[0] <= called <= returned <= readings[-1]
+    assert end.seconds == readings[-1] - readings[0]
 
 
 def test_closing_its_output_is_not_closing_its_channel(tmp_path: Path) -> None:

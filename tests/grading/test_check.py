@@ -1,0 +1,64 @@
+"""The import check: a submission is imported under the limits and in the sandbox asked for,
+and each way it can fail names the submission and the reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mineshafted.grading import Limits, Sandbox, SubmissionError
+from mineshafted.grading.grade import check_submission
+from mineshafted.grading.limits import MIB
+
+from .conftest import checked, needs_bwrap, submission
+
+
+def test_the_import_check_runs_under_the_default_limits(tmp_path: Path) -> None:
+    path = checked(tmp_path, memory=1024 * MIB, cpu=Limits(timeout=30.0).cpu_seconds)
+    check_submission(path, sandbox=Sandbox.NONE)
+
+
+def test_the_import_check_runs_under_the_limits_asked_for(tmp_path: Path) -> None:
+    path = checked(tmp_path, memory=300 * MIB, cpu=Limits(timeout=2.5).cpu_seconds)
+    check_submission(path, timeout=2.5, memory_mb=300, sandbox=Sandbox.NONE)
+
+
+def test_a_failing_import_check_names_the_submission(tmp_path: Path) -> None:
+    path = checked(tmp_path, memory=1, cpu=1)
+    with pytest.raises(SubmissionError) as raised:
+        check_submission(path, sandbox=Sandbox.NONE)
+    assert raised.value.submission == path
+    memory = 1024 * MIB
+    assert raised.value.reason == f"cannot be imported: RuntimeError: address space {(memory,) * 2}"
+
+
+def test_a_missing_submission_is_named_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "absent.py"
+    with pytest.raises(SubmissionError) as raised:
+        check_submission(path)
+    assert (raised.value.submission, raised.value.reason) == (path, "no such file")
+
+
+def test_a_submission_that_exits_while_imported_is_named(tmp_path: Path) -> None:
+    path = submission(tmp_path, "import os\nos._exit(5)\n")
+    with pytest.raises(SubmissionError) as raised:
+        check_submission(path, sandbox=Sandbox.NONE)
+    assert raised.value.submission == path
+    assert raised.value.reason == "cannot be imported: exited with status 5"
+
+
+def test_a_slow_import_is_named(tmp_path: Path) -> None:
+    path = submission(tmp_path, "import time\ntime.sleep(60)\n")
+    with pytest.raises(SubmissionError) as raised:
+        check_submission(path, timeout=0.3, sandbox=Sandbox.NONE)
+    assert raised.value.submission == path
+    assert raised.value.reason == "timed out while being imported: no answer within 0.3 s"
+
+
+@needs_bwrap
+def test_the_import_check_runs_in_the_sandbox_asked_for(tmp_path: Path) -> None:
+    path = checked(tmp_path, memory=1024 * MIB, cpu=Limits().cpu_seconds, outside=True)
+    check_submission(path, sandbox=Sandbox.NONE)
+    with pytest.raises(SubmissionError, match="inside the bwrap sandbox"):
+        check_submission(path, sandbox=Sandbox.BWRAP)
