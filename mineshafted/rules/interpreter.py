@@ -210,10 +210,12 @@ class _State:
         self.pad = max((r.radius for r in rules), default=0)
         self.stride = g.cols + 2 * self.pad
         p, s = self.pad, self.stride
-        self.view: list[int] = [Square.OFF_BOARD] * (s * (g.rows + 2 * p))
+        # The view holds plain ints (the codes' values): an enum member costs more to compare.
+        self.view: list[int] = [int(Square.OFF_BOARD)] * (s * (g.rows + 2 * p))
         self.index = [(r + p) * s + (c + p) for r in range(g.rows) for c in range(g.cols)]
+        hidden = int(Square.HIDDEN)
         for at in self.index:
-            self.view[at] = Square.HIDDEN
+            self.view[at] = hidden
         self.cell_at = {at: cell for cell, at in enumerate(self.index)}
         self.mines = board.mines
         self.safe_total = g.cells - board.mine_count
@@ -312,9 +314,10 @@ class _State:
             act = "M" if rule.rule.default is DefaultAction.MARK else "X"
             targets += [(off, act) for off in rule.stars]
         changed: list[int] = []
+        hidden = int(Square.HIDDEN)
         for off, act in targets:
             target = at + off
-            if self.view[target] != Square.HIDDEN:
+            if self.view[target] != hidden:
                 continue
             if act == "M":
                 changed += self._mark(target, name)
@@ -338,10 +341,11 @@ class _State:
 
     def guess(self, rng: random.Random) -> None:
         """Click a random unknown square that is not a mine, and count it."""
+        hidden, view = int(Square.HIDDEN), self.view
         safe = [
             cell
             for cell, at in enumerate(self.index)
-            if self.view[at] == Square.HIDDEN and cell not in self.mines
+            if view[at] == hidden and cell not in self.mines
         ]
         cell = rng.choice(safe)
         self.guesses += 1
@@ -377,7 +381,7 @@ class _State:
             (self.say if self.debug >= 1 else log.info)(message)
             return []
         self.game.flag(cell, reason=name)
-        self.view[at] = Square.MARKED
+        self.view[at] = int(Square.MARKED)
         self.marked += 1
         self.unknown -= 1
         return [at]
