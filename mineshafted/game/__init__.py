@@ -1,9 +1,10 @@
-"""The hidden board and the rules of play: the Mine Shafted manager, the game engine, records."""
+"""The hidden board and the rules of play: the Mine Shafted managers, the game, its records."""
 
 from __future__ import annotations
 
-from .engine import Game, GameManager, View, positions, rebuild
-from .manager import BoardManager
+from .engine import Game, View
+from .manager import BoardManager, GameManager
+from .rebuilding import positions, rebuild
 from .record import (
     Event,
     Flag,

@@ -1,4 +1,10 @@
-"""Game: a hidden board played by its rules, recorded as it goes, and replayed from a record.
+"""Game: a hidden board played by its rules, recorded as it goes.
+
+Rebuilding a game from its record lives in :mod:`mineshafted.game.rebuilding`; the Mine Shafted
+interface over a game (:class:`~mineshafted.game.manager.GameManager`) in
+:mod:`mineshafted.game.manager`. What is left is one class and the view it gives, a little over
+450 lines: every action reads and changes the same state (shown cells, flags, the board a first
+move may redraw, the record), and the rules of play read best in one place.
 
 Glossary
 --------
@@ -15,23 +21,16 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..board import MINE, Board, Cell, Geometry, render
-from ..errors import (
-    GameOverError,
-    IllegalMoveError,
-    InvalidBoardError,
-    MineshaftedError,
-    PartialGrid,
-    RecordFormatError,
-)
-from .manager import Adjacency
-from .record import Detail, Event, Flag, GameRecord, MineHit, Outcome, RecordHeader, Reveal, Unflag
+from ..errors import GameOverError, IllegalMoveError, InvalidBoardError, PartialGrid
+from .manager import GameManager
+from .record import Detail, Flag, GameRecord, MineHit, Outcome, RecordHeader, Reveal, Unflag
 from .rules import CLASSIC, AfterMine, FirstMove, GameStatus, Rules
 
-__all__ = ["Game", "GameManager", "View", "positions", "rebuild"]
+__all__ = ["Game", "View"]
 
 log = logging.getLogger(__name__)
 
@@ -242,6 +241,20 @@ class Game:
     def shown(self, cell: Cell) -> int | None:
         """What the player sees at ``cell``: its clue, ``MINE``, or ``None`` if hidden."""
         return self._shown[self._checked(cell)]
+
+    @property
+    def shown_values(self) -> Sequence[int | None]:
+        """What the player sees at every cell, row-major: live, it follows the game; read only.
+
+        For a player that reads many cells (:class:`~mineshafted.game.manager.GameManager`
+        reads one per move): :meth:`shown` checks its argument, this does not.
+
+        >>> game = Game.on(Board.from_text(". *"), rules=Rules.MINE_SHAFTED)
+        >>> shown = game.shown_values
+        >>> list(shown), game.reveal(0).hit, list(shown)
+        ([None, None], False, [1, None])
+        """
+        return self._shown
 
     def view(self) -> View:
         """The position as the player sees it."""
@@ -463,167 +476,3 @@ class Game:
         self._status = status
         self.record.events.append(Outcome(status, tuple(sorted(self._board.mines))))
         log.debug("game over: %s", status)
-
-
-class GameManager(Adjacency):
-    """A :class:`Game` behind the Mine Shafted interface: ``size``, ``move``, ``get_adjacent``.
-
-    ``move`` reveals by the game's rules (with expansion, the cells around a 0 are revealed
-    too) and returns the clue; a cell already revealed just returns its clue. A mine raises
-    ``RuntimeError``, as the course's manager does; under :attr:`AfterMine.CONTINUE` play may
-    go on afterwards. Indices off the board raise ``IndexError`` (``TypeError`` for a
-    non-int), exactly as :class:`~mineshafted.game.manager.BoardManager` does.
-
-    Examples
-    --------
-    >>> board = Board.from_grid([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])
-    >>> bm = Game.on(board, rules=Rules.MINE_SHAFTED).manager()
-    >>> bm.size, bm.move(4), bm.get_adjacent(3)
-    ((4, 3), 2, [0, 1, 4, 6, 7])
-    >>> bm.move(5)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: cell 5 (row 1, column 2) is a mine: game over
-    """
-
-    __slots__ = ("_cells", "_ends", "_game", "_hit", "_neighbours", "_shown", "size")
-
-    size: tuple[int, int]
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-        self._shown = game._shown
-        self._hit = game._mines_hit
-        self._ends = game.rules.after_mine is AfterMine.END
-        self._neighbours = game._neighbours
-        self._cells = game.geometry.cells
-        self.size = (game.geometry.rows, game.geometry.cols)
-
-    def move(self, index: int) -> int:
-        """Reveal ``index`` by the game's rules and return its clue.
-
-        Raises
-        ------
-        IndexError
-            ``index`` is outside ``0 .. rows*cols-1``.
-        RuntimeError
-            ``index`` holds a mine, or the game is over.
-        """
-        if self._hit and self._ends:
-            raise RuntimeError(f"the game is over: a mine was explored at cell {self._hit[0]}")
-        if type(index) is not int or not 0 <= index < self._cells:
-            self._refuse(index)
-        value = self._shown[index]
-        if value is None:
-            game = self._game
-            if game.over:
-                raise RuntimeError(f"the game is over: it was {game.status}")
-            value = game.reveal(index).revealed[0][1]
-        if value == MINE:
-            end = ": game over" if self._ends else ""
-            raise RuntimeError(f"{self._game._where(index)} is a mine{end}")
-        return value
-
-    def __repr__(self) -> str:
-        return f"<GameManager of {self._game!r}>"
-
-
-def rebuild(record: GameRecord, *, actions: int | None = None) -> Game:
-    """The game of ``record`` after its first ``actions`` actions (all of them by default).
-
-    Actions are reveals, flags and unflags; the events that follow from them (mine hits and
-    the outcome) are checked against the record rather than applied.
-
-    Raises
-    ------
-    RecordFormatError
-        An action is refused by the rules, or the replay's events differ from the record's
-        (the record was edited, or written by different rules). Names the event's line.
-
-    Examples
-    --------
-    >>> game = Game.draw(4, 4, 3, seed=5)
-    >>> _ = game.reveal(0), game.flag(15)
-    >>> rebuild(game.record).view() == game.view()
-    True
-    >>> rebuild(game.record, actions=1).flags
-    frozenset()
-
-    Notes
-    -----
-    ``O(cells + events)``.
-    """
-    *_, game = _replayed(record, actions)
-    return game
-
-
-def positions(record: GameRecord) -> Iterator[View]:
-    """The position before any action, then after each action of ``record`` in turn.
-
-    Raises
-    ------
-    RecordFormatError
-        As :func:`rebuild`, when the bad event is reached.
-    """
-    for game in _replayed(record, None):
-        yield game.view()
-
-
-def _replayed(record: GameRecord, actions: int | None) -> Iterator[Game]:
-    """One game, yielded before any action and again after each action it re-applies."""
-    header = record.header
-    geometry = Geometry(header.rows, header.cols)
-    board = None
-    if header.layout is not None:
-        board = Board.from_mines(header.rows, header.cols, header.layout)
-    game = Game(geometry, header.mines, rules=header.rules, seed=header.seed, board=board)
-    yield game
-    events = record.events
-    done = index = 0
-    while index < len(events) and (actions is None or done < actions):
-        event, line = events[index], index + 2
-        try:
-            _apply(game, event)
-        except MineshaftedError as error:
-            raise RecordFormatError(f"does not replay: {error}", line=line) from error
-        produced = game.record.events[index:]
-        for offset, (want, got) in enumerate(
-            zip(events[index : index + len(produced)], produced, strict=False)
-        ):
-            if want != got:
-                raise RecordFormatError(
-                    f"the replay gives {got} here, the record {want}", line=line + offset
-                )
-        if not produced:
-            raise RecordFormatError(f"{event} changes nothing", line=line)
-        if len(produced) > len(events) - index:
-            raise RecordFormatError(
-                f"the replay goes on with {produced[len(events) - index]}", line=len(events) + 2
-            )
-        index += len(produced)
-        done += 1
-        yield game
-    if index == len(events) and game.record.header != header:
-        raise RecordFormatError(
-            f"the first move was {game.record.header.first}, not {header.first}",
-            line=1,
-            field="first",
-        )
-
-
-def _apply(game: Game, event: Event) -> None:
-    """Re-apply ``event`` if it is an action; refuse any other event at this point."""
-    if isinstance(event, Reveal):
-        game.reveal(
-            event.cell,
-            guess=event.guess,
-            probability=event.probability,
-            reason=event.reason,
-            detail=event.detail,
-        )
-    elif isinstance(event, Flag):
-        game.flag(event.cell, reason=event.reason, detail=event.detail)
-    elif isinstance(event, Unflag):
-        game.unflag(event.cell, reason=event.reason, detail=event.detail)
-    else:
-        raise IllegalMoveError(f"a {event.kind} event where an action was expected", cell=None)

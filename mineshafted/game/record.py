@@ -202,7 +202,7 @@ def read_record(source: str | os.PathLike[str] | IO[str]) -> GameRecord:
     Notes
     -----
     ``O(size of the file)``; the events are checked one by one, not replayed (see
-    :func:`~mineshafted.game.engine.replay` for that).
+    :func:`~mineshafted.game.rebuilding.rebuild` for that).
     """
     if isinstance(source, (str, os.PathLike)):
         name: str | None = os.fspath(source)

@@ -1,4 +1,4 @@
-"""The S4 rule language: syntax tree, parser, condition evaluator, interpreter, scoring, checker."""
+"""The S4 rule language: syntax, parser, conditions, patterns, interpreter, scoring, checker."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from .boards import chance_board
 from .checker import Finding, Verdict, check_rule, check_rules
 from .conditions import UNKNOWN, evaluate, evaluate_partly, holds
 from .errors import RulesError, RuleSyntaxError
-from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, matches, play
+from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, play
 from .parser import OPERATORS, parse_rules, read_rules
+from .patterns import matches
 from .scoring import Evaluation, board_json, rule_usage, summary_line
 from .syntax import (
     Call,

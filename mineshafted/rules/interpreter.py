@@ -1,5 +1,9 @@
 """SmartSweeper: playing a board by a rule file, with the original's restart-from-the-top order.
 
+The patterns themselves (laid out for the board, matched on the view of squares) are
+:mod:`mineshafted.rules.patterns`; this module plays: it keeps every rule's matches up to date
+as squares change, fires the first, guesses when none applies, and keeps the score.
+
 Glossary
 --------
 position
@@ -29,18 +33,15 @@ from typing import Final
 from ..board import Board, Cell
 from ..game import AfterMine, FirstMove, Game, GameRecord, GameStatus, Rules
 from .conditions import holds
-from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
+from .patterns import Fail, Pattern, Square, match
+from .syntax import DefaultAction, Rule, Ruleset, SystemVariable
 
-__all__ = ["DEFAULT_TIME_LIMIT", "Finish", "Play", "matches", "play"]
+__all__ = ["DEFAULT_TIME_LIMIT", "Finish", "Play", "play"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIME_LIMIT: Final = 30.0
 """Seconds allowed per board, as in PatternEval."""
-
-OFF: Final = -3
-MARKED: Final = -2
-UNKNOWN: Final = -1
 
 Echo = Callable[[str], None]
 """Where debug lines go (the command line passes its ``echo``)."""
@@ -197,106 +198,6 @@ def play(
     )
 
 
-def matches(rule: Rule, seen: list[str], row: int, col: int) -> dict[str, int] | None:
-    """Whether ``rule``'s left-hand side matches at ``(row, col)`` of a drawn position.
-
-    Parameters
-    ----------
-    rule : Rule
-        The rule; its conditions see the totals as unknown squares and no marks remaining.
-    seen : list of str
-        The position, a string per row: ``?`` unknown, ``M`` marked, a digit a number.
-    row, col : int
-        Where the pattern is centred.
-
-    Returns
-    -------
-    dict or None
-        The pattern's variables and ``matched-unkns``/``matched-mines``, or ``None``.
-
-    Examples
-    --------
-    >>> from mineshafted.rules.parser import parse_rules
-    >>> rule = parse_rules("{r ?-- -1- --- => M-- -1- --- no-default-action}").rules[0]
-    >>> matches(rule, ["?11", "111", "000"], 1, 1) is not None
-    True
-    >>> matches(rule, ["?11", "111", "000"], 0, 1) is None
-    True
-    """
-    k = rule.radius
-    stride = len(seen[0]) + 2 * k
-    view = [OFF] * (stride * (len(seen) + 2 * k))
-    unknowns = 0
-    for r, line in enumerate(seen):
-        for c, ch in enumerate(line):
-            value = UNKNOWN if ch == "?" else MARKED if ch == "M" else int(ch)
-            unknowns += value == UNKNOWN
-            view[(r + k) * stride + c + k] = value
-    compiled = _Compiled(rule, stride)
-    env = _match(compiled, view, (row + k) * stride + col + k)
-    if isinstance(env, tuple):
-        return None
-    totals = {
-        SystemVariable.MINES_REMAINING.value: 0,
-        SystemVariable.SAFE_REMAINING.value: unknowns,
-    }
-    return env if holds(rule.conditions, {**env, **totals}) else None
-
-
-class _Compiled:
-    """A rule laid out for one board width: offsets into the padded view, in check order."""
-
-    __slots__ = ("actions", "checks", "first", "relevant", "rule", "stars", "uses_totals")
-
-    def __init__(self, rule: Rule, stride: int) -> None:
-        k = rule.radius
-        self.rule = rule
-        self.uses_totals = rule.uses_totals
-        cells = [
-            ((i - k) * stride + (j - k), rule.lhs[i][j])
-            for i in range(rule.size)
-            for j in range(rule.size)
-        ]
-        # The most telling squares first, so most failures cost one look.
-        self.checks = sorted(
-            ((off, ch) for off, ch in cells if ch != "*"), key=lambda c: _TELLING.get(c[1], 1)
-        )
-        self.stars = [off for off, ch in cells if ch == "*"]
-        names = {name for c in rule.conditions for name in symbols(c)}
-        counted = bool(names & {SystemVariable.MATCHED_UNKNOWNS, SystemVariable.MATCHED_MINES})
-        self.relevant = [off for off, _ in self.checks] + (self.stars if counted else [])
-        """The offsets whose squares can change whether the rule matches."""
-        off, ch = self.checks[0] if self.checks else (0, "*")
-        self.first = (off, _ACCEPTS.get(ch) or frozenset({ord(ch) - 48}))
-        """The first square looked at, and the values it accepts: a quick way to reject."""
-        self.actions: list[tuple[int, str]] = []
-        if rule.rhs is not None:
-            self.actions = [
-                ((i - k) * stride + (j - k), rule.rhs[i][j])
-                for i in range(rule.size)
-                for j in range(rule.size)
-                if rule.rhs[i][j] in "MX"
-            ]
-
-
-_TELLING: Final = {"|": 0, "M": 0, "?": 2, "-": 3, **{chr(c): 4 for c in range(97, 123)}}
-"""How early to look at a pattern character: the edge, unknowns, marks and exact numbers
-rule out most positions; ``-`` and variables match any number."""
-
-_NUMBERS: Final = frozenset(range(9))
-_ACCEPTS: Final = {
-    "|": frozenset({OFF}),
-    "?": frozenset({UNKNOWN}),
-    "M": frozenset({MARKED}),
-    "-": _NUMBERS,
-    "*": frozenset({OFF, MARKED, UNKNOWN, *_NUMBERS}),
-    **{chr(c): _NUMBERS for c in range(97, 123)},
-}
-
-_Fail = tuple[int, str]
-"""Why a pattern failed: the offset at fault and the character there (for debug level 6)."""
-
-
 class _State:
     """The view padded with off-board squares, each rule's matches, and the bookkeeping."""
 
@@ -309,10 +210,12 @@ class _State:
         self.pad = max((r.radius for r in rules), default=0)
         self.stride = g.cols + 2 * self.pad
         p, s = self.pad, self.stride
-        self.view = [OFF] * (s * (g.rows + 2 * p))
+        # The view holds plain ints (the codes' values): an enum member costs more to compare.
+        self.view: list[int] = [int(Square.OFF_BOARD)] * (s * (g.rows + 2 * p))
         self.index = [(r + p) * s + (c + p) for r in range(g.rows) for c in range(g.cols)]
+        hidden = int(Square.HIDDEN)
         for at in self.index:
-            self.view[at] = UNKNOWN
+            self.view[at] = hidden
         self.cell_at = {at: cell for cell, at in enumerate(self.index)}
         self.mines = board.mines
         self.safe_total = g.cells - board.mine_count
@@ -324,7 +227,7 @@ class _State:
         self.lost_to: str | None = None
         self.fired: Counter[str] = Counter()
         self.stuck_log: list[tuple[str, Cell]] = []
-        self.rules = [_Compiled(r, s) for r in rules]
+        self.rules = [Pattern(r, s) for r in rules]
         self.stuck: list[set[int]] = [set() for _ in rules]
         self.envs: list[dict[int, dict[str, int]]] = [{} for _ in rules]
         self.firing: list[set[int]] = [set() for _ in rules]
@@ -336,11 +239,11 @@ class _State:
 
     # -- matching -------------------------------------------------------------------------
 
-    def match(self, rule: _Compiled, at: int) -> dict[str, int] | _Fail:
+    def match(self, rule: Pattern, at: int) -> dict[str, int] | Fail:
         """The pattern's variables at ``at`` (a padded index), or why it does not match."""
-        return _match(rule, self.view, at)
+        return match(rule, self.view, at)
 
-    def conditions(self, rule: _Compiled, env: dict[str, int]) -> bool:
+    def conditions(self, rule: Pattern, env: dict[str, int]) -> bool:
         """Whether the rule's conditions hold, the totals as they stand."""
         if not rule.rule.conditions:
             return True
@@ -386,9 +289,8 @@ class _State:
                 env = self.match(rule, at)
                 if isinstance(env, tuple):
                     if tell:
-                        self.say(
-                            f"try {rule.rule.name} at {self._where(at)}: {self._why(rule, at, env)}"
-                        )
+                        why = rule.why(self.view, at, env)
+                        self.say(f"try {rule.rule.name} at {self._where(at)}: {why}")
                     continue
                 if not self.conditions(rule, env):
                     if tell:
@@ -412,9 +314,10 @@ class _State:
             act = "M" if rule.rule.default is DefaultAction.MARK else "X"
             targets += [(off, act) for off in rule.stars]
         changed: list[int] = []
+        hidden = int(Square.HIDDEN)
         for off, act in targets:
             target = at + off
-            if self.view[target] != UNKNOWN:
+            if self.view[target] != hidden:
                 continue
             if act == "M":
                 changed += self._mark(target, name)
@@ -438,10 +341,11 @@ class _State:
 
     def guess(self, rng: random.Random) -> None:
         """Click a random unknown square that is not a mine, and count it."""
+        hidden, view = int(Square.HIDDEN), self.view
         safe = [
             cell
             for cell, at in enumerate(self.index)
-            if self.view[at] == UNKNOWN and cell not in self.mines
+            if view[at] == hidden and cell not in self.mines
         ]
         cell = rng.choice(safe)
         self.guesses += 1
@@ -477,7 +381,7 @@ class _State:
             (self.say if self.debug >= 1 else log.info)(message)
             return []
         self.game.flag(cell, reason=name)
-        self.view[at] = MARKED
+        self.view[at] = int(Square.MARKED)
         self.marked += 1
         self.unknown -= 1
         return [at]
@@ -518,7 +422,7 @@ class _State:
     def render(self) -> str:
         """The board as the rules see it: ``?`` unknown, ``M`` marked, digits."""
         g = self.board.geometry
-        glyph = {UNKNOWN: "?", MARKED: "M"}
+        glyph: dict[int, str] = {Square.HIDDEN: "?", Square.MARKED: "M"}
         return "\n".join(
             "".join(
                 glyph.get(v, str(v))
@@ -530,48 +434,3 @@ class _State:
     def _where(self, at: int) -> str:
         row, col = self.board.geometry.coords(self.cell_at[at])
         return f"({row}, {col})"
-
-    def _why(self, rule: _Compiled, at: int, fail: _Fail) -> str:
-        off, ch = fail
-        v = self.view[at + off]
-        seen = {OFF: "over the edge", UNKNOWN: "unknown", MARKED: "marked"}.get(v, f"a {v}")
-        wants = {
-            "-": "a number",
-            "?": "an unknown square",
-            "M": "a marked mine",
-            "|": "the edge",
-        }.get(ch, f"a {ch}" if ch.isdigit() else f"the number of variable {ch}")
-        k = rule.rule.radius
-        i, j = divmod(off + k * self.stride + k, self.stride)
-        return f"square ({i}, {j}) of the pattern wants {wants}, found {seen}"
-
-
-def _match(rule: _Compiled, view: list[int], at: int) -> dict[str, int] | _Fail:
-    """The pattern's variables at ``at`` (a padded index), or why it does not match."""
-    env: dict[str, int] = {}
-    for off, ch in rule.checks:
-        v = view[at + off]
-        if ch == "-":
-            ok = v >= 0
-        elif ch == "?":
-            ok = v == UNKNOWN
-        elif ch == "M":
-            ok = v == MARKED
-        elif ch == "|":
-            ok = v == OFF
-        elif ch <= "9":
-            ok = v == ord(ch) - 48
-        else:
-            ok = v >= 0 and env.setdefault(ch, v) == v
-        if not ok:
-            return off, ch
-    unknowns = mines = 0
-    for off in rule.stars:
-        v = view[at + off]
-        if v == UNKNOWN:
-            unknowns += 1
-        elif v == MARKED:
-            mines += 1
-    env[SystemVariable.MATCHED_UNKNOWNS] = unknowns
-    env[SystemVariable.MATCHED_MINES] = mines
-    return env

@@ -88,3 +88,21 @@ def test_after_a_mine_play_goes_on_under_cs440_rules() -> None:
     assert game.status is GameStatus.LOST and game.mines_hit == (5,)
     with pytest.raises(RuntimeError, match="the game is over: it was lost"):
         bm.move(11)
+
+
+def test_a_mine_revealed_on_the_game_itself_ends_play_through_the_manager() -> None:
+    game = Game.on(Board.from_grid(SAMPLE), rules=MINE_SHAFTED)
+    bm = game.manager()
+    assert game.reveal(5).hit
+    for cell in (5, 0, 99):
+        with pytest.raises(RuntimeError, match=r"the game is over: a mine was explored at cell 5$"):
+            bm.move(cell)
+
+
+def test_the_manager_answers_cells_revealed_on_the_game_itself() -> None:
+    game = Game.on(Board.from_grid(SAMPLE), rules=MINE_SHAFTED)
+    bm = game.manager()
+    game.reveal(4)
+    events = list(game.record.events)
+    assert bm.move(4) == 2
+    assert game.record.events == events  # nothing revealed again
