@@ -83,7 +83,10 @@ class Policy(Protocol):
         position:
             The stall, from :meth:`mineshafted.solver.Sweep.position`.
         odds:
-            Its exact mine probabilities under the total.
+            Its exact mine probabilities under the total. In a game (the loop
+            :func:`~mineshafted.probability.play.play_out`) they are counted the first time
+            the policy reads a count: a policy that needs none should read none (its
+            :attr:`~Odds.safe` is free there).
         board:
             The board as the player knows it: clues, ``-1`` for known mines, ``None`` unknown
             (its shape is the board's).
@@ -107,10 +110,15 @@ class RandomGuess:
     def choose(
         self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
     ) -> Cell:
-        """A uniformly random unknown cell (a certain safe one first, should there be one)."""
+        """A uniformly random unknown cell of ``board`` (a certain safe one first, should
+        there be one); reads no count but :attr:`Odds.safe`, so its odds need not be counted."""
         if odds.safe:
             return odds.safe[0]
-        return rng.choice(sorted(odds.mined))
+        cols = len(board[0])
+        unknown = [
+            r * cols + c for r, row in enumerate(board) for c, v in enumerate(row) if v is None
+        ]
+        return rng.choice(unknown)
 
 
 @dataclass(frozen=True)
