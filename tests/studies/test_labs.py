@@ -14,15 +14,8 @@ from typer.testing import CliRunner
 from mineshafted.agents import AGENTS, Agent, Inference
 from mineshafted.cli import app
 from mineshafted.game import Game, View
-from mineshafted.studies.labs import (
-    PRESETS,
-    StudyError,
-    density_study,
-    mean_interval,
-    parse_densities,
-    presets_study,
-    wilson_interval,
-)
+from mineshafted.studies import StudyError, density_study, presets_study, wilson
+from mineshafted.studies.labs import PRESETS, mean_interval, parse_densities
 
 runner = CliRunner()
 
@@ -108,7 +101,7 @@ def test_the_presets_are_the_lab_s() -> None:
     ],
 )
 def test_wilson_interval(wins: int, games: int, low: float, high: float) -> None:
-    assert wilson_interval(wins, games) == pytest.approx((low, high), abs=1e-4)
+    assert wilson(wins, games) == pytest.approx((low, high), abs=1e-4)
 
 
 def test_mean_interval_uses_student_t() -> None:
@@ -220,7 +213,7 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path: Path, args: list[str], mes
 
 
 def test_preset_game_replays_the_studys_own_game() -> None:
-    from mineshafted.studies.labs import preset_game, presets_study
+    from mineshafted.studies import preset_game
 
     rows = presets_study(games=1, agents=["kb", "best"], presets=["easy-8x8"], seed=3)
     for row in rows:
