@@ -28,9 +28,9 @@ def record_option(one: str, holding: str) -> Any:
 
     Examples
     --------
-    >>> record_option("board", "each move with the rule that made it").help
-    "With one board: write its game record (each move with the rule that made it) for \
-`mineshafted replay`. An existing file is kept."
+    >>> print(record_option("board", "each move with the rule that made it").help)
+    With one board: write its game record (each move with the rule that made it) for \
+`mineshafted replay`. An existing file is kept.
     """
     return typer.Option(
         "--record",

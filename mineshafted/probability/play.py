@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from time import perf_counter
-from typing import Any
+from typing import Any, ClassVar
 
 from ..board import MINE, Cell, Geometry
 from ..errors import IllegalMoveError, InvalidBoardError
@@ -232,7 +232,7 @@ def play_out(
             flagger.flag_known()
         if game.over or report.solved:
             return guesses
-        position = sweep.position()
+        position = _StallPosition(sweep)
         chances = _StallOdds(position, mines)
         cell = policy.choose(position, chances, report.board, rng)
         probability = chances.probability(cell) if probabilities else None
@@ -323,16 +323,52 @@ first move at row 1, column 1: at most 0
         )
 
 
-class _StallOdds(Odds):
-    """The odds of a stall of the sweep, counted the first time a policy reads them.
+class _Deferred:
+    """Fields filled in by :meth:`_compute` the first time one of them is read, so that what
+    a policy does not read is never computed."""
 
-    A policy that never reads them (``random``) costs no count. No cell of a sweep's stall is
-    certain (the sweep, with the mine total when known, decides every such cell before it
-    stalls), so :attr:`safe` and :attr:`mines` are empty without counting.
+    _fields: ClassVar[tuple[str, ...]]
+
+    def _compute(self) -> object:
+        """An object holding the fields' values."""
+        raise NotImplementedError  # pragma: no cover - every subclass computes its own
+
+    def __getattr__(self, name: str) -> Any:
+        """Compute the fields when one of them is first read."""
+        if name not in self._fields:
+            raise AttributeError(name)
+        done = self._compute()
+        for known in self._fields:
+            object.__setattr__(self, known, getattr(done, known))
+        return getattr(done, name)
+
+
+class _StallPosition(_Deferred, Position):
+    """The position of a stalled sweep (:meth:`Sweep.position`), built when first read."""
+
+    _fields = ("board", "components", "unconstrained", "mines_found")
+    _sweep: Sweep
+
+    def __init__(self, sweep: Sweep) -> None:
+        object.__setattr__(self, "_sweep", sweep)
+
+    def _compute(self) -> Position:
+        """The sweep's position."""
+        return self._sweep.position()
+
+
+class _StallOdds(_Deferred, Odds):
+    """The odds of a stall of the sweep, counted the first time a policy reads a count.
+
+    No cell of a sweep's stall is certain (the sweep, with the mine total when known, decides
+    every such cell before it stalls), so :attr:`safe` and :attr:`mines` are empty without
+    counting.
     """
 
+    _fields = ("mines_left", "placements", "mined")
+    _stall: tuple[Position, int | None]
+
     def __init__(self, position: Position, mines: int | None) -> None:
-        # Odds' own fields are set from the count, on first use (see __getattr__).
         object.__setattr__(self, "_stall", (position, mines))
 
     @property
@@ -345,17 +381,18 @@ class _StallOdds(Odds):
         """None: the sweep flags every provably mined cell before it stalls."""
         return []
 
-    def __getattr__(self, name: str) -> Any:
-        """Count the odds when one of their fields is first read."""
-        if name not in ("mines_left", "placements", "mined"):
-            raise AttributeError(name)
+    def _compute(self) -> Odds:
+        """The count of the stall.
+
+        Raises
+        ------
+        ValueError
+            The rules keep the mine total hidden: there are no exact odds.
+        """
         position, mines = self._stall
         if mines is None:
             raise ValueError("no exact odds: the rules keep the mine total hidden")
-        counted = odds(position, mines)
-        for known in ("mines_left", "placements", "mined"):
-            object.__setattr__(self, known, getattr(counted, known))
-        return getattr(counted, name)
+        return odds(position, mines)
 
 
 class _FlagFirst:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
@@ -72,7 +72,7 @@ class BoardLine:
     """Per agent, in the study's order: the mines it flagged and never stepped on, over all."""
     won: tuple[bool, ...]
     """Per agent, in the study's order: whether it won."""
-    seconds: float
+    seconds: float = field(compare=False)
     """The time all the agents took (not compared)."""
 
     def to_json(self) -> dict[str, Any]:
