@@ -239,6 +239,8 @@ def play_out(
         detail = None
         if record_odds and probability is not None:
             detail = {"odds": {str(c): p for c, p in chances.floats().items()}}
+        position.close()
+        chances.close()
         event = game.reveal(
             cell,
             guess=True,
@@ -325,18 +327,32 @@ first move at row 1, column 1: at most 0
 
 class _Deferred:
     """Fields filled in by :meth:`_compute` the first time one of them is read, so that what
-    a policy does not read is never computed."""
+    a policy does not read is never computed; after :meth:`close` (the stall has passed)
+    a field not yet read cannot be."""
 
     _fields: ClassVar[tuple[str, ...]]
+    _closed: bool = False
+
+    def close(self) -> None:
+        """The stall has passed: the game has moved on from what the fields describe."""
+        object.__setattr__(self, "_closed", True)
 
     def _compute(self) -> object:
         """An object holding the fields' values."""
         raise NotImplementedError  # pragma: no cover - every subclass computes its own
 
     def __getattr__(self, name: str) -> Any:
-        """Compute the fields when one of them is first read."""
+        """Compute the fields when one of them is first read.
+
+        Raises
+        ------
+        RuntimeError
+            The stall has passed: a policy reads its stall while it chooses, not later.
+        """
         if name not in self._fields:
             raise AttributeError(name)
+        if self._closed:
+            raise RuntimeError(f"{name} of a stall read after the game moved on from it")
         done = self._compute()
         for known in self._fields:
             object.__setattr__(self, known, getattr(done, known))
@@ -344,13 +360,24 @@ class _Deferred:
 
 
 class _StallPosition(_Deferred, Position):
-    """The position of a stalled sweep (:meth:`Sweep.position`), built when first read."""
+    """The position of a stalled sweep (:meth:`Sweep.position`), built when first read.
 
-    _fields = ("board", "components", "unconstrained", "mines_found")
+    Its board and its unknown cells are the sweep's report's: they cost nothing.
+    """
+
+    _fields = ("components", "unconstrained", "mines_found")
     _sweep: Sweep
+    _undetermined: list[Cell]
 
     def __init__(self, sweep: Sweep) -> None:
         object.__setattr__(self, "_sweep", sweep)
+        object.__setattr__(self, "board", sweep.report.board)
+        object.__setattr__(self, "_undetermined", sweep.report.undetermined)
+
+    @property
+    def unknown(self) -> list[Cell]:
+        """Every unknown cell, ascending: the sweep's undetermined cells at the stall."""
+        return list(self._undetermined)
 
     def _compute(self) -> Position:
         """The sweep's position."""

@@ -83,15 +83,20 @@ class Policy(Protocol):
         position:
             The stall, from :meth:`mineshafted.solver.Sweep.position`.
         odds:
-            Its exact mine probabilities under the total. In a game (the loop
-            :func:`~mineshafted.probability.play.play_out`) they are counted the first time
-            the policy reads a count: a policy that needs none should read none (its
-            :attr:`~Odds.safe` is free there).
+            Its exact mine probabilities under the total.
         board:
             The board as the player knows it: clues, ``-1`` for known mines, ``None`` unknown
             (its shape is the board's).
         rng:
             The only source of chance a policy may use, so that a seeded game replays.
+
+        Notes
+        -----
+        In a game (the loop :func:`~mineshafted.probability.play.play_out`) the position is
+        built and the odds counted the first time the policy reads them, and only then: a
+        policy that needs no count should read none (the position's ``unknown`` cells and
+        ``board``, and the odds' ``safe`` and ``mines``, are free there), and reads them
+        while it chooses, not later.
         """
         ...  # pragma: no cover - protocol
 
@@ -110,15 +115,13 @@ class RandomGuess:
     def choose(
         self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
     ) -> Cell:
-        """A uniformly random unknown cell of ``board`` (a certain safe one first, should
-        there be one); reads no count but :attr:`Odds.safe`, so its odds need not be counted."""
+        """A uniformly random unknown cell (a certain safe one first, should there be one).
+
+        Reads only :attr:`Odds.safe` and :attr:`Position.unknown`: in a game neither is
+        counted (see :func:`~mineshafted.probability.play.play_out`)."""
         if odds.safe:
             return odds.safe[0]
-        cols = len(board[0])
-        unknown = [
-            r * cols + c for r, row in enumerate(board) for c, v in enumerate(row) if v is None
-        ]
-        return rng.choice(unknown)
+        return rng.choice(position.unknown)
 
 
 @dataclass(frozen=True)
