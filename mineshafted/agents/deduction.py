@@ -17,7 +17,7 @@ from typing import ClassVar
 from ..board import MINE, Cell
 from ..game import Game, View
 from ..probability import Best, Policy, RandomGuess, position_of
-from ..probability.play import play_out
+from ..probability.loop import play_out
 from ..solver import count_component, tally
 from .agent import Agent, Inference, revealed_cells
 
@@ -29,7 +29,7 @@ class CSPAgent(Agent):
     rules show it) and a random guess when it stalls.
 
     The game is played by the package's one game loop
-    (:func:`~mineshafted.probability.play.play_out`): a guess is revealed through the engine;
+    (:func:`~mineshafted.probability.loop.play_out`): a guess is revealed through the engine;
     a mine (play continues after a mine) is told to the sweep as a mine, a safe cell as a
     guess survived; then the sweep advances. Every cell the sweep proves mined is flagged.
     Without the mine total there are no odds to go on, and every agent of this kind guesses

@@ -92,7 +92,7 @@ class Policy(Protocol):
 
         Notes
         -----
-        In a game (the loop :func:`~mineshafted.probability.play.play_out`) the position is
+        In a game (the loop :func:`~mineshafted.probability.loop.play_out`) the position is
         built and the odds counted the first time the policy reads them, and only then: a
         policy that needs no count should read none (the position's ``unknown`` cells and
         ``board``, and the odds' ``safe`` and ``mines``, are free there), and reads them
@@ -118,7 +118,7 @@ class RandomGuess:
         """A uniformly random unknown cell (a certain safe one first, should there be one).
 
         Reads only :attr:`Odds.safe` and :attr:`Position.unknown`: in a game neither is
-        counted (see :func:`~mineshafted.probability.play.play_out`)."""
+        counted (see :func:`~mineshafted.probability.loop.play_out`)."""
         if odds.safe:
             return odds.safe[0]
         return rng.choice(position.unknown)

@@ -230,7 +230,7 @@ def test_the_sweeping_agents_play_through_the_one_game_loop(
 
 
 def test_the_random_guess_of_the_csp_agent_costs_no_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    import mineshafted.probability.play as play
+    import mineshafted.probability.loop as play
 
     def refused(*args: object) -> None:
         raise AssertionError("the odds were counted")
