@@ -28,14 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from mineshafted.studies.labs import (
-    DENSITY_AGENTS,
-    PRESET_AGENTS,
-    PRESETS,
-    density_study,
-    parse_densities,
-    presets_study,
-)
+from mineshafted.studies import density_study, presets_study
+from mineshafted.studies.labs import DENSITY_AGENTS, PRESET_AGENTS, PRESETS, parse_densities
 
 DENSITY_TARGET = 120.0
 """Seconds allowed for the default density study with two processes."""

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from mineshafted.game import FirstMove
 from mineshafted.probability import play_game
-from mineshafted.studies import Study, game_seed, run_study
+from mineshafted.studies import Study, game_seed, run_study, summarise
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def strength(
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{level.rows}x{level.cols}-{level.mines}-{level.start}-{policy}-{seed}.jsonl"
-    summary = run_study(study, jobs=jobs, out=path).summary
+    summary = summarise(run_study(study, jobs=jobs, out=path).lines)
     took = time.perf_counter() - began
     low, high = summary.ci95
     row = (

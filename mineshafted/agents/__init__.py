@@ -9,7 +9,7 @@ deduction: ``csp``, ``best``) and :mod:`.registry` (every agent by name).
 from __future__ import annotations
 
 from .agent import Agent, Inference, Reasoner, ReasoningAgent, Selection, revealed_cells
-from .deduction import BestAgent, CSPAgent, GuessPolicy, best_policy, random_policy
+from .deduction import BestAgent, CSPAgent
 from .equations import BasicAgent, BasicV2Agent, ClueEquations, ImprovedAgent, ImprovedV2Agent
 from .kb import KBAgent, KBMergeAgent, KnowledgeBase, Sentence
 from .registry import AGENTS, UnknownAgentError, agent, agent_names
@@ -22,7 +22,6 @@ __all__ = [
     "BestAgent",
     "CSPAgent",
     "ClueEquations",
-    "GuessPolicy",
     "ImprovedAgent",
     "ImprovedV2Agent",
     "Inference",
@@ -36,7 +35,5 @@ __all__ = [
     "UnknownAgentError",
     "agent",
     "agent_names",
-    "best_policy",
-    "random_policy",
     "revealed_cells",
 ]

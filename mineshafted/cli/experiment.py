@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .output import fail, fail_on_error, save_record
+from .status import EXIT_INTERRUPTED, exit_status
 
 if TYPE_CHECKING:
+    from ..studies import BoardLine, Finished, Kind
     from ..studies.labs import DensityRow, PresetRow
 
 __all__ = ["HELP", "app"]
@@ -21,10 +25,13 @@ HELP = (
     "Run the course labs' studies: every agent on the same boards, results as CSV and PNG.\n\n"
     "density: the CS440 study (play goes on after a mine; score = mines flagged safely / "
     "mines). presets: the lab's autograder (a mine loses; win rate per preset).\n\n"
-    "Both write only into --out and refuse to overwrite results there without --force. "
-    "The PNG needs matplotlib (pip install 'mineshafted[plots]'); without it the CSV is still "
-    "written. Exit status: 0 done; 2 bad arguments or results already there (one line on "
-    "stderr says which)."
+    "Both write only into --out: each finished board as one line of STUDY.jsonl, then "
+    "STUDY.csv and STUDY.png. Board i is drawn from --seed and i alone, so the tables are the "
+    "same whatever --jobs or --dask; Ctrl-C stops cleanly and the same command resumes from "
+    "the .jsonl. Results already there are kept without --force. The PNG needs matplotlib "
+    "(pip install 'mineshafted[plots]'); without it the CSV is still written. Exit status: 0 "
+    "done; 2 bad arguments or results already there (one line on stderr says which); 130 "
+    "interrupted."
 )
 """The command group's ``--help`` text."""
 
@@ -41,16 +48,36 @@ Agents = Annotated[
 ]
 Seed = Annotated[int, typer.Option(help="Seed: the same seed gives the same boards and guesses.")]
 Jobs = Annotated[int, typer.Option(help="Worker processes.")]
-Out = Annotated[
-    Path, typer.Option(file_okay=False, help="Directory for the CSV and PNG (created if needed).")
+Dask = Annotated[
+    str | None,
+    typer.Option(
+        metavar="local|ADDRESS",
+        help="Play on Dask: 'local' starts a LocalCluster of --jobs workers; tcp://host:port "
+        "uses that scheduler. Needs pip install 'mineshafted[dask]'.",
+    ),
 ]
-Force = Annotated[bool, typer.Option("--force", help="Overwrite results already in --out.")]
+Out = Annotated[
+    Path,
+    typer.Option(
+        file_okay=False,
+        help="Directory for the results (created if needed): STUDY.jsonl, one line per "
+        "finished board, resumed by the same command; STUDY.csv and STUDY.png.",
+    ),
+]
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Overwrite the CSV and PNG already in --out, and start afresh a STUDY.jsonl "
+        "of other arguments.",
+    ),
+]
 
 
 @app.command(
     "density",
     help="Mean score (with 95% intervals) of each agent at each mine density, under the CS440 "
-    "rules, on a square board; writes density.csv and density.png.",
+    "rules, on a square board; writes density.jsonl, density.csv and density.png.",
 )
 def density(
     size: Annotated[int, typer.Option(help="Board side d (a d x d board).")] = 20,
@@ -64,43 +91,40 @@ def density(
     agents: Agents = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
+    dask: Dask = None,
     out: Out = Path("results"),
     force: Force = False,
 ) -> None:
     """Run the density study and write its CSV and figure."""
-    from ..studies.labs import DENSITY_AGENTS, density_study, parse_densities, write_rows
+    from ..studies import DensityStudy
+    from ..studies.labs import DENSITY_AGENTS, parse_densities, write_rows
 
     with fail_on_error():
         chosen = parse_densities(densities)
         names = _names(agents, DENSITY_AGENTS)
         _counts(size=size, runs=runs, jobs=jobs)
-        csv_path, png_path = _targets(out, "density", force)
-        with _progress(len(chosen) * runs, "density") as advance:
-            rows = density_study(
-                size=size,
-                densities=chosen,
-                runs=runs,
-                agents=names,
-                seed=seed,
-                jobs=jobs,
-                progress=advance,
-            )
-        write_rows(rows, csv_path)
-    typer.echo(f"wrote {csv_path}", err=True)
-    _draw(lambda: _density_png(rows, png_path, size), png_path)
+        study = DensityStudy(size, tuple(chosen), runs, tuple(names), seed)
+        study.check()
+        paths = _targets(out, "density", force)
+        finished = _run(study, paths, jobs, dask, force, "density")
+        rows = study.rows(finished.lines)
+        write_rows(rows, paths.csv)
+    typer.echo(f"wrote {paths.csv}", err=True)
+    _draw(lambda: _density_png(rows, paths.png, size), paths.png)
 
 
 @app.command(
     "presets",
     help="Win rate (with 95% intervals) of each agent on each of the lab's presets (easy 8x8, "
     "9x9, 10x10 with 10 mines; medium 13x15, 16x16 with 40; hard 30x16 with 99) under classic "
-    "rules; writes presets.csv and presets.png and prints a table.",
+    "rules; writes presets.jsonl, presets.csv and presets.png and prints a table.",
 )
 def presets(
     games: Annotated[int, typer.Option(help="Games per preset (each agent plays each).")] = 1000,
     agents: Agents = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
+    dask: Dask = None,
     out: Out = Path("results"),
     force: Force = False,
     record: Annotated[
@@ -113,26 +137,74 @@ def presets(
     ] = False,
 ) -> None:
     """Run the presets study, write its CSV and figure, and print the table."""
-    from ..studies.labs import PRESET_AGENTS, PRESETS, preset_game, presets_study, write_rows
+    from ..studies import PresetsStudy, preset_game
+    from ..studies.labs import PRESET_AGENTS, PRESETS, write_rows
 
     with fail_on_error():
         names = _names(agents, PRESET_AGENTS)
         _counts(games=games, jobs=jobs)
-        csv_path, png_path = _targets(out, "presets", force)
+        study = PresetsStudy(games, tuple(names), tuple(PRESETS), seed)
+        study.check()
+        paths = _targets(out, "presets", force)
         records = [(p, n, out / f"{p}-{n}.jsonl") for p in PRESETS for n in names] if record else []
         for _, _, path in records:
             if path.exists() and not force:
                 fail(f"{path}: already exists (use --force to overwrite)")
-        with _progress(len(PRESETS) * games, "presets") as advance:
-            rows = presets_study(games=games, agents=names, seed=seed, jobs=jobs, progress=advance)
-        write_rows(rows, csv_path)
+        finished = _run(study, paths, jobs, dask, force, "presets")
+        rows = study.rows(finished.lines)
+        write_rows(rows, paths.csv)
     _table(rows)
-    typer.echo(f"wrote {csv_path}", err=True)
-    _draw(lambda: _presets_png(rows, png_path), png_path)
+    typer.echo(f"wrote {paths.csv}", err=True)
+    _draw(lambda: _presets_png(rows, paths.png), paths.png)
     for preset, name, path in records:
         save_record(preset_game(preset, name, seed=seed).record, path)
     if records:
         typer.echo(f"wrote {len(records)} game record(s) to {out}", err=True)
+
+
+@dataclass(frozen=True)
+class _Paths:
+    """Where a study's results go in ``--out``."""
+
+    journal: Path
+    csv: Path
+    png: Path
+
+
+def _run(
+    study: Kind[BoardLine], paths: _Paths, jobs: int, dask: str | None, force: bool, label: str
+) -> Finished[BoardLine]:
+    """Play the boards not yet in the journal, with a progress bar; end with status 130 and
+    one line on stderr if interrupted.
+
+    Raises
+    ------
+    StudyError
+        From the runner: a journal of other arguments (unless ``force`` starts it afresh), no
+        Dask, no scheduler.
+    """
+    from ..studies import JournalError, run_study
+
+    if force and paths.journal.exists():
+        try:
+            with paths.journal.open(encoding="utf-8") as stream:
+                head = json.loads(stream.readline())
+        except (OSError, ValueError):
+            head = None
+        if not isinstance(head, dict) or head.get("study") != study.key:
+            paths.journal.unlink()
+    with _progress(study.count, label) as advance:
+        try:
+            finished = run_study(study, jobs=jobs, dask=dask, out=paths.journal, on_game=advance)
+        except JournalError as error:
+            fail(f"{error} (or --force to start afresh)", exit_status(error))
+    if finished.interrupted:
+        fail(
+            f"interrupted: {len(finished.lines)} of {study.count} board(s) done; "
+            "run the same command to resume",
+            EXIT_INTERRUPTED,
+        )
+    return finished
 
 
 def _names(text: str | None, default: tuple[str, ...]) -> list[str]:
@@ -160,12 +232,13 @@ def _counts(**counts: int) -> None:
             fail(f"--{name} must be at least 1, not {value}")
 
 
-def _targets(out: Path, stem: str, force: bool) -> tuple[Path, Path]:
-    """The CSV and PNG paths in ``out`` (created); refuse existing ones without ``force``."""
+def _targets(out: Path, stem: str, force: bool) -> _Paths:
+    """The journal, CSV and PNG paths in ``out`` (created); refuse an existing CSV or PNG
+    without ``force`` (a journal is resumed)."""
     if out.exists() and not out.is_dir():
         fail(f"{out}: not a directory")
-    paths = (out / f"{stem}.csv", out / f"{stem}.png")
-    for path in paths:
+    paths = _Paths(out / f"{stem}.jsonl", out / f"{stem}.csv", out / f"{stem}.png")
+    for path in (paths.csv, paths.png):
         if path.exists() and not force:
             fail(f"{path}: already exists (use --force to overwrite)")
     out.mkdir(parents=True, exist_ok=True)
@@ -173,8 +246,9 @@ def _targets(out: Path, stem: str, force: bool) -> tuple[Path, Path]:
 
 
 @contextmanager
-def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on a terminal's stderr (nothing elsewhere); yields its advance."""
+def _progress(total: int, label: str) -> Iterator[Callable[[object, int], None]]:
+    """A rich progress bar on a terminal's stderr (nothing elsewhere); yields a callback for
+    the runner's ``on_game``."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -187,16 +261,16 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
     )
     with Progress(*columns, console=console, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"{label} (boards)", total=total)
-        yield lambda done: bar.advance(task, done)
+        yield lambda _line, done: bar.update(task, completed=done)
 
 
 def _draw(draw: Callable[[], None], path: Path) -> None:
     """Draw a figure; without matplotlib, say how to get it and carry on."""
-    from ..studies.figures import PlotsUnavailableError
+    from ..studies import MissingExtraError
 
     try:
         draw()
-    except PlotsUnavailableError as error:
+    except MissingExtraError as error:
         typer.echo(f"note: no {path.name}: {error}", err=True)
         return
     typer.echo(f"wrote {path}", err=True)

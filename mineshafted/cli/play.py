@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .options import record_option
 from .output import check_record, fail, fail_on_error, save_record
 from .status import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from ..probability import Played
-    from ..studies import Finished, Study
+    from ..studies import Finished, GameLine, Study, Summary
 
 __all__ = ["HELP", "First", "Policy", "command"]
 
@@ -31,14 +32,16 @@ HELP = (
 
 
 class First(StrEnum):
-    """The first moves classic play offers."""
+    """The first moves classic play offers: ``mineshafted.game.FirstMove`` without ``none``
+    (a test keeps the two in step; the library is not imported before the command runs)."""
 
     SAFE = "safe"
     OPENING = "opening"
 
 
 class Policy(StrEnum):
-    """The guessing policies, by name (``mineshafted.probability.PolicyName``)."""
+    """The guessing policies, by name: ``mineshafted.probability.PolicyName`` (a test keeps
+    the two in step)."""
 
     BEST = "best"
     SAFEST = "safest"
@@ -78,14 +81,7 @@ def command(
         ),
     ] = None,
     record: Annotated[
-        Path | None,
-        typer.Option(
-            "--record",
-            metavar="FILE.jsonl",
-            dir_okay=False,
-            help="With one game: write its record (each guess with every unknown cell's "
-            "odds) for `mineshafted replay`. An existing file is kept.",
-        ),
+        Path | None, record_option("game", "each guess with every unknown cell's odds")
     ] = None,
     json_output: Annotated[
         bool,
@@ -122,15 +118,18 @@ def command(
         return
     if record is not None:
         fail("--record prints the game itself: leave out --json, --out and --dask")
+    from ..studies import summarise
+
     finished = _many(study, jobs, dask, out, show_progress=not json_output)
+    summary = summarise(finished.lines)
     if json_output:
-        typer.echo(json.dumps(_summary_json(study, finished, jobs, dask)))
+        typer.echo(json.dumps(_summary_json(study, finished, summary, jobs, dask)))
     else:
         typer.echo(_heading(study))
-        typer.echo(finished.summary.text())
+        typer.echo(summary.text())
     if finished.interrupted:
         typer.echo(
-            f"interrupted: {finished.summary.games} of {games} game(s) done"
+            f"interrupted: {summary.games} of {games} game(s) done"
             + ("; run the same command to resume" if out is not None else ""),
             err=True,
         )
@@ -169,14 +168,14 @@ def _guess_lines(played: Played, cols: int) -> list[str]:
     """One line per guess: where, its chance of a mine, what it turned out to be."""
     return [
         f"guess {number}: ({guess.cell // cols}, {guess.cell % cols}) at "
-        f"{float(guess.probability):.1%} mine: {'a mine' if guess.hit else 'safe'}"
+        f"{float(guess.probability or 0):.1%} mine: {'a mine' if guess.hit else 'safe'}"
         for number, guess in enumerate(played.guesses, start=1)
     ]
 
 
 def _many(
     study: Study, jobs: int, dask: str | None, out: Path | None, *, show_progress: bool
-) -> Finished:
+) -> Finished[GameLine]:
     """Run the study, with a progress bar on stderr when it is a terminal."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -212,9 +211,10 @@ def _heading(study: Study) -> str:
     )
 
 
-def _summary_json(study: Study, finished: Finished, jobs: int, dask: str | None) -> dict[str, Any]:
+def _summary_json(
+    study: Study, finished: Finished[GameLine], summary: Summary, jobs: int, dask: str | None
+) -> dict[str, Any]:
     """The summary for programs."""
-    summary = finished.summary
     low, high = summary.ci95
     return {
         "rows": study.rows,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 
+from .options import record_option
 from .output import check_record, fail, fail_on_error, save_record
 
 if TYPE_CHECKING:
@@ -89,14 +90,7 @@ def evaluate(
         bool, typer.Option("--json", help="Print per-board results and the totals as JSON.")
     ] = False,
     record: Annotated[
-        Path | None,
-        typer.Option(
-            "--record",
-            metavar="FILE.jsonl",
-            dir_okay=False,
-            help="With one board: write the game's record (each move with the rule that made "
-            "it) for `mineshafted replay`. An existing file is kept.",
-        ),
+        Path | None, record_option("board", "each move with the rule that made it")
     ] = None,
 ) -> None:
     """Play every board with the rules and print PatternEval's report."""

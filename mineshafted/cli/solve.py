@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .options import record_option
 from .output import (
     check_record,
     emit,
@@ -90,15 +91,7 @@ def command(
         ),
     ] = False,
     record: Annotated[
-        Path | None,
-        typer.Option(
-            "--record",
-            metavar="FILE.jsonl",
-            dir_okay=False,
-            help="Write the solve as a game record (JSON Lines), each reveal with the stage "
-            "that proved it, for `mineshafted replay`. One puzzle only; an existing file is "
-            "kept.",
-        ),
+        Path | None, record_option("puzzle", "each reveal with the stage that proved it")
     ] = None,
     engine: Annotated[
         SearchChoice | None,

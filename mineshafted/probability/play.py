@@ -18,17 +18,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
-from fractions import Fraction
 from time import perf_counter
 
 from ..board import Cell, Geometry
 from ..errors import IllegalMoveError, InvalidBoardError
 from ..game import AfterMine, FirstMove, Game, GameRecord, Rules, View
-from ..solver import Sweep
-from .odds import odds
+from .loop import Guess, play_out
 from .policy import Policy, PolicyName, policy_named
 
 __all__ = ["Guess", "Played", "Start", "check_game", "play_game", "start_cell"]
+# Guess lives in .loop; it is named here too, where it was first.
 
 
 class Start(StrEnum):
@@ -38,15 +37,6 @@ class Start(StrEnum):
     """Row 0, column 0: Tu et al.'s rules."""
     CENTRE = "centre"
     """The middle cell (rounding down)."""
-
-
-@dataclass(frozen=True)
-class Guess:
-    """One guess: the cell, its exact chance of a mine then, and whether it was one."""
-
-    cell: Cell
-    probability: Fraction
-    hit: bool
 
 
 @dataclass(frozen=True)
@@ -79,9 +69,11 @@ def play_game(
 ) -> Played:
     """Play one classic game (mine total known, zeros expand, a mine loses) to its end.
 
-    The sweep plays with the mine total through :meth:`Game.manager`; at each stall the
-    policy picks a cell, the game records it as a guess with its probability, and the sweep
-    goes on from it, until the board is cleared (won) or a guess hits a mine (lost).
+    The game is drawn from ``seed`` and played by the one game loop
+    (:func:`~mineshafted.probability.loop.play_out`): the sweep plays with the mine total; at
+    each stall the policy picks a cell, the game records it as a guess with its probability,
+    and the sweep goes on from it, until the board is cleared (won) or a guess hits a mine
+    (lost).
 
     Parameters
     ----------
@@ -136,30 +128,7 @@ def play_game(
     game = Game.draw(rows, cols, mines, rules=rules, seed=seed)
     rng = random.Random(f"policy:{seed}")
     began = perf_counter()
-    sweep = Sweep(game.manager(), start=cell, mines=mines)
-    guesses: list[Guess] = []
-    try:
-        report = sweep.advance()
-    except RuntimeError:  # the start was a mine: possible only under FirstMove.NONE
-        report = None
-    while report is not None and not report.solved and not game.over:
-        position = sweep.position()
-        chances = odds(position, mines)
-        cell = chooser.choose(position, chances, report.board, rng)
-        probability = chances.probability(cell)
-        detail = {"odds": {str(c): p for c, p in chances.floats().items()}} if record_odds else None
-        event = game.reveal(
-            cell,
-            guess=True,
-            probability=float(probability),
-            reason=f"{chooser.name} guess",
-            detail=detail,
-        )
-        guesses.append(Guess(cell, probability, event.hit))
-        if event.hit:
-            break
-        sweep.guess(cell)
-        report = sweep.advance()
+    guesses = play_out(game, chooser, rng, start=cell, record_odds=record_odds)
     seconds = perf_counter() - began
     return Played(game.won, tuple(guesses), seconds, game.record, game.view(), seed)
 

@@ -78,6 +78,14 @@ class Policy(Protocol):
             (its shape is the board's).
         rng:
             The only source of chance a policy may use, so that a seeded game replays.
+
+        Notes
+        -----
+        In a game (the loop :func:`~mineshafted.probability.loop.play_out`) the position is
+        built and the odds counted the first time the policy reads them, and only then: a
+        policy that needs no count should read none (the position's ``unknown`` cells and
+        ``board``, and the odds' ``safe`` and ``mines``, are free there), and reads them
+        while it chooses, not later.
         """
         ...  # pragma: no cover - protocol
 
@@ -96,10 +104,13 @@ class RandomGuess:
     def choose(
         self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
     ) -> Cell:
-        """A uniformly random unknown cell (a certain safe one first, should there be one)."""
+        """A uniformly random unknown cell (a certain safe one first, should there be one).
+
+        Reads only :attr:`Odds.safe` and :attr:`Position.unknown`: in a game neither is
+        counted (see :func:`~mineshafted.probability.loop.play_out`)."""
         if odds.safe:
             return odds.safe[0]
-        return rng.choice(sorted(odds.mined))
+        return rng.choice(position.unknown)
 
 
 @dataclass(frozen=True)

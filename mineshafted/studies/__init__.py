@@ -1,33 +1,47 @@
-"""Studies: many games across processes or a Dask cluster; results files; summaries; figures.
+"""Studies: many games of one kind across processes or a Dask cluster; results files; figures.
 
-:mod:`.study` (run the games of a classic-play study, resumably), :mod:`.journal` (its
-results file, one line per game), :mod:`.summary` (win rate with a 95% Wilson interval),
-:mod:`.errors`; :mod:`.labs` (the course labs' density and presets studies of the agents)
-and :mod:`.figures` (their plots, with the optional matplotlib).
+:mod:`.study` (the one runner: any study kind, here, in processes or on Dask, resumably),
+:mod:`.journal` (its results file, one line per game), :mod:`.errors`; the study kinds:
+:mod:`.classic` (classic games, ``mineshafted play``), :mod:`.density` and :mod:`.presets`
+(the course labs' studies of the agents, on :mod:`.paired` boards); :mod:`.summary` (win rate
+with a 95% Wilson interval), :mod:`.labs` (the labs' presets and table rows) and
+:mod:`.figures` (their plots, with the optional matplotlib).
 """
 
 from __future__ import annotations
 
+from .classic import GameLine, Study, game_seed, play_one
+from .density import DensityStudy, density_study
 from .errors import JournalError, MissingExtraError, SchedulerError, StudyError
-from .journal import GameLine, Journal, StudyKey, open_journal
-from .study import LOCAL, Finished, Study, game_seed, play_one, run_study
+from .journal import Journal, Line, open_journal
+from .paired import BoardLine, PairedBoard
+from .presets import PresetsStudy, preset_game, presets_study
+from .study import LOCAL, Finished, Kind, run_study
 from .summary import Summary, summarise, wilson
 
 __all__ = [
     "LOCAL",
+    "BoardLine",
+    "DensityStudy",
     "Finished",
     "GameLine",
     "Journal",
     "JournalError",
+    "Kind",
+    "Line",
     "MissingExtraError",
+    "PairedBoard",
+    "PresetsStudy",
     "SchedulerError",
     "Study",
     "StudyError",
-    "StudyKey",
     "Summary",
+    "density_study",
     "game_seed",
     "open_journal",
     "play_one",
+    "preset_game",
+    "presets_study",
     "run_study",
     "summarise",
     "wilson",

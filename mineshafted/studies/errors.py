@@ -1,4 +1,5 @@
-"""The errors of studies: a results file from another study, a missing extra, no scheduler."""
+"""The errors of studies: bad arguments, a results file from another study, a missing extra,
+no scheduler. ``except StudyError`` catches every one of them."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from ..errors import MineshaftedError
 __all__ = ["JournalError", "MissingExtraError", "SchedulerError", "StudyError"]
 
 
-class StudyError(MineshaftedError):
-    """A study cannot run as asked."""
+class StudyError(MineshaftedError, ValueError):
+    """A study cannot run as asked; the message names the argument or file at fault."""
 
 
-class JournalError(StudyError, ValueError):
-    """A results file (``--out``) that cannot be resumed: another study's, or malformed.
+class JournalError(StudyError):
+    """A results file that cannot be resumed: another study's, or malformed.
 
     Carries the file and, when one line is at fault, its number (counting from 1).
     """
@@ -27,11 +28,19 @@ class JournalError(StudyError, ValueError):
 
 
 class MissingExtraError(StudyError, ImportError):
-    """An optional dependency is not installed; the message says how to install it."""
+    """An optional extra of the package is not installed; the message says how to install it.
 
-    def __init__(self, message: str, *, extra: str) -> None:
-        super().__init__(message)
+    >>> print(MissingExtraError("plots", package="matplotlib", needed_by="the figure"))
+    the figure needs matplotlib, which is not installed: pip install 'mineshafted[plots]'
+    """
+
+    def __init__(self, extra: str, *, package: str, needed_by: str) -> None:
+        super().__init__(
+            f"{needed_by} needs {package}, which is not installed: "
+            f"pip install 'mineshafted[{extra}]'"
+        )
         self.extra = extra
+        """The extra to install, e.g. ``dask``."""
 
 
 class SchedulerError(StudyError):

@@ -12,23 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import MineshaftedError
+from .errors import MissingExtraError
 from .labs import DensityRow, PresetRow
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure  # type: ignore[import-not-found,unused-ignore]
 
-__all__ = ["PlotsUnavailableError", "density_figure", "presets_figure"]
-
-INSTALL = "pip install 'mineshafted[plots]'"
-"""How to get matplotlib, for messages."""
-
-
-class PlotsUnavailableError(MineshaftedError, ImportError):
-    """Matplotlib is not installed; the message says how to install it."""
-
-    def __init__(self) -> None:
-        super().__init__(f"matplotlib is not installed: {INSTALL} to draw the figure")
+__all__ = ["density_figure", "presets_figure"]
 
 
 def density_figure(rows: Sequence[DensityRow], path: Path, *, size: int) -> None:
@@ -36,8 +26,8 @@ def density_figure(rows: Sequence[DensityRow], path: Path, *, size: int) -> None
 
     Raises
     ------
-    PlotsUnavailableError
-        Matplotlib is not installed.
+    MissingExtraError
+        Matplotlib (the ``plots`` extra) is not installed.
     """
     figure = _figure()
     axes = figure.subplots()
@@ -62,8 +52,8 @@ def presets_figure(rows: Sequence[PresetRow], path: Path) -> None:
 
     Raises
     ------
-    PlotsUnavailableError
-        Matplotlib is not installed.
+    MissingExtraError
+        Matplotlib (the ``plots`` extra) is not installed.
     """
     figure = _figure(width=10)
     axes = figure.subplots()
@@ -95,7 +85,7 @@ def _figure(width: float = 8) -> Figure:
     try:
         from matplotlib.figure import Figure  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        raise PlotsUnavailableError() from None
+        raise MissingExtraError("plots", package="matplotlib", needed_by="the figure") from None
     return Figure(figsize=(width, 5), layout="constrained")
 
 

@@ -1,11 +1,20 @@
-"""Study: many games of one kind played in this process, in a pool of processes, or on Dask.
+"""Study: the one runner, many games of one kind played here, in processes, or on Dask.
 
-Game ``i`` of a study is played from the base seed and ``i`` alone (:func:`game_seed`), so a
-study's games and wins are the same whichever way it runs, and however it is split or
-resumed; only the order in which games finish, and their times, differ.
+A study kind (:class:`Kind`: classic play's :class:`~mineshafted.studies.classic.Study`, the
+labs' :class:`~mineshafted.studies.density.DensityStudy` and
+:class:`~mineshafted.studies.presets.PresetsStudy`) says how many games it has and plays game
+``i`` from its own seed and ``i`` alone; the runner plays them in this process, in a pool of
+processes or on a Dask cluster, keeps each finished game in a resumable results file
+(:mod:`.journal`) and stops cleanly on Ctrl-C. So a study's results are the same whichever way
+it runs, and however it is split or resumed; only the order in which games finish, and their
+times, differ.
 
 Glossary
 --------
+kind
+    What the games of a study are: classic games of one size and policy, or the labs' boards
+    each played by every agent. A new kind is one module with one class (the :class:`Kind`
+    protocol) and one command that runs it.
 chunk
     A run of game indices sent to one worker at once, so that a worker's round trip is paid
     per chunk, not per game.
@@ -13,134 +22,90 @@ chunk
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import signal
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
 
-from ..game import FirstMove, GameStatus
-from ..probability import PolicyName, check_game, play_game, policy_named, start_cell
 from .errors import MissingExtraError, SchedulerError
-from .journal import GameLine, StudyKey, open_journal
-from .summary import Summary, summarise
+from .journal import Line, open_journal
 
-__all__ = ["LOCAL", "Finished", "Study", "game_seed", "play_one", "run_study"]
+__all__ = ["LOCAL", "Finished", "Kind", "run_study"]
 
 log = logging.getLogger(__name__)
 
 LOCAL = "local"
 """The ``dask`` address that starts a :class:`distributed.LocalCluster` for the study."""
 
-OnGame = Callable[[GameLine, int], None]
+L = TypeVar("L", bound=Line)
+L_co = TypeVar("L_co", bound=Line, covariant=True)
+
+
+class Kind(Protocol[L_co]):
+    """A kind of study: ``count`` games, game ``i`` played from the study and ``i`` alone.
+
+    A kind must pickle (it is sent to worker processes) and play the same game for the same
+    index wherever it runs.
+    """
+
+    @property
+    def count(self) -> int:
+        """How many games the study has (indices ``0 .. count - 1``); the runner starts them
+        in index order, so a kind puts its costliest games first."""
+        ...  # pragma: no cover - protocol
+
+    @property
+    def key(self) -> dict[str, Any]:
+        """What fixes every game, as JSON: a results file must match it to be resumed."""
+        ...  # pragma: no cover - protocol
+
+    def check(self) -> None:
+        """Raise if the study cannot be played (before any game is)."""
+        ...  # pragma: no cover - protocol
+
+    def play(self, index: int) -> L_co:
+        """Play game ``index``."""
+        ...  # pragma: no cover - protocol
+
+    def read(self, data: Any) -> L_co:
+        """A game line back from its JSON in the results file (``ValueError`` if it is not)."""
+        ...  # pragma: no cover - protocol
+
+
+OnGame = Callable[[L, int], None]
 """Called in the calling process after each finished game, with how many are done so far."""
 
 
 @dataclass(frozen=True)
-class Study:
-    """``games`` games on a ``rows`` x ``cols`` board with ``mines`` mines, all alike.
-
-    Examples
-    --------
-    >>> study = Study(9, 9, 10, games=3, seed=1)
-    >>> [line.outcome.value for line in run_study(study).lines]
-    ['won', 'won', 'won']
-    """
-
-    rows: int
-    cols: int
-    mines: int
-    games: int = 1
-    seed: int = 0
-    """The base seed: game ``i`` is played from :func:`game_seed` of it and ``i``."""
-    first: FirstMove = FirstMove.SAFE
-    start: str = "corner"
-    """``corner``, ``centre`` or ``R,C``."""
-    policy: str = PolicyName.BEST.value
-    """A name :func:`~mineshafted.probability.policy_named` knows."""
-
-    def check(self) -> None:
-        """Refuse a study that cannot be played.
-
-        Raises
-        ------
-        InvalidBoardError
-            No cells, or the mines do not fit.
-        IllegalMoveError
-            The start is off the board.
-        ValueError
-            Fewer than 0 games, or no policy has that name.
-        """
-        if self.games < 0:
-            raise ValueError(f"games must be 0 or more, not {self.games}")
-        policy_named(self.policy)
-        cell = start_cell(self.start, self.rows, self.cols)
-        check_game(self.rows, self.cols, self.mines, first=self.first, start=cell)
-
-    @property
-    def key(self) -> StudyKey:
-        """What a results file must match to be resumed by this study."""
-        return StudyKey(
-            self.rows, self.cols, self.mines, self.first.value, self.start, self.policy, self.seed
-        )
-
-
-@dataclass(frozen=True)
-class Finished:
+class Finished(Generic[L]):
     """A study's games (those run now and those resumed from its file) and how it ended."""
 
-    lines: list[GameLine]
+    lines: list[L]
     """Every finished game of the study, by index."""
-    summary: Summary
     interrupted: bool
-    """Stopped early (Ctrl-C): the summary covers only the games done."""
+    """Stopped early (Ctrl-C): :attr:`lines` holds only the games done."""
     resumed: int
     """How many of the games were already in the results file."""
 
 
-def game_seed(base: int, index: int) -> int:
-    """The seed of game ``index`` of a study with base seed ``base``: a 63-bit hash of both.
-
-    >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(0, 1)
-    True
-    """
-    digest = hashlib.blake2b(f"mineshafted:{base}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
-
-
-def play_one(study: Study, index: int) -> GameLine:
-    """Play game ``index`` of ``study``."""
-    seed = game_seed(study.seed, index)
-    played = play_game(
-        study.rows,
-        study.cols,
-        study.mines,
-        seed=seed,
-        first=study.first,
-        start=study.start,
-        policy=study.policy,
-    )
-    outcome = GameStatus.WON if played.won else GameStatus.LOST
-    return GameLine(index, seed, outcome, len(played.guesses), played.seconds)
-
-
 def run_study(
-    study: Study,
+    study: Kind[L],
     *,
     jobs: int = 1,
     dask: str | None = None,
     dask_processes: bool = True,
     out: Path | None = None,
-    on_game: OnGame | None = None,
-) -> Finished:
-    """Play the games of ``study`` not yet in ``out``; return them all, summarised.
+    on_game: OnGame[L] | None = None,
+) -> Finished[L]:
+    """Play the games of ``study`` not yet in ``out``; return them all.
 
     Parameters
     ----------
     study:
-        The games.
+        The games: any :class:`Kind`.
     jobs:
         Worker processes (1: play in this process). With ``dask="local"``, the local
         cluster's workers.
@@ -159,10 +124,12 @@ def run_study(
     Returns
     -------
     Finished
-        All of the study's games done so far, their summary, and whether it was interrupted.
+        All of the study's games done so far, and whether it was interrupted.
 
     Raises
     ------
+    StudyError
+        The study cannot be played (from its :meth:`Kind.check`), and the subclasses below.
     MissingExtraError
         ``dask`` is given but Dask is not installed.
     SchedulerError
@@ -178,23 +145,23 @@ def run_study(
     study.check()
     if out is None:
         return _run(study, {}, None, jobs, dask, dask_processes, on_game)
-    with open_journal(out, study.key) as journal:
-        done = {i: line for i, line in journal.done.items() if i < study.games}
+    with open_journal(out, study.key, study.read) as journal:
+        done = {i: line for i, line in journal.done.items() if i < study.count}
         return _run(study, done, journal.append, jobs, dask, dask_processes, on_game)
 
 
 def _run(
-    study: Study,
-    done: dict[int, GameLine],
-    record: Callable[[GameLine], None] | None,
+    study: Kind[L],
+    done: dict[int, L],
+    record: Callable[[L], None] | None,
     jobs: int,
     dask: str | None,
     dask_processes: bool,
-    on_game: OnGame | None,
-) -> Finished:
+    on_game: OnGame[L] | None,
+) -> Finished[L]:
     """Play the games not in ``done``, recording each, until all are done or interrupted."""
     resumed = len(done)
-    todo = [i for i in range(study.games) if i not in done]
+    todo = [i for i in range(study.count) if i not in done]
     lines = dict(done)
     interrupted = False
     if todo:
@@ -213,18 +180,17 @@ def _run(
         log.info("study interrupted after %d game(s)", len(lines))
     finally:
         batches.close()
-    ordered = [lines[i] for i in sorted(lines)]
-    return Finished(ordered, summarise(ordered), interrupted, resumed)
+    return Finished([lines[i] for i in sorted(lines)], interrupted, resumed)
 
 
 def _batches(
-    study: Study, todo: list[int], jobs: int, dask: str | None, dask_processes: bool
-) -> Generator[list[GameLine], None, None]:
+    study: Kind[L], todo: list[int], jobs: int, dask: str | None, dask_processes: bool
+) -> Generator[list[L], None, None]:
     """Finished games, a chunk at a time, in the order chunks finish."""
     if dask is not None:
         return _on_dask(study, _chunks(todo, jobs), dask, jobs, dask_processes)
     if jobs <= 1:
-        return ([play_one(study, i)] for i in todo)
+        return ([study.play(i)] for i in todo)
     return _in_processes(study, _chunks(todo, jobs), jobs)
 
 
@@ -235,9 +201,9 @@ def _chunks(todo: list[int], jobs: int) -> list[list[int]]:
     return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
-def _play_chunk(study: Study, indices: Sequence[int]) -> list[GameLine]:
+def _play_chunk(study: Kind[L], indices: Sequence[int]) -> list[L]:
     """Play the games ``indices`` of ``study`` (in a worker)."""
-    return [play_one(study, i) for i in indices]
+    return [study.play(i) for i in indices]
 
 
 def _ignore_interrupt() -> None:
@@ -246,12 +212,12 @@ def _ignore_interrupt() -> None:
 
 
 def _in_processes(
-    study: Study, chunks: list[list[int]], jobs: int
-) -> Generator[list[GameLine], None, None]:
+    study: Kind[L], chunks: list[list[int]], jobs: int
+) -> Generator[list[L], None, None]:
     """Chunks played by a pool of ``jobs`` processes."""
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
     try:
-        futures: list[Future[list[GameLine]]] = [
+        futures: list[Future[list[L]]] = [
             pool.submit(_play_chunk, study, chunk) for chunk in chunks
         ]
         for future in as_completed(futures):
@@ -261,16 +227,13 @@ def _in_processes(
 
 
 def _on_dask(
-    study: Study, chunks: list[list[int]], address: str, jobs: int, processes: bool
-) -> Generator[list[GameLine], None, None]:
+    study: Kind[L], chunks: list[list[int]], address: str, jobs: int, processes: bool
+) -> Generator[list[L], None, None]:
     """Chunks played on a Dask cluster: a local one, or the scheduler at ``address``."""
     try:
         import distributed  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        raise MissingExtraError(
-            "--dask needs Dask, which is not installed: pip install 'mineshafted[dask]'",
-            extra="dask",
-        ) from None
+        raise MissingExtraError("dask", package="Dask", needed_by="--dask") from None
     cluster = None
     try:
         if address == LOCAL:

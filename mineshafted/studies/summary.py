@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from math import sqrt
 
 from ..game import GameStatus
-from .journal import GameLine
+from .classic import GameLine
 
 __all__ = ["Summary", "summarise", "wilson"]
 

@@ -19,7 +19,17 @@ from mineshafted.agents import (
     agent_names,
 )
 from mineshafted.board import MINE, Board, Geometry
-from mineshafted.game import Flag, Game, GameStatus, MineHit, Reveal, Rules, View
+from mineshafted.game import (
+    AfterMine,
+    FirstMove,
+    Flag,
+    Game,
+    GameStatus,
+    MineHit,
+    Reveal,
+    Rules,
+    View,
+)
 from mineshafted.solver import Sweep, decided_by_total, tally
 
 from ..conftest import view_of
@@ -163,24 +173,100 @@ def test_the_sweeps_total_stage_decides_what_tally_decides_at_each_stall(
 
 
 def test_the_best_agent_guesses_with_classic_plays_best_policy() -> None:
-    import random
     from pathlib import Path
 
     from mineshafted import BoardManager, Sweep, read_puzzles
-    from mineshafted.agents.deduction import BestAgent, best_policy
-    from mineshafted.probability import odds
+    from mineshafted.probability import Best, odds
 
-    assert BestAgent().policy() is best_policy
     shipped = Path(__file__).resolve().parents[2] / "puzzles" / "needs-guess"
     for path in sorted(shipped.glob("*.json")):
         (puzzle,) = read_puzzles(path)
         board = puzzle.board
-        sweep = Sweep(BoardManager(board), start=puzzle.start)
-        assert not sweep.run().solved
-        chances = odds(sweep.position(), board.mine_count)
-        cell = best_policy(sweep, board.mine_count, random.Random(0))
-        # best keeps to the cells within its tolerance (0.05) of the lowest probability
-        assert chances.probability(cell) <= min(chances.fractions().values()) + 0.05
+        sweep = Sweep(BoardManager(board), start=puzzle.start, mines=board.mine_count)
+        report = sweep.run()
+        assert not report.solved
+        position = sweep.position()
+        want = Best().choose(position, odds(position, board.mine_count), report.board, rng(1))
+        game = Game.on(board, rules=Rules.CLASSIC)
+        game.reveal(puzzle.start)
+        agent("best").play(game, rng(1))
+        first = next(e for e in game.record.events if isinstance(e, Reveal) and e.guess)
+        assert first.cell == want, path.name
+
+
+def rng(seed: int) -> random.Random:
+    return random.Random(seed)
+
+
+# The games the csp and best agents played on three CS440 boards of a density study (side 12,
+# 58 mines, seed 4, density 0.4) before their loop became classic play's: score, first guesses,
+# number of guesses.
+BEFORE = {
+    ("csp", 0): (0.689655, [108, 127, 92, 103, 62, 72], 43),
+    ("csp", 1): (0.775862, [28, 104, 118, 82, 79, 127], 38),
+    ("csp", 2): (0.706897, [91, 38, 40, 15, 61, 84], 40),
+    ("best", 0): (0.793103, [0, 24, 36, 48, 50, 27], 29),
+    ("best", 1): (0.793103, [2, 24, 11, 143, 142, 132], 36),
+    ("best", 2): (0.87931, [11, 10, 8, 7, 44, 59], 28),
+}
+
+
+@pytest.mark.parametrize(("name", "run"), sorted(BEFORE))
+def test_the_csp_and_best_agents_play_the_games_they_played_before(name: str, run: int) -> None:
+    from mineshafted.studies import PairedBoard
+
+    game = PairedBoard(12, 12, 58, Rules.CS440, 4, "0.4", run).game(name)
+    guesses = [e.cell for e in game.record.events if isinstance(e, Reveal) and e.guess]
+    assert (round(game.score, 6), guesses[:6], len(guesses)) == BEFORE[name, run]
+
+
+@pytest.mark.parametrize(("name", "policy"), [("csp", "RandomGuess"), ("best", "Best")])
+def test_the_sweeping_agents_play_through_the_one_game_loop(
+    name: str, policy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mineshafted.agents.deduction as deduction
+
+    calls: list[tuple[str, bool]] = []
+    loop = deduction.play_out
+
+    def watched(game: Game, chooser: object, *args: object, **options: bool) -> object:
+        calls.append((type(chooser).__name__, options["flag"]))
+        return loop(game, chooser, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deduction, "play_out", watched)
+    game = Game.draw(9, 9, 10, rules=Rules.CLASSIC, seed=1)
+    game.reveal(40)
+    agent(name).play(game, rng(1))
+    assert game.over and calls == [(policy, True)]
+
+
+def test_the_random_guess_of_the_csp_agent_costs_no_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mineshafted.probability.loop as play
+
+    def refused(*args: object) -> None:
+        raise AssertionError("the odds were counted")
+
+    monkeypatch.setattr(play, "odds", refused)
+    game = Game.draw(12, 12, 58, rules=Rules.CS440, seed=3)
+    game.reveal(0)
+    agent("csp").play(game, rng(3))
+    assert game.over and any(isinstance(e, Reveal) and e.guess for e in game.record.events)
+    dense = Game.draw(12, 12, 58, rules=Rules.CS440, seed=3)
+    dense.reveal(0)
+    with pytest.raises(AssertionError, match="counted"):
+        agent("best").play(dense, rng(3))
+
+
+def test_without_the_total_the_best_agent_guesses_as_the_csp_agent_does() -> None:
+    hidden = Rules(FirstMove.SAFE, auto_expand=True, after_mine=AfterMine.END, total_known=False)
+    for seed in range(6):
+        played = []
+        for name in ("csp", "best"):
+            game = Game.draw(9, 9, 12, rules=hidden, seed=seed)
+            game.reveal(0)
+            agent(name).play(game, rng(seed))
+            played.append(game.record.events)
+        assert played[0] == played[1]
 
 
 @pytest.mark.parametrize("name", NAMES)

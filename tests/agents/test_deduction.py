@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from mineshafted import BoardManager, Sweep, read_puzzles
-from mineshafted.agents import agent, best_policy
+from mineshafted.agents import agent
 from mineshafted.board import Board
 from mineshafted.game import AfterMine, FirstMove, Flag, Game, GameStatus, Reveal, Rules, View
+from mineshafted.probability import Best, odds
 
 from ..conftest import view_of
 
@@ -60,9 +61,11 @@ def test_a_mine_revealed_before_the_agent_plays_is_told_to_the_sweep() -> None:
 
 
 def test_best_without_the_total_guesses_an_undetermined_cell() -> None:
-    sweep = Sweep(BoardManager([[0, 1, -1, 1]]))
-    assert sweep.run().undetermined == [3]
-    assert best_policy(sweep, None, random.Random(0)) == 3
+    hidden = Rules(FirstMove.SAFE, auto_expand=True, after_mine=AfterMine.END, total_known=False)
+    game = Game.on(ROW, rules=hidden)
+    game.reveal(0)
+    agent("best").play(game, random.Random(0))
+    assert guesses(game) == [3]
 
 
 def test_csp_inference_without_the_total_decides_each_component_alone() -> None:
@@ -87,8 +90,9 @@ def test_the_best_agent_guesses_by_the_best_policy_under_the_total() -> None:
     for path in sorted(shipped.glob("*.json")):
         (puzzle,) = read_puzzles(path)
         sweep = Sweep(BoardManager(puzzle.board), start=puzzle.start, mines=puzzle.board.mine_count)
-        sweep.run()
-        want = best_policy(sweep, puzzle.board.mine_count, random.Random(1))
+        report, position = sweep.run(), sweep.position()
+        chances = odds(position, puzzle.board.mine_count)
+        want = Best().choose(position, chances, report.board, random.Random(1))
         game = Game.on(puzzle.board, rules=Rules.CLASSIC)
         game.reveal(puzzle.start)
         agent("best").play(game, random.Random(1))

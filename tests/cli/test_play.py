@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -86,16 +87,16 @@ def test_out_resumes_a_study(tmp_path: Path) -> None:
 def test_interrupted_study_prints_what_it_did_and_exits_130(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import mineshafted.studies.study as study
+    import mineshafted.studies.classic as classic
 
-    played = study.play_one
+    played = classic.play_one
 
-    def interrupted_at_three(s: study.Study, index: int) -> study.GameLine:
+    def interrupted_at_three(s: classic.Study, index: int) -> classic.GameLine:
         if index == 3:
             raise KeyboardInterrupt
         return played(s, index)
 
-    monkeypatch.setattr(study, "play_one", interrupted_at_three)
+    monkeypatch.setattr(classic, "play_one", interrupted_at_three)
     out = tmp_path / "games.jsonl"
     result = runner.invoke(app, ["play", "9", "9", "10", "-n", "8", "--out", str(out)])
     assert result.exit_code == EXIT_INTERRUPTED
@@ -156,3 +157,27 @@ def test_play_record_keeps_each_guess_with_every_unknown_cells_odds(tmp_path: Pa
     assert again.exit_code == 2 and "already exists" in again.stderr
     many = runner.invoke(app, ["play", "9", "9", "10", "-n", "3", "--record", str(tmp_path / "x")])
     assert many.exit_code == 2 and "--record takes one game" in many.stderr
+
+
+def test_the_commands_choices_are_the_librarys() -> None:
+    from mineshafted.cli.play import First, Policy
+    from mineshafted.game import FirstMove
+    from mineshafted.probability import PolicyName
+
+    assert [m.value for m in First] == [m.value for m in FirstMove if m is not FirstMove.NONE]
+    assert [m.value for m in Policy] == [m.value for m in PolicyName]
+
+
+@pytest.mark.parametrize(
+    ("command", "one"), [(["play"], "game"), (["solve"], "puzzle"), (["rules", "eval"], "board")]
+)
+def test_record_is_one_option_shared_by_the_commands(command: list[str], one: str) -> None:
+    import typer.main
+
+    found: Any = typer.main.get_command(app)
+    for name in command:
+        found = found.commands[name]
+    (option,) = [p for p in found.params if "--record" in p.opts]
+    assert option.metavar == "FILE.jsonl"
+    assert option.help.startswith(f"With one {one}: write its game record (")
+    assert option.help.endswith("for `mineshafted replay`. An existing file is kept.")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import csv
+import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,15 +16,8 @@ from typer.testing import CliRunner
 from mineshafted.agents import AGENTS, Agent, Inference
 from mineshafted.cli import app
 from mineshafted.game import Game, View
-from mineshafted.studies.labs import (
-    PRESETS,
-    StudyError,
-    density_study,
-    mean_interval,
-    parse_densities,
-    presets_study,
-    wilson_interval,
-)
+from mineshafted.studies import StudyError, density_study, preset_game, presets_study, wilson
+from mineshafted.studies.labs import PRESETS, mean_interval, parse_densities
 
 runner = CliRunner()
 
@@ -108,7 +103,7 @@ def test_the_presets_are_the_lab_s() -> None:
     ],
 )
 def test_wilson_interval(wins: int, games: int, low: float, high: float) -> None:
-    assert wilson_interval(wins, games) == pytest.approx((low, high), abs=1e-4)
+    assert wilson(wins, games) == pytest.approx((low, high), abs=1e-4)
 
 
 def test_mean_interval_uses_student_t() -> None:
@@ -150,7 +145,9 @@ def test_density_writes_its_csv_and_figure_only_into_out(
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["experiment", "density", *SMALL, "--out", "results"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["density.csv", "density.png", "results"]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "density.csv", "density.jsonl", "density.png", "results"
+    ]  # fmt: skip
     rows = rows_of(tmp_path / "results" / "density.csv")
     assert list(rows[0]) == ["agent", "density", "runs", "mean_score", "ci_low", "ci_high"]
     assert [(r["agent"], r["density"]) for r in rows] == [
@@ -220,8 +217,6 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path: Path, args: list[str], mes
 
 
 def test_preset_game_replays_the_studys_own_game() -> None:
-    from mineshafted.studies.labs import preset_game, presets_study
-
     rows = presets_study(games=1, agents=["kb", "best"], presets=["easy-8x8"], seed=3)
     for row in rows:
         assert preset_game("easy-8x8", row.agent, seed=3).won == (row.wins == 1)
@@ -239,8 +234,158 @@ def test_experiment_presets_record_writes_one_record_per_preset_and_agent(
     arguments = ["experiment", "presets", "--games", "1", "--agents", "kb", "--out", str(out)]
     result = CliRunner().invoke(app, [*arguments, "--record"])
     assert result.exit_code == 0, result.output
-    records = sorted(out.glob("*.jsonl"))
+    records = sorted(out.glob("*-*.jsonl"))  # presets.jsonl is the study's journal
     assert [p.name for p in records][:2] == ["easy-10x10-kb.jsonl", "easy-8x8-kb.jsonl"]
     assert len(records) == 6 and all(rebuild(read_record(p)).over for p in records)
     again = CliRunner().invoke(app, [*arguments, "--record"])
     assert again.exit_code == 2 and "already exists" in again.stderr
+
+
+# -- the labs on the one runner -----------------------------------------------------------------
+
+
+def journal_of(path: Path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+def test_a_lab_study_on_dask_writes_the_csv_of_two_processes(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    args = ["experiment", "density", *SMALL]
+    two = runner.invoke(app, [*args, "--jobs", "2", "--out", str(tmp_path / "two")])
+    dask = runner.invoke(app, [*args, "--dask", "local", "--out", str(tmp_path / "dask")])
+    assert two.exit_code == dask.exit_code == 0, two.output + dask.output
+    csv_two = (tmp_path / "two" / "density.csv").read_bytes()
+    assert (tmp_path / "dask" / "density.csv").read_bytes() == csv_two
+
+
+def test_an_interrupted_lab_study_resumes_from_out_to_the_same_csv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mineshafted.cli.status import EXIT_INTERRUPTED
+    from mineshafted.studies import DensityStudy
+
+    args = ["experiment", "density", *SMALL, "--out"]
+    assert runner.invoke(app, [*args, str(tmp_path / "whole")]).exit_code == 0
+    played = DensityStudy.play
+
+    def interrupted_at_three(study: DensityStudy, index: int) -> object:
+        if index == 3:
+            raise KeyboardInterrupt
+        return played(study, index)
+
+    monkeypatch.setattr(DensityStudy, "play", interrupted_at_three)
+    cut = runner.invoke(app, [*args, str(tmp_path / "cut")])
+    assert cut.exit_code == EXIT_INTERRUPTED
+    assert cut.stderr.strip().splitlines() == [
+        "error: interrupted: 3 of 6 board(s) done; run the same command to resume"
+    ]
+    assert not (tmp_path / "cut" / "density.csv").exists()
+    assert len(journal_of(tmp_path / "cut" / "density.jsonl")) == 1 + 3
+    monkeypatch.undo()
+    again = runner.invoke(app, [*args, str(tmp_path / "cut")])
+    assert again.exit_code == 0, again.output
+    whole = (tmp_path / "whole" / "density.csv").read_bytes()
+    assert (tmp_path / "cut" / "density.csv").read_bytes() == whole
+
+
+def test_a_lab_journal_cut_short_is_resumed_to_the_same_csv(tmp_path: Path) -> None:
+    args = ["experiment", "presets", "--games", "2", "--agents", "kb,csp", "--out"]
+    assert runner.invoke(app, [*args, str(tmp_path / "whole")]).exit_code == 0
+    lines = journal_of(tmp_path / "whole" / "presets.jsonl")
+    assert len(lines) == 1 + 2 * len(PRESETS)
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "presets.jsonl").write_text("\n".join(lines[:4]) + "\n" + lines[4][:20])
+    again = runner.invoke(app, [*args, str(cut)])
+    assert again.exit_code == 0, again.output
+    whole = (tmp_path / "whole" / "presets.csv").read_bytes()
+    assert (cut / "presets.csv").read_bytes() == whole
+
+
+def test_a_lab_journal_of_other_arguments_is_refused_unless_forced(tmp_path: Path) -> None:
+    assert (
+        runner.invoke(app, ["experiment", "density", *SMALL, "--out", str(tmp_path)]).exit_code == 0
+    )
+    (tmp_path / "density.csv").unlink()
+    (tmp_path / "density.png").unlink(missing_ok=True)
+    other = ["experiment", "density", *SMALL, "--seed", "1", "--out", str(tmp_path)]
+    refused = runner.invoke(app, other)
+    assert refused.exit_code == 2
+    (line,) = refused.stderr.strip().splitlines()
+    assert "written by another study (seed 0, not 1)" in line and "--force" in line
+    forced = runner.invoke(app, [*other, "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert '"seed": 1' in journal_of(tmp_path / "density.jsonl")[0]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: parse_densities("a:b:c"),
+        lambda: density_study(runs=0),
+        lambda: density_study(size=0),
+        lambda: density_study(jobs=0),
+        lambda: density_study(densities=[1.5]),
+        lambda: density_study(agents=[]),
+        lambda: density_study(agents=["basic", "basic"]),
+        lambda: density_study(agents=["oracle"]),
+        lambda: presets_study(games=0),
+        lambda: presets_study(presets=["huge"]),
+        lambda: presets_study(agents=["oracle"]),
+        lambda: preset_game("huge", "kb"),
+        lambda: preset_game("easy-8x8", "oracle"),
+    ],
+)
+def test_every_error_the_labs_raise_is_a_study_error(call: Callable[[], object]) -> None:
+    import mineshafted.studies
+
+    with pytest.raises(mineshafted.studies.StudyError):
+        call()
+
+
+def test_a_lab_results_file_of_another_study_is_a_study_error(tmp_path: Path) -> None:
+    import mineshafted.studies
+    from mineshafted.studies import DensityStudy, PresetsStudy, run_study
+
+    out = tmp_path / "study.jsonl"
+    run_study(PresetsStudy(games=1, agents=("kb",), presets=("easy-8x8",)), out=out)
+    with pytest.raises(mineshafted.studies.StudyError, match="kind 'presets', not 'density'"):
+        run_study(DensityStudy(size=6, densities=(0.2,), runs=1, agents=("kb",)), out=out)
+
+
+def test_a_missing_extra_is_named_with_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mineshafted.studies import DensityStudy, MissingExtraError, run_study
+    from mineshafted.studies.figures import density_figure
+
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'mineshafted\[plots\]'") as plots:
+        density_figure([], tmp_path / "density.png", size=6)
+    assert plots.value.extra == "plots"
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    study = DensityStudy(size=6, densities=(0.2,), runs=1, agents=("kb",))
+    with pytest.raises(MissingExtraError, match=r"pip install 'mineshafted\[dask\]'") as dask:
+        run_study(study, dask="local")
+    assert dask.value.extra == "dask"
+
+
+def test_a_lab_study_on_dask_without_dask_exits_2_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    args = ["experiment", "density", *SMALL, "--dask", "local", "--out", str(tmp_path)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "pip install 'mineshafted[dask]'" in line
+
+
+def test_a_board_line_round_trips_and_a_bad_one_is_refused() -> None:
+    from mineshafted.studies import BoardLine
+
+    line = BoardLine(4, (0.1 + 0.2, 1.0), (False, True), 0.5)
+    assert BoardLine.from_json(json.loads(json.dumps(line.to_json())), 2) == line
+    for bad in ({"index": 4, "scores": [0.5], "won": [True], "seconds": 1}, [], {"index": "4"}):
+        with pytest.raises(ValueError):
+            BoardLine.from_json(bad, 2)

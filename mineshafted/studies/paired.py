@@ -1,0 +1,149 @@
+"""Paired: one board of a lab study, played by every agent in turn from the same first cell.
+
+Glossary
+--------
+paired
+    Every agent plays the same board from the same first cell: a game's seed and first cell
+    depend only on the study's seed, the board's setting and its run, never on the agent.
+setting
+    What a lab study varies between boards: a density, or a preset.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
+
+from ..agents import UnknownAgentError, agent
+from ..game import Game, Rules
+from .errors import StudyError
+
+__all__ = ["BoardLine", "PairedBoard", "check_agents", "check_counts"]
+
+
+@dataclass(frozen=True, slots=True)
+class PairedBoard:
+    """One board of a lab study: its size, rules, and where it stands in the study."""
+
+    rows: int
+    cols: int
+    mines: int
+    rules: Rules
+    seed: int
+    """The study's seed."""
+    setting: str
+    """The board's setting within the study (a density or a preset's name)."""
+    run: int
+    """The board's number within its setting, from 0."""
+
+    def game(self, name: str) -> Game:
+        """This board played to the end by the agent ``name``.
+
+        The game's seed and first cell come from the study's seed, the setting and the run
+        only; the agent's guesses from those and its name.
+        """
+        draw = random.Random(f"{self.seed}:{self.setting}:{self.run}")
+        game_seed = draw.getrandbits(63)
+        first = draw.randrange(self.rows * self.cols)
+        game = Game.draw(self.rows, self.cols, self.mines, rules=self.rules, seed=game_seed)
+        game.reveal(first, reason="first move")
+        if not game.over:
+            agent(name).play(game, random.Random(f"{game_seed}:{name}"))
+        return game
+
+    def play(self, index: int, agents: Sequence[str]) -> BoardLine:
+        """The board played by each of ``agents`` in turn: game ``index`` of its study."""
+        began = perf_counter()
+        games = [self.game(name) for name in agents]
+        seconds = perf_counter() - began
+        return BoardLine(index, tuple(g.score for g in games), tuple(g.won for g in games), seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One board of a lab study, played by every agent: each one's score and whether it won."""
+
+    index: int
+    """The board's number in the study, from 0."""
+    scores: tuple[float, ...]
+    """Per agent, in the study's order: the mines it flagged and never stepped on, over all."""
+    won: tuple[bool, ...]
+    """Per agent, in the study's order: whether it won."""
+    seconds: float = field(compare=False)
+    """The time all the agents took (not compared)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as JSON-ready data (scores exact: floats round-trip through JSON).
+
+        >>> BoardLine(2, (0.5, 1.0), (False, True), 0.1234567).to_json()
+        {'index': 2, 'scores': [0.5, 1.0], 'won': [False, True], 'seconds': 0.123457}
+        """
+        return {
+            "index": self.index,
+            "scores": list(self.scores),
+            "won": list(self.won),
+            "seconds": round(self.seconds, 6),
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any, agents: int) -> BoardLine:
+        """The line :meth:`to_json` wrote, for a study of ``agents`` agents.
+
+        Raises
+        ------
+        ValueError
+            A field is missing, holds the wrong kind of value, or the wrong number of them.
+        """
+        if not isinstance(obj, dict):
+            raise ValueError("not a JSON object")
+        index, scores, won, seconds = (obj.get(k) for k in ("index", "scores", "won", "seconds"))
+        scores = scores if isinstance(scores, list) else None
+        if type(index) is not int:
+            raise ValueError(f"index: {index!r} is not an integer")
+        if (
+            scores is None
+            or len(scores) != agents
+            or any(type(s) not in (int, float) for s in scores)
+        ):
+            raise ValueError(f"scores: {scores!r} is not a list of {agents} numbers")
+        if not (isinstance(won, list) and len(won) == agents and all(type(w) is bool for w in won)):
+            raise ValueError(f"won: {won!r} is not a list of {agents} booleans")
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+            raise ValueError(f"seconds: {seconds!r} is not a number")
+        return cls(index, tuple(float(s) for s in scores), tuple(won), float(seconds))
+
+
+def check_agents(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` checked against the registry, duplicates refused.
+
+    Raises
+    ------
+    StudyError
+        No agents, an agent named twice, or a name no agent is registered under.
+    """
+    if not names:
+        raise StudyError("no agents given")
+    for name in names:
+        try:
+            agent(name)
+        except UnknownAgentError as error:
+            raise StudyError(str(error)) from None
+    if len(set(names)) != len(names):
+        raise StudyError(f"an agent is named twice in {', '.join(names)}")
+    return tuple(names)
+
+
+def check_counts(**counts: int) -> None:
+    """Refuse a count below 1, naming it as its option.
+
+    Raises
+    ------
+    StudyError
+        A count below 1.
+    """
+    for name, value in counts.items():
+        if value < 1:
+            raise StudyError(f"--{name} must be at least 1, not {value}")
