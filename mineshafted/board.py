@@ -25,6 +25,7 @@ __all__ = [
     "Cell",
     "Geometry",
     "Grid",
+    "PartialGrid",
     "render",
 ]
 
@@ -33,6 +34,9 @@ Cell = int
 
 Grid = list[list[int]]
 """A board as rows of ints: a clue 0-8, or ``MINE``."""
+
+PartialGrid = list[list[int | None]]
+"""A grid as far as it is known: a clue 0-8, ``MINE`` for a known mine, ``None`` unknown."""
 
 MINE: Final = -1
 """The value of a mined cell in a grid."""

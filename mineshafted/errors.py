@@ -21,8 +21,6 @@ __all__ = [
     "Why",
 ]
 
-PartialGrid = list[list[int | None]]
-
 
 class MineshaftedError(Exception):
     """Base class of every error this package raises on purpose."""
@@ -117,7 +115,7 @@ class NeedsGuess(MineshaftedError):
 
     def __init__(
         self,
-        board: PartialGrid,
+        board: list[list[int | None]],
         undetermined: Sequence[int],
         frontier: Sequence[int],
         moves: int,

@@ -1,17 +1,17 @@
 """No-guess boards: the solver in a loop that perturbs the mines where it stalls.
 
 Drawing random boards until one happens to be solvable works at beginner densities and
-collapses as density grows. Instead, when the sweep stalls, the mines around one stuck
-cell are changed: the undetermined cells of its 3x3 block are all cleared, or all filled, by
+collapses as density grows. Instead, when the sweep stalls, the mines around one
+pivot are changed: the undetermined cells of its 3x3 block are all cleared, or all filled, by
 swapping with cells further away (undetermined ones no clue sees first, then other
-undetermined ones, then any cell outside the start area). A stuck cell that no clue sees is
+undetermined ones, then any cell outside the start area). A pivot that no clue sees is
 walled in by mines, and the wall moves too. Then the sweep runs again. The start area stays
 clear and the mine count never changes. A board is returned only after a full sweep of
 exactly that board, from the start cell and without the mine total, explored every safe cell.
 
 The boards are therefore *not* uniform over no-guess boards: perturbation favours layouts
 near the first random draw that the solver can finish, which tends to push mines away from
-where the solver gets stuck and to cluster them (see the README).
+where the solver stalls and to cluster them (see the README).
 """
 
 from __future__ import annotations
@@ -262,18 +262,18 @@ def _perturb(
     keep_clear: set[Cell],
     rng: random.Random,
 ) -> bool:
-    """Clear or fill the undetermined cells around one stuck cell; ``False`` if impossible.
+    """Clear or fill the undetermined cells around one pivot; ``False`` if impossible.
 
     The partners of the swap are, in order of preference: undetermined cells that no explored
     clue sees, undetermined cells that one does, then any other cell outside the start area
-    (needed when the stuck cells are all that is left undetermined, as in a final 50/50).
+    (needed when the candidate pivots are all that is left undetermined, as in a final 50/50).
     Every round re-sweeps from scratch, so moving a mine that the solver had seen is sound.
     """
     undetermined = set(report.undetermined) - keep_clear
-    stuck = [c for c in (report.frontier or report.undetermined) if c not in keep_clear]
-    if not stuck:
+    candidates = [c for c in (report.frontier or report.undetermined) if c not in keep_clear]
+    if not candidates:
         return False
-    pivot = rng.choice(stuck)
+    pivot = rng.choice(candidates)
     seen = set(report.frontier)
     around = (pivot, *geometry.neighbours(pivot))
     if pivot in seen:

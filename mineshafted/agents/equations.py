@@ -3,7 +3,7 @@
 Glossary
 --------
 equation
-    One revealed clue boiled down by what is known: its hidden, undecided neighbours hold
+    One revealed clue boiled down by what is known: its unknown neighbours hold
     ``remaining`` mines (the clue less the mines known around it).
 all-mines check
     An equation with as many cells as ``remaining``: they are all mines.
@@ -62,7 +62,7 @@ class ClueEquations(Reasoner):
     """Whether to apply the subset rule (the ``improved`` agent) once the checks stall."""
     neighbours: Sequence[Sequence[Cell]] = ()
     equations: dict[Cell, tuple[set[Cell], int]] = field(default_factory=dict)
-    """Clue cell -> (its undecided hidden neighbours, the mines among them)."""
+    """Clue cell -> (its unknown hidden neighbours, the mines among them)."""
     safe: set[Cell] = field(default_factory=set)
     mines: set[Cell] = field(default_factory=set)
     _changed: set[Cell] = field(default_factory=set, repr=False)
@@ -83,7 +83,7 @@ class ClueEquations(Reasoner):
         self._settle(cell, mine=True)
 
     def mentioned(self) -> set[Cell]:
-        """The undecided cells some equation holds."""
+        """The unknown cells some equation holds."""
         return {cell for cell, clues in self._seen_by.items() if clues}
 
     def infer(self) -> None:

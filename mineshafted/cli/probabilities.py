@@ -13,7 +13,7 @@ from .output import fail_on_error
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from ..errors import PartialGrid
+    from ..board import PartialGrid
     from ..probability import Odds
 
 __all__ = ["HELP", "command"]
@@ -73,7 +73,7 @@ def command(
     console.print(f"mines left: {result.mines_left}; placements: {result.placements}")
 
 
-def _grid(view: PartialGrid, result: Odds) -> Text:
+def _grid(grid: PartialGrid, result: Odds) -> Text:
     """The board with each unknown cell's probability in percent, safest highlighted.
 
     Clues show as digits (``.`` for 0), known mines as ``*``; an unknown cell shows its chance
@@ -83,9 +83,9 @@ def _grid(view: PartialGrid, result: Odds) -> Text:
 
     floats = result.floats()
     least = min(floats.values(), default=None)
-    cols = len(view[0])
+    cols = len(grid[0])
     text = Text()
-    for r, row in enumerate(view):
+    for r, row in enumerate(grid):
         for c, value in enumerate(row):
             if c:
                 text.append(" ")
@@ -95,6 +95,6 @@ def _grid(view: PartialGrid, result: Odds) -> Text:
                 text.append(f"{round(chance * 100):>3}", style=style)
             else:
                 text.append(f"{'*' if value < 0 else '.' if value == 0 else value:>3}")
-        if r < len(view) - 1:
+        if r < len(grid) - 1:
             text.append("\n")
     return text

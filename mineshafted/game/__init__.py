@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .engine import Game, View
 from .manager import BoardManager, GameManager
-from .rebuilding import positions, rebuild
+from .rebuilding import rebuild, views_of
 from .record import (
     Event,
     Flag,
@@ -39,8 +39,8 @@ __all__ = [
     "Rules",
     "Unflag",
     "View",
-    "positions",
     "read_record",
     "rebuild",
+    "views_of",
     "write_record",
 ]

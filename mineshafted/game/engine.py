@@ -11,7 +11,7 @@ Glossary
 shown
     What the player sees of a cell: its clue, ``MINE`` for a revealed mine, ``None`` hidden.
 zone
-    The cells a first move keeps free of mines: the clicked cell under
+    The cells a first move keeps free of mines: the revealed cell under
     :attr:`~mineshafted.game.rules.FirstMove.SAFE`, it and its neighbours under
     :attr:`~mineshafted.game.rules.FirstMove.OPENING`, none under
     :attr:`~mineshafted.game.rules.FirstMove.NONE`.
@@ -24,8 +24,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..board import MINE, Board, Cell, Geometry, render
-from ..errors import GameOverError, IllegalMoveError, InvalidBoardError, PartialGrid
+from ..board import MINE, Board, Cell, Geometry, PartialGrid, render
+from ..errors import GameOverError, IllegalMoveError, InvalidBoardError
 from .manager import GameManager
 from .record import Detail, Flag, GameRecord, MineHit, Outcome, RecordHeader, Reveal, Unflag
 from .rules import CLASSIC, AfterMine, FirstMove, GameStatus, Rules
@@ -295,7 +295,7 @@ class Game:
         Returns
         -------
         Reveal
-            The event: each cell revealed with its value, the clicked cell first, then the
+            The event: each cell revealed with its value, the revealed cell first, then the
             expansion in breadth-first order; ``hit`` says whether it was a mine. A cell
             already revealed gives an event with nothing revealed, and nothing is recorded.
 

@@ -1,4 +1,4 @@
-"""Manager: the Mine Shafted interface (``size``, ``move``, ``get_adjacent``), written once.
+"""Managers: the Mine Shafted interface (``size``, ``move``, ``get_adjacent``), written once.
 
 The interface hides a board and answers a player one cell at a time. It is served over two
 hidden sides, which differ only in what a move does to them:
@@ -9,11 +9,11 @@ hidden sides, which differ only in what a move does to them:
   by the game's rules (expanding zeros, recording the event) and the rules say whether a mine
   ends it.
 
-Both share :class:`Manager`'s ``move``, index checks, neighbours and messages.
+Both share :class:`ManagerBase`'s ``move``, index checks, neighbours and messages.
 
 Glossary
 --------
-exploded
+hit
     The mine whose move ended the game; every later move raises ``RuntimeError`` naming it.
 """
 
@@ -28,15 +28,15 @@ from .rules import AfterMine, GameStatus
 if TYPE_CHECKING:
     from .engine import Game
 
-__all__ = ["BoardManager", "GameManager", "Manager"]
+__all__ = ["BoardManager", "GameManager", "ManagerBase"]
 
 
-class Manager:
+class ManagerBase:
     """The Mine Shafted interface over a hidden side: index checks, ``move``, neighbours.
 
     A subclass sets ``_values`` (what each cell gives a move: its clue or ``MINE``, ``None``
     while a move still has to reveal it), says how a hidden cell is revealed
-    (:meth:`_reveal`), which mine ended the game (``_exploded``) and whether a mine ends it
+    (:meth:`_reveal`), which mine ended the game (``_hit``) and whether a mine ends it
     (``_ends``).
 
     Parameters
@@ -57,7 +57,7 @@ class Manager:
 
     size: tuple[int, int]
     """``(rows, cols)``."""
-    _exploded: Cell | None
+    _hit: Cell | None
 
     def __init__(
         self, geometry: Geometry, values: Sequence[int | None], *, ends: bool = True
@@ -69,7 +69,7 @@ class Manager:
         self.size = (geometry.rows, geometry.cols)
 
     def move(self, index: int) -> int:
-        """Explore ``index`` and return its clue.
+        """Reveal ``index`` and return its clue.
 
         Raises
         ------
@@ -78,9 +78,9 @@ class Manager:
         RuntimeError
             ``index`` holds a mine, or a mine ended the game earlier.
         """
-        exploded = self._exploded
-        if exploded is not None:
-            raise RuntimeError(f"the game is over: a mine was explored at cell {exploded}")
+        hit = self._hit
+        if hit is not None:
+            raise RuntimeError(f"the game is over: a mine was hit at cell {hit}")
         if type(index) is not int or not 0 <= index < len(self._neighbours):
             self._refuse(index)
         value = self._values[index]
@@ -120,8 +120,8 @@ class Manager:
         raise IndexError(f"cell index {index} is outside the board: valid indices are 0..{last}")
 
 
-class BoardManager(Manager):
-    """Hide a board and let a player explore it one cell at a time.
+class BoardManager(ManagerBase):
+    """Hide a board and let a player reveal it one cell at a time.
 
     The whole interface is ``size``, ``move`` and ``get_adjacent``, as in the course's starter,
     with two differences a careful player will never notice: indices outside the board are
@@ -154,28 +154,28 @@ class BoardManager(Manager):
     >>> bm.move(0)
     Traceback (most recent call last):
     ...
-    RuntimeError: the game is over: a mine was explored at cell 5
+    RuntimeError: the game is over: a mine was hit at cell 5
     """
 
-    __slots__ = ("_exploded",)
+    __slots__ = ("_hit",)
 
     def __init__(self, board: object) -> None:
         checked = board if isinstance(board, Board) else Board.from_grid(board)
         super().__init__(checked.geometry, checked.values)
-        self._exploded = None
+        self._hit = None
 
     def _explode(self, index: Cell) -> NoReturn:
         """End the game on the mine at ``index``, then raise."""
-        self._exploded = index
+        self._hit = index
         super()._explode(index)
 
     def __repr__(self) -> str:
         rows, cols = self.size
-        state = "over" if self._exploded is not None else "in play"
+        state = "over" if self._hit is not None else "in play"
         return f"<BoardManager {rows}x{cols}, game {state}>"
 
 
-class GameManager(Manager):
+class GameManager(ManagerBase):
     """A :class:`~mineshafted.game.engine.Game` behind the Mine Shafted interface.
 
     ``move`` reveals by the game's rules (with expansion, the cells around a 0 are revealed
@@ -208,7 +208,7 @@ class GameManager(Manager):
         self._game = game
 
     @property
-    def _exploded(self) -> Cell | None:  # type: ignore[override]  # kept by the game
+    def _hit(self) -> Cell | None:  # type: ignore[override]  # kept by the game
         """The mine that ended the game, when a mine ends it; ``None`` while play goes on."""
         game = self._game
         if self._ends and game.status is GameStatus.LOST:  # lost under these rules: a mine hit

@@ -16,7 +16,7 @@ from ..errors import IllegalMoveError, MineshaftedError, RecordFormatError
 from .engine import Game, View
 from .record import Event, Flag, GameRecord, Reveal, Unflag
 
-__all__ = ["positions", "rebuild"]
+__all__ = ["rebuild", "views_of"]
 
 
 def rebuild(record: GameRecord, *, actions: int | None = None) -> Game:
@@ -48,7 +48,7 @@ def rebuild(record: GameRecord, *, actions: int | None = None) -> Game:
     return game
 
 
-def positions(record: GameRecord) -> Iterator[View]:
+def views_of(record: GameRecord) -> Iterator[View]:
     """The position before any action, then after each action of ``record`` in turn.
 
     Raises

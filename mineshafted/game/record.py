@@ -83,7 +83,7 @@ class _Event:
 class Reveal(_Event):
     """The player revealed ``cell``; ``revealed`` lists each cell shown and its value, in order.
 
-    The clicked cell comes first, then the cells expansion opened. ``guess`` marks a reveal
+    The revealed cell comes first, then the cells expansion opened. ``guess`` marks a reveal
     the player knew might be a mine, with the mine ``probability`` when they gave one.
     """
 

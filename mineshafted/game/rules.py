@@ -26,8 +26,8 @@ class FirstMove(StrEnum):
     """What the first cell revealed may hold."""
 
     SAFE = "safe"
-    """Never a mine: a drawn board is drawn after the first click, avoiding that cell; on a
-    fixed board a mine under the first click is moved elsewhere (seeded)."""
+    """Never a mine: a drawn board is drawn after the first reveal, avoiding that cell; on a
+    fixed board a mine under the first reveal is moved elsewhere (seeded)."""
     OPENING = "opening"
     """The first cell and its neighbours are free, so it shows a 0."""
     NONE = "none"
@@ -86,11 +86,11 @@ class Rules:
     total_known: bool = True
 
     CLASSIC: ClassVar[Rules]
-    """Safe first click, zeros expand, a mine loses, the mine total shown."""
+    """Safe first reveal, zeros expand, a mine loses, the mine total shown."""
     MINE_SHAFTED: ClassVar[Rules]
     """The course's manager: a fixed board as is, no expansion, a mine ends it, no total."""
     CS440: ClassVar[Rules]
-    """The CS440 study: safe first click, zeros expand, play continues after a mine."""
+    """The CS440 study: safe first reveal, zeros expand, play continues after a mine."""
 
     def to_json(self) -> dict[str, str | bool]:
         """The rules as a JSON-ready object, keyed by field name."""

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from ..board import Cell, Geometry
-from ..errors import PartialGrid
+from ..board import Cell, Geometry, PartialGrid
 from ..solver import Constraint, Position
 
 __all__ = ["Endgame", "best_reveal"]

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..board import Cell, Geometry
-from ..errors import NoPlacementError, PartialGrid
+from ..board import Cell, Geometry, PartialGrid
+from ..errors import NoPlacementError
 from ..solver import Constraint, Position, Tally, combine, components, counted
 from .odds import Odds
 

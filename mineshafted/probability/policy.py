@@ -25,8 +25,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Protocol
 
-from ..board import Cell, Geometry
-from ..errors import PartialGrid
+from ..board import Cell, Geometry, PartialGrid
 from ..solver import Position
 from .endgame import PLACEMENTS, best_reveal
 from .lookahead import Outlook, bounded_outlook

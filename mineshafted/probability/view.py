@@ -1,12 +1,12 @@
-"""A player's view of a board: checked, turned into a position, read from and written to JSON.
+"""A player's grid: checked, turned into a position, read from and written to JSON.
 
 Glossary
 --------
-view
-    Rows of cells as a player sees them: an int 0-8 for a revealed clue, ``-1`` for a known
-    mine, ``None`` for an unknown cell.
+grid
+    A partial grid (:data:`~mineshafted.board.PartialGrid`): rows of cells as a player sees
+    them, an int 0-8 for a revealed clue, ``-1`` for a known mine, ``None`` for an unknown cell.
 position file
-    JSON ``{"board": <view>, "mines": <the mine total>}``.
+    JSON ``{"board": <grid>, "mines": <the mine total>}``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board import MINE, Geometry
-from ..errors import InvalidBoardError, NoPlacementError, PartialGrid, Why
+from ..board import MINE, Geometry, PartialGrid
+from ..errors import InvalidBoardError, NoPlacementError, Why
 from ..solver import Position, components
 from .errors import PositionFormatError
 from .odds import Odds, odds
@@ -47,8 +47,8 @@ class PositionFile:
         return view_odds(self.board, self.mines)
 
 
-def position_of(view: object) -> Position:
-    """Check a player's view and turn it into a position: each clue's constraint, by component.
+def position_of(grid: object) -> Position:
+    """Check a player's grid and turn it into a position: each clue's constraint, by component.
 
     Each revealed clue with unknown neighbours says: its mines less the known mines around it
     lie among those neighbours.
@@ -67,13 +67,13 @@ def position_of(view: object) -> Position:
     >>> position.components, position.unconstrained, position.mines_found
     ([[((1, 2, 3), 1)]], [], 0)
     """
-    problem = _problem(view)
+    problem = _problem(grid)
     if problem is not None:
         message, row, col = problem
         raise InvalidBoardError(message, row=row, col=col)
-    grid: PartialGrid = view  # type: ignore[assignment]  # checked just above
-    geometry = Geometry(len(grid), len(grid[0]))
-    values = [value for row in grid for value in row]
+    rows: PartialGrid = grid  # type: ignore[assignment]  # checked just above
+    geometry = Geometry(len(rows), len(rows[0]))
+    values = [value for row in rows for value in row]
     table = geometry.neighbour_table()
     constraints = []
     for cell, value in enumerate(values):
@@ -99,19 +99,19 @@ def position_of(view: object) -> Position:
             constraints.append((unknown, value - known))
     seen = {cell for scope, _ in constraints for cell in scope}
     return Position(
-        board=[list(row) for row in grid],
+        board=[list(row) for row in rows],
         components=list(components(constraints)),
         unconstrained=[c for c, v in enumerate(values) if v is None and c not in seen],
         mines_found=values.count(MINE),
     )
 
 
-def view_odds(view: object, mines: int) -> Odds:
+def view_odds(grid: object, mines: int) -> Odds:
     """The exact probability of a mine on each unknown cell of a player's view.
 
     Parameters
     ----------
-    view:
+    grid:
         Rows of an int 0-8 (a revealed clue), ``-1`` (a known mine) or ``None`` (unknown).
     mines:
         The board's mine total, known mines included.
@@ -119,12 +119,12 @@ def view_odds(view: object, mines: int) -> Odds:
     Returns
     -------
     Odds
-        As :func:`~.odds.odds` for the view's position.
+        As :func:`~.odds.odds` for the grid's position.
 
     Raises
     ------
     InvalidBoardError
-        The view is malformed (names the row and column).
+        The grid is malformed (names the row and column).
     NoPlacementError
         No placement fits: a clue contradicts the known mines, the clues contradict each
         other, or the total is too small or too large for them.
@@ -146,7 +146,7 @@ unknown cells
     -----
     Building the position is ``O(cells)``; counting costs as :func:`~.odds.odds`.
     """
-    position = position_of(view)
+    position = position_of(grid)
     if mines < position.mines_found:
         raise NoPlacementError(
             f"{mines} mine(s) in all, but {position.mines_found} are known", why=Why.TOO_FEW
@@ -219,7 +219,7 @@ def read_position(path: str | Path) -> PositionFile:
     return parse_position(path.read_text(encoding="utf-8"), source=str(path))
 
 
-def odds_json(view: PartialGrid, result: Odds) -> dict[str, object]:
+def odds_json(grid: PartialGrid, result: Odds) -> dict[str, object]:
     """The odds as JSON-ready data: a grid of probabilities, the mines left, the placements.
 
     ``probabilities`` has a float in [0, 1] for each unknown cell, ``1.0`` for a known mine
@@ -231,36 +231,36 @@ def odds_json(view: PartialGrid, result: Odds) -> dict[str, object]:
     {'probabilities': [[None, 0.0], [0.0, 1.0]], 'mines_left': 0, 'placements': '1'}
     """
     floats = result.floats()
-    cols = len(view[0])
-    grid: list[list[float | None]] = []
-    for r, row in enumerate(view):
+    cols = len(grid[0])
+    probabilities: list[list[float | None]] = []
+    for r, row in enumerate(grid):
         line: list[float | None] = []
         for c, value in enumerate(row):
             if value is None:
                 line.append(floats[r * cols + c])
             else:
                 line.append(1.0 if value == MINE else None)
-        grid.append(line)
+        probabilities.append(line)
     return {
-        "probabilities": grid,
+        "probabilities": probabilities,
         "mines_left": result.mines_left,
         "placements": str(result.placements),
     }
 
 
 def _problem(
-    view: object, *, json_names: bool = False
+    grid: object, *, json_names: bool = False
 ) -> tuple[str, int | None, int | None] | None:
-    """The first thing wrong with a view's shape or values: ``(message, row, col)``, or ``None``.
+    """The first thing wrong with a grid's shape or values: ``(message, row, col)``, or ``None``.
 
     ``json_names`` words the messages for a JSON file (``null``, array) rather than Python.
     """
     unknown = "null" if json_names else "None"
     rows_word = "array" if json_names else "list"
-    if not isinstance(view, list) or not view:
+    if not isinstance(grid, list) or not grid:
         return f"a board is a non-empty {rows_word} of rows", None, None
     width: int | None = None
-    for r, row in enumerate(view):
+    for r, row in enumerate(grid):
         if not isinstance(row, list) or not row:
             return f"row {r} is not a non-empty {rows_word}", None, None
         if width is None:

@@ -58,7 +58,7 @@ def script(record: GameRecord, *, title: str = "replay") -> dict[str, Any]:
         ``u`` unflag), ``cells`` and ``why`` (an index into ``reasons``, ``-1`` for none);
         ``values``, a string of one character per revealed cell in order (``0``-``8``, ``*``
         a mine); sparse maps keyed by the step number as a string: ``more`` (the cells after
-        the clicked one that a reveal opened), ``guesses`` (``{"p": probability or null}``),
+        the revealed one that a reveal opened), ``guesses`` (``{"p": probability or null}``),
         ``odds`` (``{cell: probability}``), ``details`` (the rest of an event's detail);
         ``hits``, the steps that showed a mine; ``outcome`` (``status`` won, lost or ``null``
         for a record that ends in play, ``step``, and ``mines``).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .boards import chance_board
 from .checker import Finding, Verdict, check_rule, check_rules
-from .conditions import UNKNOWN, evaluate, evaluate_partly, holds
+from .conditions import INDETERMINATE, evaluate, evaluate_partly, holds
 from .errors import RulesError, RuleSyntaxError
 from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, play
 from .parser import OPERATORS, parse_rules, read_rules
@@ -23,8 +23,8 @@ from .syntax import (
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
+    "INDETERMINATE",
     "OPERATORS",
-    "UNKNOWN",
     "Call",
     "Constant",
     "DefaultAction",

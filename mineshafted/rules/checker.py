@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from .conditions import UNKNOWN, Unknown, evaluate_partly
+from .conditions import INDETERMINATE, Indeterminate, evaluate_partly
 from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
 
 __all__ = ["Finding", "Verdict", "check_rule", "check_rules"]
@@ -222,7 +222,7 @@ class _Search:
         for c, around in self.neighbours.items():
             last = max((position[p] for p in around if p in position), default=-1)
             self.closes.setdefault(last, []).append(c)
-        self.verdicts: dict[tuple[int, ...], bool | Unknown] = {}
+        self.verdicts: dict[tuple[int, ...], bool | Indeterminate] = {}
 
     def run(self) -> tuple[_Model, tuple[_Square, bool], bool] | None:
         """A bad model, the target it goes wrong at, and whether it is certain."""
@@ -291,18 +291,20 @@ class _Search:
             verdict = self.verdicts[key] = self._conditions(letters, unknowns, marks)
         if verdict is True:
             return dict(model), bad
-        if verdict is UNKNOWN and self.loose is None:
+        if verdict is INDETERMINATE and self.loose is None:
             self.loose = (dict(model), bad)
         return None
 
-    def _conditions(self, letters: dict[str, int], unknowns: int, marks: int) -> bool | Unknown:
+    def _conditions(
+        self, letters: dict[str, int], unknowns: int, marks: int
+    ) -> bool | Indeterminate:
         """Whether the conditions hold, in three-valued logic (the totals unknown)."""
-        env: dict[str, int | Unknown] = dict(letters)
+        env: dict[str, int | Indeterminate] = dict(letters)
         env[SystemVariable.MATCHED_UNKNOWNS] = unknowns
         env[SystemVariable.MATCHED_MINES] = marks
-        env[SystemVariable.MINES_REMAINING] = UNKNOWN
-        env[SystemVariable.SAFE_REMAINING] = UNKNOWN
-        result: bool | Unknown = True
+        env[SystemVariable.MINES_REMAINING] = INDETERMINATE
+        env[SystemVariable.SAFE_REMAINING] = INDETERMINATE
+        result: bool | Indeterminate = True
         for condition in self.rule.conditions:
             try:
                 value = evaluate_partly(condition, env)
@@ -310,8 +312,8 @@ class _Search:
                 return False
             if value is False:
                 return False
-            if value is UNKNOWN:
-                result = UNKNOWN
+            if value is INDETERMINATE:
+                result = INDETERMINATE
         return result
 
 

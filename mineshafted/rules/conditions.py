@@ -1,7 +1,7 @@
 """Evaluating conditions: a small evaluator of the S4 expression language, never Python's eval.
 
 Two modes: :func:`evaluate` with every variable known, and :func:`evaluate_partly` where some
-variables are :data:`UNKNOWN` (the checker's board-wide totals); the latter is three-valued
+variables are :data:`INDETERMINATE` (the checker's board-wide totals); the latter is three-valued
 (``and`` with a false argument is false whatever the rest).
 """
 
@@ -14,17 +14,17 @@ from typing import Final
 
 from .syntax import Call, Constant, Expr, Symbol
 
-__all__ = ["UNKNOWN", "Unknown", "Value", "evaluate", "evaluate_partly", "holds"]
+__all__ = ["INDETERMINATE", "Indeterminate", "Value", "evaluate", "evaluate_partly", "holds"]
 
 
-class Unknown(Enum):
+class Indeterminate(Enum):
     """A value the checker does not know."""
 
-    UNKNOWN = "unknown"
+    INDETERMINATE = "indeterminate"
 
 
-UNKNOWN: Final = Unknown.UNKNOWN
-"""The one unknown value."""
+INDETERMINATE: Final = Indeterminate.INDETERMINATE
+"""The one indeterminate value: the third truth value."""
 
 Value = int | bool
 """What an expression evaluates to (``bool`` is a subclass of ``int`` in Python: the parser's
@@ -48,7 +48,7 @@ def evaluate(expr: Expr, env: Mapping[str, int]) -> Value:
     True
     """
     result = evaluate_partly(expr, env)
-    assert not isinstance(result, Unknown)
+    assert not isinstance(result, Indeterminate)
     return result
 
 
@@ -60,16 +60,16 @@ def holds(conditions: tuple[Expr, ...], env: Mapping[str, int]) -> bool:
         return False
 
 
-def evaluate_partly(expr: Expr, env: Mapping[str, int | Unknown]) -> Value | Unknown:
-    """The value of ``expr``, or :data:`UNKNOWN` when it depends on an unknown variable.
+def evaluate_partly(expr: Expr, env: Mapping[str, int | Indeterminate]) -> Value | Indeterminate:
+    """The value of ``expr``, or :data:`INDETERMINATE` when it depends on an unknown variable.
 
     >>> from mineshafted.rules.syntax import Call, Constant, Symbol
     >>> x = Symbol("total-mines-remaining")
     >>> test = Call("=", (x, Constant(1)))
-    >>> evaluate_partly(Call("and", (Constant(False), test)), {x.name: UNKNOWN})
+    >>> evaluate_partly(Call("and", (Constant(False), test)), {x.name: INDETERMINATE})
     False
-    >>> evaluate_partly(Call("=", (x, Constant(1))), {x.name: UNKNOWN})
-    <Unknown.UNKNOWN: 'unknown'>
+    >>> evaluate_partly(Call("=", (x, Constant(1))), {x.name: INDETERMINATE})
+    <Indeterminate.INDETERMINATE: 'indeterminate'>
 
     Notes
     -----
@@ -82,29 +82,29 @@ def evaluate_partly(expr: Expr, env: Mapping[str, int | Unknown]) -> Value | Unk
     return _call(expr, env)
 
 
-def _call(expr: Call, env: Mapping[str, int | Unknown]) -> Value | Unknown:
+def _call(expr: Call, env: Mapping[str, int | Indeterminate]) -> Value | Indeterminate:
     """An operator applied, in three-valued logic."""
     op = expr.op
     if op == "if":
         test = evaluate_partly(expr.args[0], env)
-        if test is UNKNOWN:
+        if test is INDETERMINATE:
             then, other = (evaluate_partly(a, env) for a in expr.args[1:])
-            return then if then == other and then is not UNKNOWN else UNKNOWN
+            return then if then == other and then is not INDETERMINATE else INDETERMINATE
         return evaluate_partly(expr.args[1 if test else 2], env)
     if op in ("and", "or"):
         stop = op == "or"
         unknown = False
         for arg in expr.args:
             value = evaluate_partly(arg, env)
-            if value is UNKNOWN:
+            if value is INDETERMINATE:
                 unknown = True
             elif bool(value) is stop:
                 return stop
-        return UNKNOWN if unknown else not stop
+        return INDETERMINATE if unknown else not stop
     values = [evaluate_partly(a, env) for a in expr.args]
-    if any(v is UNKNOWN for v in values):
-        return UNKNOWN
-    numbers = [int(v) for v in values if not isinstance(v, Unknown)]
+    if any(v is INDETERMINATE for v in values):
+        return INDETERMINATE
+    numbers = [int(v) for v in values if not isinstance(v, Indeterminate)]
     if op == "not":
         return not numbers[0]
     if op in _COMPARE:

@@ -6,15 +6,15 @@ as squares change, fires the first, guesses when none applies, and keeps the sco
 
 Glossary
 --------
-position
-    The board cell a pattern is centred on; positions are tried top to bottom, then left to
+centre
+    The square a pattern is centred on; squares are tried top to bottom, then left to
     right, rules in file order, and after every rule that fires the search starts again from
     the first rule and the upper-left corner.
 free guess
     When no rule applies, the interpreter (which knows the board) clicks an unknown square
     that is not a mine, chosen at random (seeded), and counts it.
 stuck
-    A rule whose action changes nothing at a position: reported once and skipped there from
+    A rule whose action changes nothing at a square: reported once and skipped there from
     then on (the original would loop forever). Its action can never change anything there
     again: the squares it acts on are no longer unknown, and a square never becomes unknown.
 """
@@ -72,7 +72,7 @@ class Play:
     fired: Counter[str] = field(default_factory=Counter)
     """How many times each rule fired (changed the board)."""
     stuck: list[tuple[str, Cell]] = field(default_factory=list)
-    """Each rule and position found to change nothing."""
+    """Each rule and square found to change nothing."""
     lost_to: str | None = None
     """The rule (or "free guess") whose move lost the game."""
     record: GameRecord | None = None
@@ -123,11 +123,11 @@ def play(
         Reveal the neighbours of a revealed zero, as Windows Minesweeper does.
     debug : int
         PatternEval's level: 3 prints the board whenever no rule applies, 4 each rule that
-        fires, 5 the board after each, 6 each rule tried at each position and why it failed.
+        fires, 5 the board after each, 6 each rule tried at each square and why it failed.
     echo : callable, optional
         Receives the debug lines; they go to the log when omitted.
     naive : bool
-        Rescan every rule at every position after each move, as the original did, instead of
+        Rescan every rule at every square after each move, as the original did, instead of
         only what can have changed. Same moves; level 6 always scans this way.
     clock : callable
         Seconds, for the time limit (tests pass a fake one).
@@ -151,10 +151,10 @@ def play(
 
     Notes
     -----
-    A first scan tries every rule at every position: ``O(rules * cells * n^2)``. After a move
-    only positions whose window holds a changed square are matched again, and conditions that
+    A first scan tries every rule at every square: ``O(rules * cells * n^2)``. After a move
+    only squares whose window holds a changed square are matched again, and conditions that
     read a board-wide total are re-checked wherever their pattern matches; the first firing is
-    the smallest position in the first rule with one, exactly the rule and position a full
+    the smallest square in the first rule with one, exactly the rule and square a full
     rescan from the top would find.
     """
     say: Echo = echo if echo is not None else log.debug
@@ -271,14 +271,14 @@ class _State:
             self.firing[number].discard(at)
 
     def first(self) -> tuple[int, int] | None:
-        """The first rule, and its first position, that applies (the bookkept way)."""
+        """The first rule, and its first square, that applies (the bookkept way)."""
         for number, positions in enumerate(self.firing):
             if positions:
                 return number, min(positions)
         return None
 
     def first_naive(self) -> tuple[int, int] | None:
-        """The same, found by trying every rule at every position (level 6 tells each try)."""
+        """The same, found by trying every rule at every square (level 6 tells each try)."""
         tell = self.debug >= 6
         for number, rule in enumerate(self.rules):
             for at in self.index:

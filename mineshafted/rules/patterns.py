@@ -162,14 +162,14 @@ def match(pattern: Pattern, view: list[int], at: int) -> dict[str, int] | Fail:
 
 
 def matches(rule: Rule, seen: list[str], row: int, col: int) -> dict[str, int] | None:
-    """Whether ``rule``'s left-hand side matches at ``(row, col)`` of a drawn position.
+    """Whether ``rule``'s left-hand side matches at ``(row, col)`` of a drawn board.
 
     Parameters
     ----------
     rule : Rule
         The rule; its conditions see the totals as unknown squares and no marks remaining.
     seen : list of str
-        The position, a string per row: ``?`` unknown, ``M`` marked, a digit a number.
+        The board, a string per row: ``?`` unknown, ``M`` marked, a digit a number.
     row, col : int
         Where the pattern is centred.
 
@@ -212,7 +212,7 @@ _MARKED: Final = int(Square.MARKED)
 
 _TELLING: Final = {"|": 0, "M": 0, "?": 2, "-": 3, **{chr(c): 4 for c in range(97, 123)}}
 """How early to look at a pattern character: the edge, unknowns, marks and exact numbers
-rule out most positions; ``-`` and variables match any number."""
+rule out most squares; ``-`` and variables match any number."""
 
 _EXACT: Final[dict[str, int]] = {
     "|": int(Square.OFF_BOARD),

@@ -5,7 +5,7 @@ Glossary
 pattern
     An n-by-n square of characters (n odd) laid over the board, centred on a cell.
 window
-    The board squares a pattern covers at one position; ``|`` stands for squares over the edge.
+    The board squares a pattern covers around one square; ``|`` stands for squares over the edge.
 condition
     A Scheme-like expression over the pattern's variables and the system's; all must hold.
 """

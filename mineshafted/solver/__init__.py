@@ -16,14 +16,21 @@ from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
 from .position import Constraint, Position, components
-from .search import BacktrackingSearch, ComponentSearch, ConstraintSearch, backbone, solutions
+from .search import (
+    BacktrackingSearch,
+    ComponentSearch,
+    ConstraintSearch,
+    backbone,
+    component_placements,
+)
 from .sweep import Manager, Stage, Status, Sweep, SweepReport, sweep_mines
 from .total import Tally, combine, decided_by_total, tally
-from .variables import ClueVariable, Fact, Placement, compress, placements
+from .variables import Arrangement, ClueVariable, Fact, arrangements, compress
 
 __all__ = [
     "Arc",
     "ArcGraph",
+    "Arrangement",
     "BacktrackingSearch",
     "CellState",
     "ClueCSP",
@@ -36,22 +43,21 @@ __all__ = [
     "Fact",
     "Knowledge",
     "Manager",
-    "Placement",
     "Position",
     "Stage",
     "Status",
     "Sweep",
     "SweepReport",
     "Tally",
+    "arrangements",
     "backbone",
     "combine",
+    "component_placements",
     "components",
     "compress",
     "count_component",
     "counted",
     "decided_by_total",
-    "placements",
-    "solutions",
     "sweep_mines",
     "tally",
 ]

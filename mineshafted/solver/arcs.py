@@ -1,9 +1,9 @@
-"""The arc graph: which clue variables share an undecided cell, as a networkx graph.
+"""The arc graph: which clue variables share an unknown cell, as a networkx graph.
 
 Glossary
 --------
 arc
-    Two variables whose scopes share an undecided cell: an edge of :class:`ArcGraph`, whose
+    Two variables whose scopes share an unknown cell: an edge of :class:`ArcGraph`, whose
     data is an :class:`Arc`.
 """
 
@@ -43,7 +43,7 @@ class Arc(_EdgeData):
     def __init__(self, a: Cell, mask_a: int, b: Cell, mask_b: int, shared: set[Cell]) -> None:
         super().__init__()
         self.shared = shared
-        """The undecided cells both scopes hold."""
+        """The unknown cells both scopes hold."""
         self.masks = {a: mask_a, b: mask_b}
         """Each endpoint's bitmask of the cells they shared when linked. A cell decided since
         stays in the masks: both domains agree on it, so it never separates them."""

@@ -3,7 +3,7 @@
 The CSP is incremental: :meth:`ClueCSP.add` touches only the variables and arcs around one
 clue, facts learnt from outside (:meth:`ClueCSP.learn`) touch only the variables that watch
 those cells, and :meth:`ClueCSP.propagate` runs AC-3 from the arcs they put on the queue.
-See :mod:`mineshafted.solver.variables` for the glossary (variable, placement, domain, fact).
+See :mod:`mineshafted.solver.variables` for the glossary (variable, arrangement, domain, fact).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import networkx as nx
 from ..board import Cell
 from ..errors import ContradictionError
 from .arcs import Arc, ArcGraph
-from .variables import ClueVariable, Fact, Placement, compress
+from .variables import Arrangement, ClueVariable, Fact, compress
 
 __all__ = ["ClueCSP"]
 
@@ -40,9 +40,9 @@ class ClueCSP:
 
     Notes
     -----
-    Arc revision projects both domains onto the shared cells (a table lookup per placement),
+    Arc revision projects both domains onto the shared cells (a table lookup per arrangement),
     so revising ``(x, y)`` costs ``O(|D(x)| + |D(y)|)``; domains hold at most ``C(8, 4) = 70``
-    placements. Each domain only shrinks, so AC-3 re-queues each arc a bounded number of times.
+    arrangements. Each domain only shrinks, so AC-3 re-queues each arc a bounded number of times.
 
     The queue holds variables rather than arcs (the variable-oriented form of AC-3): a variable
     whose domain shrank stands for every arc pointing into it, and a new variable also for
@@ -56,8 +56,8 @@ class ClueCSP:
         self.variables: dict[Cell, ClueVariable] = {}
         self.touched: set[Cell] = set()
         """Variables created or narrowed since :meth:`take_touched` last emptied this set."""
-        self._watchers: dict[Cell, list[tuple[ClueVariable, Placement]]] = {}
-        """undecided cell -> each variable whose scope holds it, with the cell's bit there"""
+        self._watchers: dict[Cell, list[tuple[ClueVariable, Arrangement]]] = {}
+        """unknown cell -> each variable whose scope holds it, with the cell's bit there"""
         self._drawn: dict[Cell, bool] = {}
         """Facts AC-3 has drawn and not yet reported."""
         self._learnt: list[Fact] = []
@@ -73,7 +73,7 @@ class ClueCSP:
     # -- building -------------------------------------------------------------------------
 
     def add(self, cell: Cell, scope: Iterable[Cell], mines: int) -> None:
-        """Add the clue at ``cell``: ``mines`` mines among the undecided cells ``scope``.
+        """Add the clue at ``cell``: ``mines`` mines among the unknown cells ``scope``.
 
         Raises
         ------
@@ -122,16 +122,16 @@ class ClueCSP:
         self._learnt.extend(facts)
 
     def apply_facts(self) -> None:
-        """Restrict every variable to the placements that agree with the queued facts.
+        """Restrict every variable to the arrangements that agree with the queued facts.
 
         Each variable is filtered once for all its newly decided cells. A variable with no
-        undecided cell left is retired; one that was narrowed draws its facts and puts
+        unknown cell left is retired; one that was narrowed draws its facts and puts
         the arcs into it back on the queue.
 
         Raises
         ------
         ContradictionError
-            AC-3 had drawn the opposite of a learnt fact, or no placement of some clue agrees
+            AC-3 had drawn the opposite of a learnt fact, or no arrangement of some clue agrees
             with the facts.
         """
         learnt, self._learnt = self._learnt, []
@@ -153,7 +153,7 @@ class ClueCSP:
                 var.fixed |= bit
                 if mine:
                     var.fixed_mines |= bit
-                var.undecided -= 1
+                var.unknown -= 1
         narrowed = []
         for var in hit.values():
             mask, want = var.fixed, var.fixed_mines
@@ -164,7 +164,7 @@ class ClueCSP:
                     kept.append(p)
             if not kept:
                 self._empty(var)
-            if var.undecided == 0:
+            if var.unknown == 0:
                 self._retire(var)  # and its arcs with it
             elif len(kept) != len(var.domain):
                 var.domain = kept
@@ -259,7 +259,7 @@ class ClueCSP:
     # -- internals ------------------------------------------------------------------------
 
     def _revise(self, x: ClueVariable, y: ClueVariable, arc: Arc) -> bool:
-        """Drop the placements of ``x`` that no placement of ``y`` agrees with; report a change."""
+        """Drop the arrangements of ``x`` that no arrangement of ``y`` allows; report a change."""
         masks = arc.masks
         project_y = compress(masks[y.cell], len(y.scope))
         support = set()
@@ -284,8 +284,8 @@ class ClueCSP:
         self._changed[var.cell] = None
 
     def _draw(self, var: ClueVariable) -> None:
-        """Queue every undecided scope cell that is mined, or free, in all of ``var``'s domain."""
-        mask, mines = var.settled()
+        """Queue every unknown scope cell that is mined, or free, in all of ``var``'s domain."""
+        mask, mines = var.decided()
         if not mask:
             return
         watchers, drawn = self._watchers, self._drawn
@@ -298,7 +298,7 @@ class ClueCSP:
                     )
 
     def _empty(self, var: ClueVariable) -> NoReturn:
-        """Raise for a variable left with no placement."""
+        """Raise for a variable left with no arrangement."""
         raise ContradictionError(
             f"the clue at cell {var.cell} has no placement consistent with its neighbours",
             cells=[var.cell],

@@ -39,7 +39,7 @@ __all__ = ["Explorer"]
 
 
 class Explorer:
-    """The counting layer over a :class:`~.knowledge.Knowledge`: explore, count, settle.
+    """The counting layer over a :class:`~.knowledge.Knowledge`: explore, count, decide.
 
     Each explored clue keeps count of its hidden neighbours and its unplaced mines. A cell
     decided anywhere updates the counts of the clues beside it; a clue that turns ripe decides
@@ -100,7 +100,7 @@ class Explorer:
     def explore(
         self, move: Callable[[Cell], int], adjacent: Callable[[Cell], Iterable[Cell]]
     ) -> list[Cell]:
-        """Explore every proven-safe cell and settle every ripe clue, until neither is left.
+        """Explore every proven-safe cell and decide every ripe clue, until neither is left.
 
         ``move`` and ``adjacent`` are a board manager's. The cells proven in the knowledge
         since the last call are taken first; then one loop, highest priority first:
@@ -112,7 +112,7 @@ class Explorer:
            neighbours on its own (a 0, say) is ripe on sight; any other is registered
            beside them.
 
-        Returns the clues explored here that their count alone could not settle and that
+        Returns the clues explored here that their count alone could not decide and that
         still have unknown neighbours: the CSP's new variables.
 
         Raises

@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ..board import Cell
-from ..errors import PartialGrid
+from ..board import Cell, PartialGrid
 
 __all__ = ["Constraint", "Position", "components"]
 

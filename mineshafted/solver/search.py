@@ -7,10 +7,10 @@ of the arc graph, and :func:`backbone` keeps the cells that take the same value 
 Two interchangeable engines share one signature, ``(component, graph) -> {cell: is_mine}``:
 
 - :class:`BacktrackingSearch` (the default): forward checking over the CSP's own domains,
-  smallest domain first, one targeted search per undecided cell.
+  smallest domain first, one targeted search per unknown cell.
 - :class:`ConstraintSearch`: an independent model of the same component in python-constraint
   (one 0/1 variable per cell, an ``ExactSumConstraint`` per clue), asked the same questions:
-  one solution, then one search per undecided cell with that cell flipped.
+  one placement, then one search per unknown cell with that cell flipped.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ..errors import ContradictionError
 from .arcs import ArcGraph
 from .count import count_component
 from .position import Constraint
-from .variables import ClueVariable, Placement, compress
+from .variables import Arrangement, ClueVariable, compress
 
 __all__ = [
     "STEPS",
@@ -32,15 +32,15 @@ __all__ = [
     "ComponentSearch",
     "ConstraintSearch",
     "backbone",
+    "component_placements",
     "constraints",
     "counted_backbone",
-    "solutions",
 ]
 
 log = logging.getLogger(__name__)
 
-Solution = dict[Cell, Placement]
-"""One joint placement: variable cell -> its placement."""
+ComponentPlacement = dict[Cell, Arrangement]
+"""A placement of a component: variable cell -> its arrangement."""
 
 STEPS = 20_000
 """How many placements :func:`backbone`'s searches may try before it counts instead."""
@@ -50,15 +50,15 @@ class ComponentSearch(Protocol):
     """An engine that decides what a component's clues imply together."""
 
     def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
-        """Return every undecided cell of ``component`` that has one value in all solutions.
+        """Return every unknown cell of ``component`` that has one value in all placements.
 
-        Raises ``ContradictionError`` when the component has no solution at all.
+        Raises ``ContradictionError`` when the component has no placement at all.
         """
         ...
 
 
 class BacktrackingSearch:
-    """The default engine: :func:`backbone` over :func:`solutions`."""
+    """The default engine: :func:`backbone` over :func:`component_placements`."""
 
     def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
         return backbone(component, graph)
@@ -68,46 +68,46 @@ class ConstraintSearch:
     """The python-constraint engine: the default's questions, asked of an independent model.
 
     Each cell is a python-constraint variable over ``{0, 1}``, each clue variable an
-    ``ExactSumConstraint`` over its whole scope, and every cell its domain settles is pinned
-    to that value, so a component whose settled cells already clash has no solution. Like
-    :func:`backbone`, it finds one solution, then for each undecided cell not yet seen both
-    ways one solution with that cell flipped (``getSolution``: the first found). Nothing here
+    ``ExactSumConstraint`` over its whole scope, and every cell its domain decides is pinned
+    to that value, so a component whose decided cells already clash has no placement. Like
+    :func:`backbone`, it finds one placement, then for each unknown cell not yet seen both
+    ways one placement with that cell flipped (``getSolution``: the first found). Nothing here
     shares this package's search or arcs, which makes it a cross-check and an alternative
     backend of the same cost class.
 
     Notes
     -----
-    At most ``1 + cells`` searches, each stopping at its first solution. python-constraint2
-    2.9 raises ``ValueError`` from ``ExactSumConstraint`` on some inputs with no solution (a
-    domain emptied by pinning); that is taken as "no solution".
+    At most ``1 + cells`` searches, each stopping at its first placement. python-constraint2
+    2.9 raises ``ValueError`` from ``ExactSumConstraint`` on some inputs with no placement (a
+    domain emptied by pinning); that is taken as "no placement".
     """
 
     def __call__(self, component: Sequence[ClueVariable], graph: ArcGraph) -> dict[Cell, bool]:
         values: dict[Cell, set[int]] = {}
-        undecided: set[Cell] = set()
+        unknown: set[Cell] = set()
         for var in component:
-            settled, mines = var.settled()
+            decided, mines = var.decided()
             for i, cell in enumerate(var.scope):
                 allowed = values.setdefault(cell, {0, 1})
-                if settled >> i & 1:
+                if decided >> i & 1:
                     allowed &= {mines >> i & 1}
                 else:
-                    undecided.add(cell)
+                    unknown.add(cell)
         possible = all(values.values()) and all(var.domain for var in component)
-        first = _first_solution(component, values) if possible else None
+        first = _first_placement(component, values) if possible else None
         if first is None:
             raise _no_placement(component)
 
         def flipped(cell: Cell, mine: bool) -> dict[Cell, bool] | None:
-            other = _first_solution(component, {**values, cell: {int(mine)}})
-            return None if other is None else {c: other[c] == 1 for c in undecided}
+            other = _first_placement(component, {**values, cell: {int(mine)}})
+            return None if other is None else {c: other[c] == 1 for c in unknown}
 
-        return _unflipped(component, {c: first[c] == 1 for c in undecided}, flipped)
+        return _unflipped(component, {c: first[c] == 1 for c in unknown}, flipped)
 
 
 def constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell, ...], int]]:
-    """Each variable of ``component`` with a cell left undecided, as its
-    :meth:`~.variables.ClueVariable.constraint` ``(undecided cells, mines among them)``."""
+    """Each variable of ``component`` with a cell left unknown, as its
+    :meth:`~.variables.ClueVariable.constraint` ``(unknown cells, mines among them)``."""
     result = []
     for var in component:
         cells, mines = var.constraint()
@@ -116,12 +116,12 @@ def constraints(component: Sequence[ClueVariable]) -> list[tuple[tuple[Cell, ...
     return result
 
 
-def solutions(
+def component_placements(
     component: Sequence[ClueVariable],
     graph: ArcGraph,
     *,
     require: Mapping[Cell, bool] | None = None,
-) -> Iterator[Solution]:
+) -> Iterator[ComponentPlacement]:
     """Yield every consistent joint placement of ``component``'s variables.
 
     Parameters
@@ -136,14 +136,14 @@ def solutions(
     Yields
     ------
     dict
-        Variable cell -> placement, one consistent choice for every variable.
+        Variable cell -> arrangement, one consistent choice for every variable.
 
     Examples
     --------
     >>> from mineshafted.solver import ClueCSP
     >>> csp = ClueCSP()
     >>> csp.add(0, (10, 11), 1); csp.add(1, (11, 12), 1)
-    >>> [sorted(s.items()) for s in solutions(list(csp.variables.values()), csp.graph)]
+    >>> [sorted(s.items()) for s in component_placements(list(csp.variables.values()), csp.graph)]
     [[(0, 1), (1, 2)], [(0, 2), (1, 1)]]
 
     Notes
@@ -159,12 +159,12 @@ def solutions(
 def backbone(
     component: Sequence[ClueVariable], graph: ArcGraph, *, steps: int | None = STEPS
 ) -> dict[Cell, bool]:
-    """Every undecided cell of ``component`` that is a mine in all solutions, or in none.
+    """Every unknown cell of ``component`` that is a mine in all placements, or in none.
 
     Parameters
     ----------
     component, graph:
-        As for :func:`solutions`.
+        As for :func:`component_placements`.
     steps:
         How many placements the searches may try in all; past that the answer is counted
         instead (:func:`counted_backbone`: the same cells, found another way). ``None``: no
@@ -173,13 +173,13 @@ def backbone(
     Raises
     ------
     ContradictionError
-        The component has no solution.
+        The component has no placement.
 
     Notes
     -----
-    Find one solution; then, for each undecided cell not yet seen both ways, search for a
-    solution with that cell flipped. A failed search proves the cell; a found one may flip
-    many cells at once. At most ``1 + cells`` searches, each stopping at its first solution.
+    Find one placement; then, for each unknown cell not yet seen both ways, search for a
+    placement with that cell flipped. A failed search proves the cell; a found one may flip
+    many cells at once. At most ``1 + cells`` searches, each stopping at its first placement.
     Each search is exponential in the worst case, and on the tangled frontiers of a dense
     board a failed one can try millions of placements; the budget hands such a component
     to counting, whose cost grows with the frontier's width instead.
@@ -199,7 +199,7 @@ def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
     Raises
     ------
     ContradictionError
-        The component has no solution.
+        The component has no placement.
 
     >>> from mineshafted.solver import ClueCSP
     >>> csp = ClueCSP()
@@ -210,21 +210,21 @@ def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
     Notes
     -----
     Each variable counts as its whole clue over its scope, and each scope cell its domain
-    settles as a one-cell clue; arc consistency only drops placements that no solution
-    uses, so these clues have exactly the component's solutions.
+    decides as a one-cell clue; arc consistency only drops arrangements that no placement
+    uses, so these clues have exactly the component's placements.
     """
     clues: list[Constraint] = []
-    undecided: set[Cell] = set()
+    unknown: set[Cell] = set()
     for var in component:
         if not var.domain:
             raise _no_placement(component)
         clues.append((var.scope, var.domain[0].bit_count()))
-        settled, mines = var.settled()
+        decided, mines = var.decided()
         for i, cell in enumerate(var.scope):
-            if settled >> i & 1:
+            if decided >> i & 1:
                 clues.append(((cell,), mines >> i & 1))
             else:
-                undecided.add(cell)
+                unknown.add(cell)
     count = count_component(clues)
     total = sum(count.placements)
     if total == 0:
@@ -233,7 +233,7 @@ def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
     for group, mined in zip(count.classes, count.mined, strict=True):
         hits = sum(mined)
         if hits in (0, total):
-            proven.update((cell, hits == total) for cell in group if cell in undecided)
+            proven.update((cell, hits == total) for cell in group if cell in unknown)
     log.debug("component of %d clue(s): %d cell(s) proven", len(component), len(proven))
     return proven
 
@@ -243,16 +243,16 @@ def _searched_backbone(
 ) -> dict[Cell, bool]:
     """:func:`backbone` by searching, within ``budget``."""
     links = _links(component, graph)
-    undecided = [_undecided(var) for var in component]
+    unknown = [_unknown(var) for var in component]
     first = next(_search(component, links, None, budget), None)
     if first is None:
         raise _no_placement(component)
 
     def flipped(cell: Cell, mine: bool) -> dict[Cell, bool] | None:
         other = next(_search(component, links, {cell: mine}, budget), None)
-        return None if other is None else _cell_values(component, undecided, other)
+        return None if other is None else _cell_values(component, unknown, other)
 
-    return _unflipped(component, _cell_values(component, undecided, first), flipped)
+    return _unflipped(component, _cell_values(component, unknown, first), flipped)
 
 
 def _unflipped(
@@ -260,8 +260,8 @@ def _unflipped(
     first: dict[Cell, bool],
     flipped: Callable[[Cell, bool], dict[Cell, bool] | None],
 ) -> dict[Cell, bool]:
-    """The cells of ``first`` (one solution's undecided cells) that no solution flips: for each
-    cell not yet seen both ways, ``flipped(cell, other value)`` gives a solution's values on
+    """The cells of ``first`` (one placement's unknown cells) that no placement flips: for each
+    cell not yet seen both ways, ``flipped(cell, other value)`` gives a placement's values on
     the same cells, or ``None`` when there is none (the cell is proven)."""
     seen_both: set[Cell] = set()
     for cell in sorted(first):
@@ -306,7 +306,7 @@ Links = list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]]
 """Per variable position: (neighbour position, own projection table, neighbour's table)."""
 
 
-def _first_solution(
+def _first_placement(
     component: Sequence[ClueVariable], values: Mapping[Cell, set[int]]
 ) -> dict[Cell, int] | None:
     """python-constraint's first solution of ``component`` with each cell over ``values``.
@@ -350,21 +350,21 @@ def _search(
     links: Links,
     require: Mapping[Cell, bool] | None,
     budget: _Budget,
-) -> Iterator[Solution]:
-    """The solutions of ``component`` with ``require`` imposed, over prepared ``links``."""
+) -> Iterator[ComponentPlacement]:
+    """The placements of ``component`` with ``require`` imposed, over prepared ``links``."""
     domains = [_restricted(var, require) for var in component]
     if all(domains):
         yield from _depth_first(component, domains, links, budget)
 
 
-def _undecided(var: ClueVariable) -> list[tuple[int, Cell]]:
-    """``(position, cell)`` of each scope cell on which ``var``'s placements disagree."""
-    settled, _ = var.settled()
-    return [(i, cell) for i, cell in enumerate(var.scope) if not settled >> i & 1]
+def _unknown(var: ClueVariable) -> list[tuple[int, Cell]]:
+    """``(position, cell)`` of each scope cell on which ``var``'s arrangements disagree."""
+    decided, _ = var.decided()
+    return [(i, cell) for i, cell in enumerate(var.scope) if not decided >> i & 1]
 
 
-def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[Placement]:
-    """``var``'s domain, less the placements that contradict ``require``."""
+def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[Arrangement]:
+    """``var``'s domain, less the arrangements that contradict ``require``."""
     domain = var.domain
     if require:
         for cell, mine in require.items():
@@ -375,12 +375,12 @@ def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[
 
 def _cell_values(
     component: Sequence[ClueVariable],
-    undecided: Sequence[list[tuple[int, Cell]]],
-    solution: Solution,
+    unknown: Sequence[list[tuple[int, Cell]]],
+    solution: ComponentPlacement,
 ) -> dict[Cell, bool]:
-    """The undecided cells of ``component`` and their values in ``solution``."""
+    """The unknown cells of ``component`` and their values in ``solution``."""
     values: dict[Cell, bool] = {}
-    for var, positions in zip(component, undecided, strict=True):
+    for var, positions in zip(component, unknown, strict=True):
         placement = solution[var.cell]
         for i, cell in positions:
             values[cell] = bool(placement >> i & 1)
@@ -388,28 +388,28 @@ def _cell_values(
 
 
 class _Frame:
-    """One level of the depth-first search: a variable and the placements left to try."""
+    """One level of the depth-first search: a variable and the arrangements left to try."""
 
     __slots__ = ("candidates", "position", "undo", "var")
 
-    def __init__(self, var: int, candidates: list[Placement]) -> None:
+    def __init__(self, var: int, candidates: list[Arrangement]) -> None:
         self.var = var
         self.candidates = candidates
         self.position = 0
-        self.undo: list[tuple[int, list[Placement]]] | None = None
+        self.undo: list[tuple[int, list[Arrangement]]] | None = None
         """The domains the current candidate narrowed, to restore before the next one."""
 
 
 def _depth_first(
     component: Sequence[ClueVariable],
-    domains: list[list[Placement]],
+    domains: list[list[Arrangement]],
     neighbours: Links,
     budget: _Budget,
-) -> Iterator[Solution]:
-    """The search loop of :func:`solutions`, over positions ``0..len(component)-1``."""
+) -> Iterator[ComponentPlacement]:
+    """The search loop of :func:`component_placements`, over positions ``0..len(component)-1``."""
     n = len(component)
     current = list(domains)
-    chosen: list[Placement] = [0] * n
+    chosen: list[Arrangement] = [0] * n
     unassigned = set(range(n))
     first = _smallest(unassigned, current)
     stack = [_Frame(first, current[first])]
@@ -451,6 +451,6 @@ def _depth_first(
         stack.append(_Frame(nxt, current[nxt]))
 
 
-def _smallest(unassigned: set[int], current: list[list[Placement]]) -> int:
-    """The unassigned variable with the fewest candidate placements."""
+def _smallest(unassigned: set[int], current: list[list[Arrangement]]) -> int:
+    """The unassigned variable with the fewest candidate arrangements."""
     return min(unassigned, key=lambda j: len(current[j]))

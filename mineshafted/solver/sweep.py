@@ -7,7 +7,7 @@ The solve is a pipeline of three named stages, repeated until none of them makes
    every unknown neighbour); the clues left open become CSP variables;
 2. **propagate**: hand the CSP the cells decided since the last round, then AC-3 over the
    arcs they and the new variables touched, until it draws a fact (a cell safe, or mined,
-   in all remaining placements of some clue); exploring takes over from there;
+   in all remaining arrangements of some clue); exploring takes over from there;
 3. **search**: when AC-3 reaches a fixed point with nothing decided, search each changed
    connected component for the cells that take one value in every consistent joint
    placement;
@@ -30,8 +30,8 @@ from enum import Enum, StrEnum
 from time import perf_counter
 from typing import Protocol
 
-from ..board import Cell, Grid
-from ..errors import ManagerError, NeedsGuess, PartialGrid, StartError
+from ..board import Cell, Grid, PartialGrid
+from ..errors import ManagerError, NeedsGuess, StartError
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
@@ -298,9 +298,9 @@ class Sweep:
     def _explore(self) -> None:
         """Stage 1: move onto every proven-safe cell and apply each clue on its own.
 
-        A clue whose count alone decides its unknown neighbours (a zero, say) settles them.
+        A clue whose count alone decides its unknown neighbours (a zero, say) decides them.
         The others become CSP variables only when no safe cell and no such clue is left: by
-        then most have been settled by their neighbours and need no variable.
+        then most have been decided by their neighbours and need no variable.
         """
         knowledge, explorer = self.knowledge, self.explorer
         before = knowledge.explored

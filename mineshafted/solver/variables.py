@@ -1,14 +1,14 @@
-"""Clue variables: one explored clue, its scope, and the placements of its mines.
+"""Clue variables: one explored clue, its scope, and the arrangements of its mines.
 
 Glossary
 --------
 variable
-    An explored clue with undecided neighbours, named by its cell. Its *scope* is the tuple of
+    An explored clue with unknown neighbours, named by its cell. Its *scope* is the tuple of
     those neighbours (ascending) at the time the clue was seen.
-placement
+arrangement
     One value of a variable: a bitmask over its scope, bit ``i`` set when ``scope[i]`` is a mine.
 domain
-    The placements of a variable still consistent with everything known.
+    The arrangements of a variable still consistent with everything known.
 fact
     A decided cell: ``(cell, is_mine)``.
 """
@@ -21,9 +21,9 @@ from itertools import combinations
 
 from ..board import Cell
 
-__all__ = ["ClueVariable", "Fact", "Placement", "compress", "placements"]
+__all__ = ["Arrangement", "ClueVariable", "Fact", "arrangements", "compress"]
 
-Placement = int
+Arrangement = int
 """A bitmask over a variable's scope: bit ``i`` set means ``scope[i]`` holds a mine."""
 
 Fact = tuple[Cell, bool]
@@ -36,38 +36,38 @@ class ClueVariable:
     >>> v = ClueVariable(4, (2, 5, 8), 2)
     >>> [v.mines(p) for p in v.domain]
     [[2, 5], [2, 8], [5, 8]]
-    >>> v.settled()  # no scope cell takes one value in every placement yet
+    >>> v.decided()  # no scope cell takes one value in every arrangement yet
     (0, 0)
     """
 
-    __slots__ = ("cell", "domain", "fixed", "fixed_mines", "scope", "undecided")
+    __slots__ = ("cell", "domain", "fixed", "fixed_mines", "scope", "unknown")
 
     def __init__(self, cell: Cell, scope: Iterable[Cell], mines: int) -> None:
         self.cell = cell
         self.scope = tuple(sorted(scope))
-        self.domain: list[Placement] = list(placements(len(self.scope), mines))
-        self.undecided = len(self.scope)
+        self.domain: list[Arrangement] = list(arrangements(len(self.scope), mines))
+        self.unknown = len(self.scope)
         """How many scope cells the CSP has not yet decided."""
         self.fixed = 0
         """Scope bits decided but not yet applied to the domain."""
         self.fixed_mines = 0
         """Which of the :attr:`fixed` bits are mines."""
 
-    def mines(self, placement: Placement) -> list[Cell]:
-        """The scope cells that ``placement`` mines."""
-        return [c for i, c in enumerate(self.scope) if placement >> i & 1]
+    def mines(self, arrangement: Arrangement) -> list[Cell]:
+        """The scope cells that ``arrangement`` mines."""
+        return [c for i, c in enumerate(self.scope) if arrangement >> i & 1]
 
     def bit(self, cell: Cell) -> int:
-        """The bit of ``cell`` in this variable's placements."""
+        """The bit of ``cell`` in this variable's arrangements."""
         return 1 << self.scope.index(cell)
 
-    def agreeing(self, domain: list[Placement], cell: Cell, mine: bool) -> list[Placement]:
-        """The placements of ``domain`` that give ``cell`` (a scope cell) the value ``mine``."""
+    def agreeing(self, domain: list[Arrangement], cell: Cell, mine: bool) -> list[Arrangement]:
+        """The arrangements of ``domain`` that give ``cell`` (a scope cell) the value ``mine``."""
         bit = self.bit(cell)
         want = bit if mine else 0
         return [p for p in domain if p & bit == want]
 
-    def settled(self) -> tuple[Placement, Placement]:
+    def decided(self) -> tuple[Arrangement, Arrangement]:
         """``(mask, mines)``: the scope bits that agree across the domain, and their values."""
         full = (1 << len(self.scope)) - 1
         may, must = 0, full
@@ -77,17 +77,17 @@ class ClueVariable:
         return ~(may ^ must) & full, must
 
     def constraint(self) -> tuple[tuple[Cell, ...], int]:
-        """``(cells, mines)``: the scope cells the domain does not settle, and the mines
-        every placement puts among them.
+        """``(cells, mines)``: the scope cells the domain does not decide, and the mines
+        every arrangement puts among them.
 
         >>> v = ClueVariable(4, (2, 5, 8), 1)
-        >>> v.domain = [0b010, 0b100]  # cell 2 safe in every placement
+        >>> v.domain = [0b010, 0b100]  # cell 2 safe in every arrangement
         >>> v.constraint()
         ((5, 8), 1)
         """
-        settled, _ = self.settled()
-        cells = tuple(c for i, c in enumerate(self.scope) if not settled >> i & 1)
-        mines = sum(self.domain[0] >> i & 1 for i in range(len(self.scope)) if not settled >> i & 1)
+        decided, _ = self.decided()
+        cells = tuple(c for i, c in enumerate(self.scope) if not decided >> i & 1)
+        mines = sum(self.domain[0] >> i & 1 for i in range(len(self.scope)) if not decided >> i & 1)
         return cells, mines
 
     def __repr__(self) -> str:
@@ -95,10 +95,10 @@ class ClueVariable:
 
 
 @cache
-def placements(n: int, mines: int) -> tuple[Placement, ...]:
-    """Every ``n``-bit placement with exactly ``mines`` bits set, ascending.
+def arrangements(n: int, mines: int) -> tuple[Arrangement, ...]:
+    """Every ``n``-bit arrangement with exactly ``mines`` bits set, ascending.
 
-    >>> placements(3, 2)
+    >>> arrangements(3, 2)
     (3, 5, 6)
     """
     return tuple(sorted(sum(1 << i for i in chosen) for chosen in combinations(range(n), mines)))

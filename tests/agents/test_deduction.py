@@ -70,7 +70,7 @@ def test_best_without_the_total_guesses_an_undetermined_cell() -> None:
 
 def test_csp_inference_without_the_total_decides_each_component_alone() -> None:
     # Top row hidden over "1 2 1": only mines on 0 and 2 fit; with no total, the lone cell 3
-    # of the row "0 1 ? ?" stays undecided.
+    # of the row "0 1 ? ?" stays unknown.
     top = View(view_of("???\n121"), frozenset(), None, GameStatus.PLAYING)
     found = agent("csp").infer(top)
     assert (found.safe, found.mines) == ({1}, {0, 2})

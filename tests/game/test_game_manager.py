@@ -95,7 +95,7 @@ def test_a_mine_revealed_on_the_game_itself_ends_play_through_the_manager() -> N
     bm = game.manager()
     assert game.reveal(5).hit
     for cell in (5, 0, 99):
-        with pytest.raises(RuntimeError, match=r"the game is over: a mine was explored at cell 5$"):
+        with pytest.raises(RuntimeError, match=r"the game is over: a mine was hit at cell 5$"):
             bm.move(cell)
 
 

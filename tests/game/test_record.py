@@ -1,4 +1,4 @@
-"""Game records: JSON Lines out and back, each read error with its line, replays and positions."""
+"""Game records: JSON Lines out and back, each read error with its line, replays and views."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ from mineshafted.game import (
     Reveal,
     Rules,
     Unflag,
-    positions,
     read_record,
     rebuild,
+    views_of,
     write_record,
 )
 
@@ -131,7 +131,7 @@ def test_a_drawn_game_round_trips_and_replays() -> None:
 
 
 def test_positions_step_through_every_action(game: Game) -> None:
-    views = list(positions(game.record))
+    views = list(views_of(game.record))
     assert len(views) == 6  # the start and five actions
     assert views[0].grid == [[None] * 4] * 3 and views[0].flags == frozenset()
     assert views[1].flags == {11}

@@ -10,8 +10,7 @@ from itertools import combinations
 import pytest
 
 from mineshafted import MINE
-from mineshafted.board import Geometry
-from mineshafted.errors import PartialGrid
+from mineshafted.board import Geometry, PartialGrid
 from mineshafted.probability import Odds, Policy, Safest, play_game
 from mineshafted.solver import Position
 

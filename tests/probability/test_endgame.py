@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted import Board, BoardManager, Sweep
-from mineshafted.errors import PartialGrid
+from mineshafted.board import PartialGrid
 from mineshafted.probability import Best, Endgame, Safest, best_reveal, odds, play_game
 from mineshafted.probability.view import position_of
 from mineshafted.solver import Position

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mineshafted.board import Geometry
-from mineshafted.errors import PartialGrid
+from mineshafted.board import Geometry, PartialGrid
 from mineshafted.probability import (
     Best,
     Odds,

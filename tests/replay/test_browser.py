@@ -1,4 +1,4 @@
-"""Replay pages in headless Chromium: the positions, the controls, the heat map, no network.
+"""Replay pages in headless Chromium: every view, the controls, the heat map, no network.
 
 Driven through Playwright for Python pointed at the system's Chromium (Debian's ``chromium``
 package; no browser is downloaded). The tests skip, saying why, when Playwright or a Chromium
@@ -20,7 +20,7 @@ import pytest
 
 from mineshafted.board import MINE
 from mineshafted.formats import read_puzzles
-from mineshafted.game import Flag, GameRecord, View, positions
+from mineshafted.game import Flag, GameRecord, View, views_of
 from mineshafted.replay import write_page
 from mineshafted.solver.recording import record_solve
 
@@ -130,7 +130,7 @@ def test_each_step_shows_exactly_the_recorded_position(
 ) -> None:
     record: GameRecord = request.getfixturevalue(name)
     data = tab.open(record, name)
-    views = list(positions(record))
+    views = list(views_of(record))
     assert len(views) == len(data["kinds"]) + 1
     for k, view in enumerate(views):
         if k:
@@ -147,7 +147,7 @@ def test_each_step_shows_exactly_the_recorded_position(
 def test_buttons_slider_and_keys_move_as_documented(tab: Tab, guessing_game: GameRecord) -> None:
     data = tab.open(guessing_game)
     last = len(data["kinds"])
-    views = list(positions(guessing_game))
+    views = list(views_of(guessing_game))
     page = tab.page
     page.click("#next")
     page.click("#next")

@@ -8,7 +8,7 @@ import pytest
 
 from mineshafted import Board
 from mineshafted.errors import RecordFormatError
-from mineshafted.game import Flag, Game, GameRecord, Reveal, Rules, Unflag, positions
+from mineshafted.game import Flag, Game, GameRecord, Reveal, Rules, Unflag, views_of
 from mineshafted.replay import ODDS, script
 
 
@@ -30,7 +30,7 @@ def _unpacked(data: dict[str, object]) -> list[list[tuple[int, int]]]:
 def test_each_step_packs_one_action_with_what_it_revealed(guessing_game: GameRecord) -> None:
     data = script(guessing_game)
     actions = [e for e in guessing_game.events if isinstance(e, Reveal | Flag | Unflag)]
-    assert len(data["kinds"]) == len(actions) == len(list(positions(guessing_game))) - 1
+    assert len(data["kinds"]) == len(actions) == len(list(views_of(guessing_game))) - 1
     assert data["cells"] == [e.cell for e in actions]
     assert _unpacked(data) == [list(e.revealed) if isinstance(e, Reveal) else [] for e in actions]
 

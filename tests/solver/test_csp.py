@@ -7,7 +7,7 @@ import networkx as nx
 import pytest
 
 from mineshafted import ClueCSP, ContradictionError
-from mineshafted.solver import compress, placements
+from mineshafted.solver import arrangements, compress
 from mineshafted.solver.arcs import Arc, ArcGraph
 
 # The 4x3 sample after exploring from index 0: four clues border cells 2, 5, 8 and 11.
@@ -26,10 +26,10 @@ def domains(csp: ClueCSP) -> dict[int, list[list[int]]]:
 
 
 def test_placements_are_every_choice_of_mines() -> None:
-    assert placements(4, 2) == (3, 5, 6, 9, 10, 12)
-    assert placements(3, 0) == (0,)
-    assert placements(3, 3) == (7,)
-    assert len(placements(8, 4)) == 70
+    assert arrangements(4, 2) == (3, 5, 6, 9, 10, 12)
+    assert arrangements(3, 0) == (0,)
+    assert arrangements(3, 3) == (7,)
+    assert len(arrangements(8, 4)) == 70
 
 
 def test_compress_packs_the_masked_bits() -> None:
@@ -135,8 +135,8 @@ def test_propagation_alone_can_stall() -> None:
 def test_ac3_wiping_out_a_domain_raises() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11, 12), 1)
-    csp.add(1, (10, 11, 12), 2)  # the same cells, another count: neither settles a cell
-    assert csp.variables[0].settled() == (0, 0) and csp.variables[1].settled() == (0, 0)
+    csp.add(1, (10, 11, 12), 2)  # the same cells, another count: neither decides a cell
+    assert csp.variables[0].decided() == (0, 0) and csp.variables[1].decided() == (0, 0)
     with pytest.raises(ContradictionError, match="no placement consistent") as info:
         csp.propagate()
     assert info.value.cells in ((0,), (1,))

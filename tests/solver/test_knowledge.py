@@ -45,7 +45,7 @@ def test_a_proof_takes_effect_at_the_next_explore() -> None:
     assert k.state[1] is CellState.MINE
     assert explorer.constraint(3) == ([0, 4], 1)  # counts not updated yet
     assert explorer.explore(bm.move, bm.get_adjacent) == []
-    # Now clue 3 had its mine: 0 and 4 are safe and explored, and they settle the rest.
+    # Now clue 3 had its mine: 0 and 4 are safe and explored, and they decide the rest.
     assert k.partial_grid() == board.to_grid()
 
 

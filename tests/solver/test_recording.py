@@ -16,9 +16,9 @@ from mineshafted.game import (
     GameStatus,
     Outcome,
     Reveal,
-    positions,
     read_record,
     rebuild,
+    views_of,
     write_record,
 )
 from mineshafted.solver import Stage, Sweep
@@ -106,7 +106,7 @@ def test_a_start_on_a_mine_is_recorded_as_lost() -> None:
 def test_no_flag_lands_on_a_revealed_cell_and_each_position_is_reachable(name: str) -> None:
     board, start = _puzzle_board(name)
     record = record_solve(board, start=start)
-    views = list(positions(record))  # replaying refuses a flag on a revealed cell
+    views = list(views_of(record))  # replaying refuses a flag on a revealed cell
     assert len(views) == len(record.events) - (views[-1].status is not GameStatus.PLAYING) + 1
 
 

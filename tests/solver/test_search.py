@@ -1,4 +1,4 @@
-"""Component search: its solutions, the backbone, and a cross-check against python-constraint;
+"""Component search: its placements, the backbone, and a cross-check against python-constraint;
 both engines on narrowed domains and what they log, and the backbone's step budget (a search
 over it hands the component to counting)."""
 
@@ -21,9 +21,9 @@ from mineshafted.solver.search import (
     _Budget,
     _OutOfSteps,
     backbone,
+    component_placements,
     constraints,
     counted_backbone,
-    solutions,
 )
 
 # Three clues that are pairwise consistent but together prove 100 a mine and 101 safe.
@@ -41,7 +41,7 @@ def mine_sets(csp: ClueCSP) -> set[frozenset[int]]:
     variables = list(csp.variables.values())
     return {
         frozenset(c for var in variables for c in var.mines(solution[var.cell]))
-        for solution in solutions(variables, csp.graph)
+        for solution in component_placements(variables, csp.graph)
     }
 
 
@@ -52,7 +52,7 @@ def test_solutions_of_a_chain() -> None:
 
 def test_required_cells_restrict_the_solutions() -> None:
     csp = build([(0, (10, 11), 1), (1, (11, 12), 1)])
-    found = list(solutions(list(csp.variables.values()), csp.graph, require={11: True}))
+    found = list(component_placements(list(csp.variables.values()), csp.graph, require={11: True}))
     assert found == [{0: 0b10, 1: 0b01}]
 
 
@@ -85,7 +85,7 @@ def test_constraint_search_of_a_component_that_only_jointly_fails_raises() -> No
 
 
 def test_constraint_search_keeps_cells_a_domain_settles() -> None:
-    # Clue 2's domain settles 10 and 13 as mines, which leaves clue 0 and 3 no room.
+    # Clue 2's domain decides 10 and 13 as mines, which leaves clue 0 and 3 no room.
     csp = build([(0, (10, 11, 12), 1), (1, (11, 12, 13), 1), (2, (10, 13), 2), (3, (11, 12), 1)])
     variables = list(csp.variables.values())
     with pytest.raises(ContradictionError, match="no placement"):
@@ -193,11 +193,11 @@ def test_constraint_search_asks_for_one_solution_per_question(
 def test_python_constraint_value_error_on_a_clash_means_no_solution() -> None:
     # python-constraint2 2.9: a sum of 0 empties the pinned cell's domain, and the next
     # ExactSumConstraint's preprocessing raises ValueError instead of finding no solution.
-    from mineshafted.solver.search import _first_solution
+    from mineshafted.solver.search import _first_placement
 
     none, one = build([(0, (10,), 0)]), build([(1, (10,), 1)])
     clash = [*none.variables.values(), *one.variables.values()]
-    assert _first_solution(clash, {10: {1}}) is None
+    assert _first_placement(clash, {10: {1}}) is None
 
 
 @pytest.mark.parametrize("steps", [0, 5])
@@ -226,7 +226,7 @@ def test_counting_finds_a_contradiction_that_only_the_clues_together_show() -> N
 
 
 def test_counting_keeps_cells_a_domain_settles() -> None:
-    # As for the search: clue 2's domain settles 10 and 13 as mines, leaving clue 3 no room.
+    # As for the search: clue 2's domain decides 10 and 13 as mines, leaving clue 3 no room.
     csp = build([(0, (10, 11, 12), 1), (1, (11, 12, 13), 1), (2, (10, 13), 2), (3, (11, 12), 1)])
     with pytest.raises(ContradictionError, match="no placement"):
         counted_backbone(list(csp.variables.values()))
@@ -235,7 +235,7 @@ def test_counting_keeps_cells_a_domain_settles() -> None:
 # Both engines on narrowed domains, and what they log.
 def narrowed() -> ClueCSP:
     """Clue 0 over (10, 11, 12) with its domain cut by hand to "11 is the mine": every scope
-    cell settled, none decided; clue 1 over (12, 13) holds one mine."""
+    cell decided, none decided; clue 1 over (12, 13) holds one mine."""
     csp = build([(0, (10, 11, 12), 1), (1, (12, 13), 1)])
     csp.variables[0].domain = [0b010]
     return csp
@@ -366,7 +366,7 @@ def test_counting_names_the_clues_that_admit_no_placement_together() -> None:
 
 
 def test_counting_pins_a_clue_with_one_placement_left() -> None:
-    # Clue 0's domain is cut to "11 is the mine": its cells are settled, not reported.
+    # Clue 0's domain is cut to "11 is the mine": its cells are decided, not reported.
     csp = narrowed()
     assert counted_backbone(list(csp.variables.values())) == {12: False, 13: True}
 
