@@ -131,7 +131,8 @@ def test_a_stalled_solve_is_titled_as_needing_a_guess(tmp_path: Path) -> None:
     puzzle.write_text(json.dumps({"board": [[1, -1], [1, 1]], "name": "one mine in three"}))
     result = runner.invoke(app, ["replay", str(puzzle)])
     assert result.exit_code == 0, result.output
-    assert _data(puzzle.with_suffix(".html"))["title"] == "one mine in three: stalled: needs a guess"
+    title = _data(puzzle.with_suffix(".html"))["title"]
+    assert title == "one mine in three: stalled: needs a guess"
 
 
 def test_a_solved_puzzle_is_titled_as_solved(tmp_path: Path) -> None:
