@@ -78,9 +78,7 @@ def command(
         written = write_page(record, target, title=title, force=force)
     typer.echo(f"wrote {written}: {written.stat().st_size} bytes, {_steps(record)} steps")
     if open_page and not webbrowser.open(written.resolve().as_uri()):
-        typer.echo(
-            f"note: no browser could be started; open {written.resolve()} in one", err=True
-        )
+        typer.echo(f"note: no browser could be started; open {written.resolve()} in one", err=True)
 
 
 def _record(source: Path, number: int, with_total: bool) -> tuple[GameRecord, str]:
