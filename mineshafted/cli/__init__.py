@@ -10,13 +10,16 @@ or the generator. A new command is one new module and one registration line belo
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from typer.core import TyperGroup
 
 from . import board, experiment, generate, grade, play, probabilities, replay, rules, solve
 from .logs import verbose_logging
+
+if TYPE_CHECKING:  # typer carries its own copy of click; its Context is what groups parse with
+    from typer._click import Context
 
 __all__ = ["app", "main"]
 
@@ -29,7 +32,7 @@ class _App(TyperGroup):
     own, and nothing after a ``--`` is touched).
     """
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         """Parse ``args`` with every verbosity flag moved to the front."""
         end = args.index("--") if "--" in args else len(args)
         flags = [a for a in args[:end] if _VERBOSE.fullmatch(a)]
