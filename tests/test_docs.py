@@ -6,6 +6,8 @@ import re
 import runpy
 from pathlib import Path
 
+from mineshafted import Status, SweepReport
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = runpy.run_path(str(ROOT / "scripts" / "cli_reference.py"))
 
@@ -49,3 +51,13 @@ def test_the_index_page_links_every_command_page() -> None:
 def test_every_api_reference_page_in_the_navigation_exists() -> None:
     for page in re.findall(r"\b(reference/api/[\w-]+\.md)", _nav()):
         assert (ROOT / "docs" / page).is_file(), page
+
+
+def test_the_readme_python_example_runs_and_says_what_it_shows() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
+    scope: dict[str, object] = {}
+    exec(compile(example, "README.md", "exec"), scope)  # the project's own example, not input
+    report = scope["report"]
+    assert isinstance(report, SweepReport)
+    assert (report.status, report.undetermined) == (Status.NEEDS_GUESS, [1, 2, 3])
