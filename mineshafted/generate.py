@@ -161,6 +161,8 @@ def generate_many(
     makes with that seed) and the others seeds drawn from it, so every board, the first
     included, is remade by :func:`generate` with its recorded seed and the same size.
 
+    Examples
+    --------
     >>> [g.board.mine_count for g in generate_many(5, 5, 3, 2, seed=7)]
     [3, 3]
     >>> first = next(generate_many(5, 5, 3, 2, seed=7, seed_first=True))

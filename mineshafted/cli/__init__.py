@@ -9,16 +9,42 @@ or the generator. A new command is one new module and one registration line belo
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from typer.core import TyperGroup
 
 from . import board, experiment, generate, grade, play, probabilities, replay, rules, solve
 from .logs import verbose_logging
 
+if TYPE_CHECKING:  # typer carries its own copy of click; its Context is what groups parse with
+    from typer._click import Context
+
 __all__ = ["app", "main"]
 
+
+class _App(TyperGroup):
+    """The root group: ``-v``/``-vv``/``--verbose`` work after the command too.
+
+    ``mineshafted solve -v X`` means what ``mineshafted -v solve X`` means: the flags are
+    moved in front of the command before parsing (none of the commands has a ``-v`` of its
+    own, and nothing after a ``--`` is touched).
+    """
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        """Parse ``args`` with every verbosity flag moved to the front."""
+        end = args.index("--") if "--" in args else len(args)
+        flags = [a for a in args[:end] if _VERBOSE.fullmatch(a)]
+        rest = [a for a in args[:end] if not _VERBOSE.fullmatch(a)]
+        return super().parse_args(ctx, [*flags, *rest, *args[end:]])
+
+
+_VERBOSE = re.compile(r"-v+|--verbose")
+"""A verbosity flag as typed: ``-v``, ``-vv``, ... or ``--verbose``."""
+
 app = typer.Typer(
+    cls=_App,
     name="mineshafted",
     help="Solve Minesweeper boards by constraint propagation and search, never guessing.",
     no_args_is_help=True,

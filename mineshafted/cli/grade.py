@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_JOBS", "HELP", "SandboxChoice", "command"]
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
+
+_UNWRAPPED = 1000
+"""The width the report is laid out at when it goes to a pipe or a file: tables take only the
+width they need, so no name or detail is cut or wrapped to fit 80 columns."""
 """Boards graded at once by default: one per core, up to four."""
 
 HELP = (
@@ -177,6 +181,8 @@ def _print_grade(report: GradeReport) -> None:
     from ..grading import Outcome
 
     console = Console()
+    if not console.is_terminal:  # a pipe or a file: as wide as the tables need, never wrapped
+        console = Console(width=_UNWRAPPED)
     boards = Table(title=f"Boards: {escape(report.submission)}", title_justify="left")
     for column in ("puzzle", "size", "mines", "outcome", "moves", "seconds", "detail"):
         numeric = column in ("mines", "moves", "seconds")

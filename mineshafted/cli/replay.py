@@ -77,8 +77,8 @@ def command(
     with fail_on_error(str(source)):
         written = write_page(record, target, title=title, force=force)
     typer.echo(f"wrote {written}: {written.stat().st_size} bytes, {_steps(record)} steps")
-    if open_page:
-        webbrowser.open(written.resolve().as_uri())
+    if open_page and not webbrowser.open(written.resolve().as_uri()):
+        typer.echo(f"note: no browser could be started; open {written.resolve()} in one", err=True)
 
 
 def _record(source: Path, number: int, with_total: bool) -> tuple[GameRecord, str]:
@@ -99,7 +99,19 @@ def _record(source: Path, number: int, with_total: bool) -> tuple[GameRecord, st
             board, start=puzzle.start, mines=board.mine_count if with_total else None
         )
     name = puzzle.name or (source.name if len(puzzles) == 1 else label(puzzle, number - 1))
-    return record, f"{name}: solved from the start cell"
+    return record, f"{name}: {_how_it_ended(record)}"
+
+
+def _how_it_ended(record: GameRecord) -> str:
+    """The title's account of a solve: solved, or stalled where it needs a guess."""
+    from ..game import GameStatus, Outcome
+
+    outcome = record.events[-1] if record.events else None
+    if isinstance(outcome, Outcome) and outcome.status is GameStatus.WON:
+        return "solved from the start cell"
+    if isinstance(outcome, Outcome):
+        return "the start cell is a mine"
+    return "stalled: needs a guess"
 
 
 def _is_record(source: Path) -> bool:

@@ -33,6 +33,8 @@ Fact = tuple[Cell, bool]
 class ClueVariable:
     """One explored clue as a CSP variable.
 
+    Examples
+    --------
     >>> v = ClueVariable(4, (2, 5, 8), 2)
     >>> [v.mines(p) for p in v.domain]
     [[2, 5], [2, 8], [5, 8]]

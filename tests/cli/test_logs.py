@@ -93,3 +93,28 @@ def test_verbose_sends_records_to_the_stderr_of_the_run_only(
     assert "INFO mineshafted.solver.sweep: solved: 10 move(s)" in result.stderr
     assert "DEBUG" not in result.stderr
     assert not [r for r in caplog.records if r.name.startswith(PACKAGE_LOGGER)]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-v", "solve", "{puzzle}"],
+        ["solve", "-v", "{puzzle}"],
+        ["solve", "{puzzle}", "-v"],
+        ["solve", "{puzzle}", "--verbose"],
+    ],
+)
+def test_verbose_works_before_and_after_the_command(
+    logger: logging.Logger, puzzle_file: Path, args: list[str]
+) -> None:
+    result = runner.invoke(app, [a.format(puzzle=puzzle_file) for a in args])
+    assert result.exit_code == 0, result.output
+    assert "INFO mineshafted.solver.sweep: solved" in result.stderr
+
+
+def test_two_flags_after_the_command_count_as_two(
+    logger: logging.Logger, puzzle_file: Path
+) -> None:
+    result = runner.invoke(app, ["solve", str(puzzle_file), "-v", "-v"])
+    assert result.exit_code == 0, result.output
+    assert "DEBUG mineshafted.solver.sweep" in result.stderr

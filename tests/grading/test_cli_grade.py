@@ -103,3 +103,12 @@ def test_an_unknown_sandbox_is_refused(tmp_path: Path) -> None:
 )
 def test_the_default_time_limit_grows_with_the_board(cells: int, seconds: float) -> None:
     assert board_timeout(cells) == seconds
+
+
+def test_a_piped_report_never_wraps_a_board_name(tmp_path: Path) -> None:
+    long_name = "a-board-whose-file-name-is-longer-than-a-column-of-eighty-wide-report.json"
+    (tmp_path / long_name).write_text(json.dumps({"board": TWO.to_grid()}))
+    student = submission(tmp_path, CORRECT)
+    result = runner.invoke(app, ["grade", "--sandbox", "none", str(student), str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert long_name in result.stdout

@@ -114,3 +114,30 @@ def test_open_hands_the_page_to_the_browser(
     result = runner.invoke(app, ["replay", str(record_file), "-o", str(out), "--open"])
     assert result.exit_code == 0, result.output
     assert opened == [out.resolve().as_uri()]
+
+
+def test_open_with_no_browser_says_so_and_where_the_page_is(
+    record_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("webbrowser.open", lambda url, *a, **k: False)
+    out = record_file.parent / "shown.html"
+    result = runner.invoke(app, ["replay", str(record_file), "-o", str(out), "--open"])
+    assert result.exit_code == 0, result.output
+    assert f"no browser could be started; open {out.resolve()}" in result.output
+
+
+def test_a_stalled_solve_is_titled_as_needing_a_guess(tmp_path: Path) -> None:
+    puzzle = tmp_path / "stall.json"
+    puzzle.write_text(json.dumps({"board": [[1, -1], [1, 1]], "name": "one mine in three"}))
+    result = runner.invoke(app, ["replay", str(puzzle)])
+    assert result.exit_code == 0, result.output
+    title = _data(puzzle.with_suffix(".html"))["title"]
+    assert title == "one mine in three: stalled: needs a guess"
+
+
+def test_a_solved_puzzle_is_titled_as_solved(tmp_path: Path) -> None:
+    puzzle = tmp_path / "sample.json"
+    puzzle.write_text(json.dumps({"board": [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]}))
+    result = runner.invoke(app, ["replay", str(puzzle)])
+    assert result.exit_code == 0, result.output
+    assert _data(puzzle.with_suffix(".html"))["title"] == "sample.json: solved from the start cell"
