@@ -10,7 +10,7 @@ or the generator. A new command is one new module and one registration line belo
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -25,11 +25,16 @@ __all__ = ["app", "main"]
 
 
 class _App(TyperGroup):
-    """The root group: ``-v``/``-vv``/``--verbose`` work after the command too.
+    """The root group: ``-v``/``-vv``/``--verbose`` work after the command too, and every
+    command's help is shown as it is written.
 
     ``mineshafted solve -v X`` means what ``mineshafted -v solve X`` means: the flags are
     moved in front of the command before parsing (none of the commands has a ``-v`` of its
     own, and nothing after a ``--`` is touched).
+
+    Help texts are plain text: typer renders them as rich markup, which would swallow
+    ``[dask]`` in ``pip install 'mineshafted[dask]'`` and break lines where the source string
+    does. Each command handed out is made literal first (:func:`_literal`).
     """
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
@@ -39,9 +44,60 @@ class _App(TyperGroup):
         rest = [a for a in args[:end] if not _VERBOSE.fullmatch(a)]
         return super().parse_args(ctx, [*flags, *rest, *args[end:]])
 
+    def make_context(self, info_name: str | None, args: list[str], *rest: Any, **extra: Any) -> Any:
+        """The root's context, once its own help is made literal too."""
+        _literal(self)
+        return super().make_context(info_name, args, *rest, **extra)
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Any:
+        """The command ``cmd_name``, its help (and its commands', for a group) made literal."""
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _literal(command)
+        return command
+
 
 _VERBOSE = re.compile(r"-v+|--verbose")
 """A verbosity flag as typed: ``-v``, ``-vv``, ... or ``--verbose``."""
+
+_MARKUP = re.compile(r"(?<!\\)\[")
+"""An opening bracket rich would read as the start of a markup tag (not already escaped)."""
+
+_LINE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")
+"""A single line break: where a source string was wrapped, not a paragraph's end."""
+
+
+def _literal(command: Any) -> None:
+    """Make ``command``'s help texts show as written: brackets escaped, a paragraph one line
+    (the terminal wraps it), a flag's or a counter's type not shown (``<bool>``, ``<int>``).
+
+    Applied once to a command and, for a group, to each of its commands.
+    """
+    if getattr(command, "_mineshafted_literal", False):
+        return
+    command._mineshafted_literal = True
+    if command.help:
+        command.help = _MARKUP.sub(r"\\[", _LINE_BREAK.sub(" ", command.help))
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = _MARKUP.sub(r"\\[", _LINE_BREAK.sub(" ", param.help))
+        _untyped_flag(param)
+    help_option = command.get_help_option
+
+    def get_help_option(ctx: Context) -> Any:
+        return _untyped_flag(help_option(ctx))
+
+    command.get_help_option = get_help_option  # click makes --help afresh for each context
+    for sub in getattr(command, "commands", {}).values():
+        _literal(sub)
+
+
+def _untyped_flag(param: Any) -> Any:
+    """``param``, with no type shown in help if it is a flag or a counter (it takes no value)."""
+    if getattr(param, "is_flag", False) or getattr(param, "count", False):
+        param.metavar = ""
+    return param
+
 
 app = typer.Typer(
     cls=_App,

@@ -66,12 +66,12 @@ def evaluate(
     rules: Annotated[Path, _RULES_ARGUMENT],
     level: Annotated[
         str | None,
-        typer.Argument(metavar="[DEBUG-LEVEL]", help="0-6 (default 0).", show_default=False),
+        typer.Argument(metavar="DEBUG-LEVEL", help="0-6 (default 0).", show_default=False),
     ] = None,
     board: Annotated[
         Path | None,
         typer.Argument(
-            metavar="[BOARD]",
+            metavar="BOARD",
             help="A puzzle file (JSON or JSON Lines) or a directory of them.",
             show_default=False,
         ),
