@@ -94,9 +94,10 @@ def check_submission(
     if not submission.is_file():
         raise SubmissionError(submission, "no such file")
     limits = Limits(timeout=timeout or board_timeout(1), memory_mb=memory_mb)
-    end = Session(submission, limits, None, choose_sandbox(sandbox)).run()
+    chosen = choose_sandbox(sandbox)
+    end = Session(submission, limits, None, chosen).run()
     if end.ending is Ending.UNIMPORTABLE:
-        raise SubmissionError(submission, end.detail)
+        raise SubmissionError(submission, end.detail + _hidden_package(end.detail, chosen))
     if end.ending is Ending.TIMED_OUT:
         raise SubmissionError(submission, f"timed out while being imported: {end.detail}")
     if end.ending is not Ending.READY:
@@ -221,3 +222,14 @@ def _check_start(label: str, puzzle: Puzzle) -> None:
     if puzzle.start != 0:
         row, col = puzzle.board.geometry.coords(puzzle.start)
         raise PuzzleStartError(label, row, col)
+
+
+def _hidden_package(detail: str, sandbox: Sandbox) -> str:
+    """What to add to an import error that the sandbox caused by hiding ``mineshafted``."""
+    if sandbox is Sandbox.BWRAP and "mineshafted" in detail:
+        return (
+            "; the bwrap sandbox hides the mineshafted package from every submission: grade "
+            "a file that imports it (like examples/mineshafted_submission.py) with "
+            "--sandbox none"
+        )
+    return ""

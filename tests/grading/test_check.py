@@ -62,3 +62,21 @@ def test_the_import_check_runs_in_the_sandbox_asked_for(tmp_path: Path) -> None:
     check_submission(path, sandbox=Sandbox.NONE)
     with pytest.raises(SubmissionError, match="inside the bwrap sandbox"):
         check_submission(path, sandbox=Sandbox.BWRAP)
+
+
+@needs_bwrap
+def test_a_submission_that_imports_mineshafted_is_told_to_use_sandbox_none(
+    tmp_path: Path,
+) -> None:
+    path = submission(tmp_path, "from mineshafted import sweep_mines\n")
+    with pytest.raises(SubmissionError) as raised:
+        check_submission(path, sandbox=Sandbox.BWRAP)
+    assert "hides the mineshafted package" in str(raised.value)
+    assert "--sandbox none" in str(raised.value)
+
+
+def test_an_import_error_of_another_module_gets_no_sandbox_hint(tmp_path: Path) -> None:
+    path = submission(tmp_path, "import no_such_module_anywhere\n")
+    with pytest.raises(SubmissionError) as raised:
+        check_submission(path, sandbox=Sandbox.NONE)
+    assert "--sandbox none" not in str(raised.value)
