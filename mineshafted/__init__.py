@@ -1,5 +1,7 @@
 """mineshafted: Minesweeper solved as a constraint-satisfaction problem.
 
+Examples
+--------
 >>> from mineshafted import BoardManager, sweep_mines
 >>> sweep_mines(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]))
 [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]

@@ -48,6 +48,8 @@ _GLYPHS: Final = {MINE: "*", 0: ".", None: "?"}
 class Geometry:
     """The shape of a board: how cells are numbered and who neighbours whom.
 
+    Examples
+    --------
     >>> g = Geometry(4, 3)
     >>> g.neighbours(3)
     [0, 1, 4, 6, 7]
@@ -98,6 +100,8 @@ class Board:
 
     Build one from a grid (validated) or from mine positions (clues computed).
 
+    Examples
+    --------
     >>> b = Board.from_grid([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])
     >>> b.geometry, b.mine_count, sorted(b.mines)
     (Geometry(rows=4, cols=3), 2, [5, 8])
@@ -149,6 +153,8 @@ class Board:
 
         Blank lines and spaces are ignored; the test-suite shorthand.
 
+        Examples
+        --------
         >>> Board.from_text('''
         ...     . . *
         ...     . . .
@@ -195,6 +201,8 @@ class Board:
 def render(grid: Sequence[Sequence[int | None]]) -> str:
     """Draw a (possibly partial) grid: digits for clues, ``.`` for 0, ``*`` mine, ``?`` unknown.
 
+    Examples
+    --------
     >>> print(render([[0, 1, None], [1, -1, 2]]))
     . 1 ?
     1 * 2

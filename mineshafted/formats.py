@@ -46,6 +46,8 @@ _KNOWN = ("board", "name", "source", "start")
 class Puzzle:
     """A board to solve, where to start, and what is known about where it came from.
 
+    Examples
+    --------
     >>> p = parse_puzzles('{"board": [[1, 1], [1, -1]], "name": "tiny", "seed": 7}')[0]
     >>> p.name, p.start, p.extra
     ('tiny', 0, {'seed': 7})
@@ -82,6 +84,8 @@ def dump_puzzle(puzzle: Puzzle) -> str:
 def format_puzzle(puzzle: Puzzle) -> str:
     """One puzzle as a readable JSON file: its fields first, then the board a row per line.
 
+    Examples
+    --------
     >>> print(format_puzzle(Puzzle(Board.from_grid([[1, 1], [1, -1]]), name="tiny")))
     {
       "name": "tiny",

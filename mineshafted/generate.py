@@ -187,6 +187,8 @@ def _random(seed: int) -> random.Random:
     boards. Seeds ``0 .. 2**63 - 1`` (every seed the package draws) are used as they are;
     larger ones map to the even numbers from ``2**63`` up, negative ones to the odd ones.
 
+    Examples
+    --------
     >>> _random(-5).random() != _random(5).random()
     True
     """

@@ -158,6 +158,8 @@ class ReasoningAgent(Agent):
 def revealed_cells(view: View) -> list[tuple[Cell, int]]:
     """Every revealed cell of ``view`` with what it shows (``MINE`` for a revealed mine).
 
+    Examples
+    --------
     >>> from mineshafted.game import GameStatus
     >>> revealed_cells(View([[0, None], [1, -1]], frozenset(), 1, GameStatus.PLAYING))
     [(0, 0), (2, 1), (3, -1)]

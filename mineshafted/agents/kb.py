@@ -25,6 +25,8 @@ __all__ = ["KBAgent", "KBMergeAgent", "KnowledgeBase", "Sentence"]
 class Sentence:
     """Exactly ``count`` mines among ``cells``.
 
+    Examples
+    --------
     >>> Sentence.of([4, 1, 2], 1)
     Sentence(cells=frozenset({1, 2, 4}), count=1)
     """

@@ -49,6 +49,8 @@ class View:
     def render(self) -> str:
         """The grid as text: ``?`` hidden, ``F`` flagged, ``*`` mine, ``.`` zero, digits.
 
+        Examples
+        --------
         >>> print(View([[0, None], [1, None]], frozenset({3}), None, GameStatus.PLAYING).render())
         . ?
         1 F
@@ -249,6 +251,8 @@ class Game:
         For a player that reads many cells (:class:`~mineshafted.game.manager.GameManager`
         reads one per move): :meth:`shown` checks its argument, this does not.
 
+        Examples
+        --------
         >>> game = Game.on(Board.from_text(". *"), rules=Rules.MINE_SHAFTED)
         >>> shown = game.shown_values
         >>> list(shown), game.reveal(0).hit, list(shown)

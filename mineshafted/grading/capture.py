@@ -8,6 +8,8 @@ __all__ = ["Capture"]
 class Capture:
     """Capped output: keeps the first ``cap`` bytes written to it and counts them all.
 
+    Examples
+    --------
     >>> capture = Capture(4)
     >>> capture.keep(b"abc")
     >>> capture.keep(b"def")

@@ -156,6 +156,8 @@ def parse(line: bytes) -> tuple[Message, Any]:
 def encode(reply: Reply, value: Any = True) -> bytes:
     """One reply as the line the child reads.
 
+    Examples
+    --------
     >>> encode(Reply.CLUE, 3)
     b'{"clue": 3}\\n'
     """

@@ -12,6 +12,8 @@ __all__ = ["RUBRIC", "Achievement", "Tier", "achievements"]
 class Tier:
     """One line of the rubric: the boards it covers, by mines, and the percent it is worth.
 
+    Examples
+    --------
     >>> Tier("Sweeps 5+ Mines", 5, None, 30).covers(7)
     True
     """

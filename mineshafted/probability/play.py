@@ -141,6 +141,8 @@ def start_cell(start: Start | str | Cell, rows: int, cols: int) -> Cell:
     IllegalMoveError
         ``start`` is not ``corner``, ``centre``, ``R,C`` or an index, or is off the board.
 
+    Examples
+    --------
     >>> start_cell("corner", 16, 30), start_cell("centre", 16, 30), start_cell("3,3", 16, 30)
     (0, 255, 93)
     """
@@ -177,6 +179,8 @@ def check_game(rows: int, cols: int, mines: int, *, first: FirstMove, start: Cel
         ``rows`` or ``cols`` is below 1, ``mines`` is negative, or more mines than the cells
         outside the first move's zone around ``start``.
 
+    Examples
+    --------
     >>> check_game(3, 3, 1, first=FirstMove.OPENING, start=4)
     Traceback (most recent call last):
     ...

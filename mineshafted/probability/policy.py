@@ -93,6 +93,8 @@ class Policy(Protocol):
 class RandomGuess:
     """Any unknown cell, uniformly: what a player who ignores the clues would do.
 
+    Examples
+    --------
     >>> odds = Odds(1, 2, {4: 1, 5: 1})
     >>> RandomGuess().choose(_stall(), odds, [[0, 1, 1], [1, None, None]], random.Random(1))
     4
@@ -116,6 +118,8 @@ class RandomGuess:
 class Safest:
     """A cell of lowest mine probability, ties broken at random.
 
+    Examples
+    --------
     >>> odds = Odds(1, 3, {4: 1, 5: 2, 7: 1})
     >>> Safest().choose(_stall(), odds, [[0, 1, 1], [1, None, None]], random.Random(2)) in (4, 7)
     True
@@ -198,6 +202,8 @@ class Best:
         ValueError
             One of them is not in :data:`INGREDIENTS`.
 
+        Examples
+        --------
         >>> Best.without("tolerance", "corners") == Best(tolerance=0.0, corners=False)
         True
         """
@@ -304,6 +310,8 @@ def policy_named(name: str | PolicyName) -> Policy:
     ValueError
         No policy has that name.
 
+    Examples
+    --------
     >>> policy_named("safest")
     Safest(name='safest')
     >>> policy_named("best-corners-endgame")

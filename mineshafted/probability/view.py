@@ -226,6 +226,8 @@ def odds_json(grid: PartialGrid, result: Odds) -> dict[str, object]:
     and ``None`` for a revealed clue; ``placements`` is a string (it can exceed what JSON
     numbers hold exactly).
 
+    Examples
+    --------
     >>> grid = [[1, None], [None, -1]]
     >>> odds_json(grid, view_odds(grid, 1))
     {'probabilities': [[None, 0.0], [0.0, 1.0]], 'mines_left': 0, 'placements': '1'}

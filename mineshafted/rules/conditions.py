@@ -63,6 +63,8 @@ def holds(conditions: tuple[Expr, ...], env: Mapping[str, int]) -> bool:
 def evaluate_partly(expr: Expr, env: Mapping[str, int | Indeterminate]) -> Value | Indeterminate:
     """The value of ``expr``, or :data:`INDETERMINATE` when it depends on an unknown variable.
 
+    Examples
+    --------
     >>> from mineshafted.rules.syntax import Call, Constant, Symbol
     >>> x = Symbol("total-mines-remaining")
     >>> test = Call("=", (x, Constant(1)))

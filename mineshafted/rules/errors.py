@@ -14,6 +14,8 @@ class RulesError(MineshaftedError, ValueError):
 class RuleSyntaxError(RulesError):
     """A rule file that is not S4: where (``file:line:column``) and what was expected there.
 
+    Examples
+    --------
     >>> str(RuleSyntaxError("a.s4", 3, 5, "expected `=>`"))
     'a.s4:3:5: expected `=>`'
     """

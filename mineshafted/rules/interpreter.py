@@ -84,6 +84,8 @@ class Play:
 
         ``T`` is the fraction of the time limit left.
 
+        Examples
+        --------
         >>> Play(Finish.WON, 10, 2, 0, 3.0, 30.0).score
         8.9
         >>> Play(Finish.LOST, 10, 2, 5, 3.0, 30.0).score

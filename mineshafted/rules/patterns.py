@@ -108,6 +108,8 @@ class Pattern:
     def why(self, view: list[int], at: int, fail: Fail) -> str:
         """Why the pattern failed at ``at``: the square of the pattern, what it wants and found.
 
+        Examples
+        --------
         >>> from mineshafted.rules.parser import parse_rules
         >>> rule = parse_rules("{r 1-- --- --- => no-action-pattern no-default-action}").rules[0]
         >>> pattern = Pattern(rule, 3)

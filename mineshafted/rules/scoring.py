@@ -84,6 +84,8 @@ def summary_line(evaluation: Evaluation) -> str:
 
     The average guesses are cut (not rounded) to six decimals, as the original printed them.
 
+    Examples
+    --------
     >>> from mineshafted.rules.interpreter import Play, Finish
     >>> plays = [Play(Finish.WON, 225, g, 0, 0.388, 30.0) for g in (12, 13, 13)]
     >>> summary_line(Evaluation([("b", p) for p in plays]))

@@ -88,6 +88,8 @@ Expr = Constant | Symbol | Call
 class Rule:
     """One rule: a left-hand pattern and conditions, a right-hand pattern and a default action.
 
+    Examples
+    --------
     >>> rule = Rule("r", ("?--", "-1-", "---"), (), None, DefaultAction.NONE)
     >>> rule.size, rule.radius, rule.uses_totals
     (3, 1, False)
@@ -131,6 +133,8 @@ class Ruleset:
 def symbols(expr: Expr) -> set[str]:
     """Every symbol ``expr`` reads.
 
+    Examples
+    --------
     >>> sorted(symbols(Call("=", (Symbol("n"), Symbol("matched-unkns")))))
     ['matched-unkns', 'n']
     """

@@ -31,6 +31,8 @@ class Arc(_EdgeData):
     An ``Arc`` is the edge's attribute dict as networkx sees it (empty: it has no attributes),
     carrying the arc's facts in typed slots, so every networkx reader still works.
 
+    Examples
+    --------
     >>> arc = Arc(4, 0b011, 7, 0b110, {5, 8})
     >>> arc.shared, arc.masks[4], arc.masks[7]
     ({8, 5}, 3, 6)
@@ -70,6 +72,8 @@ class ArcGraph(_Graph):
     Its ``__networkx_cache__`` is ``None``, networkx's documented way to turn off caching
     converted copies of a graph, so no mutation has a cache to clear.
 
+    Examples
+    --------
     >>> g = ArcGraph()
     >>> g.add_variable(1); g.add_variable(2); g.add_variable(3)
     >>> g.join(1, 2, Arc(1, 1, 2, 1, {7})); g.join(2, 3, Arc(2, 2, 3, 1, {8}))

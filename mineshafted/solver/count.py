@@ -155,6 +155,8 @@ def counted(component: tuple[Constraint, ...]) -> Count:
     the total stage, :func:`~.total.tally` and the look-ahead all draw from it.
     :class:`Count` is immutable, so sharing it is safe.
 
+    Examples
+    --------
     >>> counted((((1, 2), 1),)) is counted((((1, 2), 1),))
     True
     """
@@ -164,6 +166,8 @@ def counted(component: tuple[Constraint, ...]) -> Count:
 def convolve(a: Sequence[int], b: Sequence[int]) -> Poly:
     """The product of two polynomials: two disjoint parts' placements together, by mines.
 
+    Examples
+    --------
     >>> convolve([0, 2], [1, 1])  # two ways with one mine, times none or one more
     [0, 2, 2]
     """

@@ -46,6 +46,8 @@ class Explorer:
     its hidden neighbours. Everything else is inferred in :mod:`mineshafted.solver.csp` and
     :mod:`mineshafted.solver.search`, which learn each new fact through :meth:`take_facts`.
 
+    Examples
+    --------
     >>> from mineshafted import BoardManager
     >>> bm = BoardManager([[1, 1], [1, -1]])
     >>> knowledge = Knowledge(2, 2)
@@ -380,6 +382,8 @@ def _ring_sums(rows: int, cols: int) -> MutableSequence[int]:
     A list (indexing it returns a stored int instead of making one), except on boards over
     :data:`_COMPACT` cells, where an ``array`` keeps it to 8 bytes a cell.
 
+    Examples
+    --------
     >>> list(_ring_sums(2, 3))
     [8, 14, 10, 5, 11, 7]
 

@@ -42,6 +42,8 @@ class Knowledge:
     explore loop writes states and clues here directly; everything else proves cells through
     :meth:`prove_safe` and :meth:`prove_mine`.
 
+    Examples
+    --------
     >>> k = Knowledge(2, 2)
     >>> k.prove_safe(0), k.prove_mine(3), k.prove_mine(3)
     (True, True, False)

@@ -54,6 +54,8 @@ class Position:
 def components(constraints: Iterable[Constraint]) -> Iterator[list[Constraint]]:
     """Yield the constraints grouped into components: linked when they share a cell.
 
+    Examples
+    --------
     >>> list(components([((1, 2), 1), ((5,), 1), ((2, 3), 1)]))
     [[((1, 2), 1), ((2, 3), 1)], [((5,), 1)]]
 

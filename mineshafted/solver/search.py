@@ -201,6 +201,8 @@ def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
     ContradictionError
         The component has no placement.
 
+    Examples
+    --------
     >>> from mineshafted.solver import ClueCSP
     >>> csp = ClueCSP()
     >>> csp.add(0, (10, 11), 1); csp.add(1, (10, 11, 12), 2)

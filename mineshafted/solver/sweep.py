@@ -170,6 +170,8 @@ class Sweep:
     carries on from there: nothing known is lost or recomputed. :meth:`position` describes a
     stall for counting placements.
 
+    Examples
+    --------
     >>> from mineshafted import BoardManager
     >>> report = Sweep(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])).run()
     >>> report.moves, sorted(report.proven_by.items())

@@ -52,6 +52,8 @@ class Tally:
     def certain(self) -> list[Fact]:
         """The cells decided by the count: ``(cell, is_mine)`` for none or all placements.
 
+        Examples
+        --------
         >>> Tally(1, 2, {3: 0, 4: 1, 5: 1, 6: 2}).certain()
         [(3, False), (6, True)]
         """
@@ -237,6 +239,8 @@ def _bounds(component: Sequence[Constraint]) -> tuple[int, int]:
     Disjoint constraints place their mines, and leave their other cells free, independently:
     at least the sum of their mines, at most every cell less the sum of their free cells.
 
+    Examples
+    --------
     >>> _bounds([((1, 2), 1), ((2, 3), 1), ((3, 4), 1)])
     (2, 2)
     """

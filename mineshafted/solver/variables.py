@@ -82,6 +82,8 @@ class ClueVariable:
         """``(cells, mines)``: the scope cells the domain does not decide, and the mines
         every arrangement puts among them.
 
+        Examples
+        --------
         >>> v = ClueVariable(4, (2, 5, 8), 1)
         >>> v.domain = [0b010, 0b100]  # cell 2 safe in every arrangement
         >>> v.constraint()
@@ -100,6 +102,8 @@ class ClueVariable:
 def arrangements(n: int, mines: int) -> tuple[Arrangement, ...]:
     """Every ``n``-bit arrangement with exactly ``mines`` bits set, ascending.
 
+    Examples
+    --------
     >>> arrangements(3, 2)
     (3, 5, 6)
     """
@@ -113,6 +117,8 @@ def compress(mask: int, width: int) -> tuple[int, ...]:
     Two variables' projections onto their shared cells are comparable because both scopes
     are sorted, so the shared cells keep their relative order in each.
 
+    Examples
+    --------
     >>> compress(0b101, 3)
     (0, 1, 0, 1, 2, 3, 2, 3)
     """

@@ -107,6 +107,8 @@ class GameLine:
     def to_json(self) -> dict[str, Any]:
         """The line as JSON-ready data.
 
+        Examples
+        --------
         >>> GameLine(3, 99, GameStatus.WON, 1, 0.01234567).to_json()
         {'index': 3, 'seed': 99, 'outcome': 'won', 'guesses': 1, 'seconds': 0.012346}
         """
@@ -145,6 +147,8 @@ class GameLine:
 def game_seed(base: int, index: int) -> int:
     """The seed of game ``index`` of a study with base seed ``base``: a 63-bit hash of both.
 
+    Examples
+    --------
     >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(0, 1)
     True
     """

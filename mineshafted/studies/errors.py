@@ -30,6 +30,8 @@ class JournalError(StudyError):
 class MissingExtraError(StudyError, ImportError):
     """An optional extra of the package is not installed; the message says how to install it.
 
+    Examples
+    --------
     >>> print(MissingExtraError("plots", package="matplotlib", needed_by="the figure"))
     the figure needs matplotlib, which is not installed: pip install 'mineshafted[plots]'
     """

@@ -137,6 +137,8 @@ def mean_interval(values: Sequence[float], *, level: float = 0.95) -> tuple[floa
 
     One value gives the point itself.
 
+    Examples
+    --------
     >>> low, high = mean_interval([0.2, 0.4, 0.6] * 10)
     >>> round(low, 3), round(high, 3)
     (0.338, 0.462)

@@ -78,6 +78,8 @@ class BoardLine:
     def to_json(self) -> dict[str, Any]:
         """The line as JSON-ready data (scores exact: floats round-trip through JSON).
 
+        Examples
+        --------
         >>> BoardLine(2, (0.5, 1.0), (False, True), 0.1234567).to_json()
         {'index': 2, 'scores': [0.5, 1.0], 'won': [False, True], 'seconds': 0.123457}
         """

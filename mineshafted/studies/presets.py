@@ -163,6 +163,8 @@ def preset_game(preset: str, name: str, *, seed: int = 0, run: int = 0) -> Game:
     StudyError
         No preset of that name, or no agent of that name.
 
+    Examples
+    --------
     >>> game = preset_game("easy-8x8", "kb", seed=2)
     >>> game.over, game.record.header.rows
     (True, 8)

@@ -49,6 +49,8 @@ class Summary:
     def text(self) -> str:
         """One line for people.
 
+        Examples
+        --------
         >>> print(Summary(games=200, wins=80, guesses=300, seconds=2.0).text())
         80/200 won: 40.00% (95% CI 33.46%-46.92%); 1.50 guesses and 10.0 ms per game
         """
@@ -63,6 +65,8 @@ class Summary:
 def summarise(lines: Iterable[GameLine]) -> Summary:
     """Add up finished games.
 
+    Examples
+    --------
     >>> won, lost = GameStatus.WON, GameStatus.LOST
     >>> summarise([GameLine(0, 5, won, 1, 0.5), GameLine(1, 6, lost, 2, 0.25)])
     Summary(games=2, wins=1, guesses=3, seconds=0.75)
