@@ -22,8 +22,9 @@ from mineshafted.cli import app
 
 __all__ = ["WIDTH", "commands", "help_text", "page", "pages", "uri"]
 
-WIDTH = 100
-"""The terminal width the help is rendered at: wide enough that options rarely wrap."""
+WIDTH = 80
+"""The terminal width the help is rendered at: a common terminal's, which the page's code
+blocks show without scrolling."""
 
 FOLDER = "reference/cli"
 """Where the pages live in the site."""
