@@ -14,7 +14,14 @@ from typing import Any
 from ..game import Rules
 from .errors import StudyError
 from .labs import DENSITY_AGENTS, DensityRow, mean_interval, parse_densities
-from .paired import BoardLine, PairedBoard, check_agents, check_counts
+from .paired import (
+    BoardLine,
+    PairedBoard,
+    check_agents,
+    check_counts,
+    played_by_setting,
+    setting_of,
+)
 from .study import run_study
 
 __all__ = ["DEFAULT_DENSITIES", "DensityStudy", "density_study"]
@@ -87,8 +94,7 @@ class DensityStudy:
 
     def board(self, index: int) -> PairedBoard:
         """Board ``index`` of the study."""
-        setting, run = divmod(index, self.runs)
-        density = self.densities[len(self.densities) - 1 - setting]
+        density, run = setting_of(index, self.densities, self.runs)
         cells = self.size * self.size
         mines = min(round(density * cells), cells - 1)
         return PairedBoard(self.size, self.size, mines, Rules.CS440, self.seed, f"{density}", run)
@@ -109,15 +115,9 @@ class DensityStudy:
         StudyError
             A board of the study is missing from ``lines``.
         """
-        by_index = {line.index: line for line in lines}
-        missing = self.count - len(by_index.keys() & set(range(self.count)))
-        if missing:
-            raise StudyError(f"the density table needs every board: {missing} missing")
         rows = []
-        last = len(self.densities) - 1
-        for number, density in enumerate(self.densities):
-            first = (last - number) * self.runs
-            played = [by_index[first + run] for run in range(self.runs)]
+        by_density = played_by_setting(lines, len(self.densities), self.runs, "density")
+        for density, played in zip(self.densities, by_density, strict=True):
             for a, name in enumerate(self.agents):
                 scores = [line.scores[a] for line in played]
                 low, high = mean_interval(scores)

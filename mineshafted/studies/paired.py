@@ -15,13 +15,23 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any
+from typing import Any, TypeVar
 
 from ..agents import UnknownAgentError, agent
 from ..game import Game, Rules
 from .errors import StudyError
 
-__all__ = ["BoardLine", "PairedBoard", "check_agents", "check_counts"]
+S = TypeVar("S")
+"""A lab study's setting: a density, or a preset's name."""
+
+__all__ = [
+    "BoardLine",
+    "PairedBoard",
+    "check_agents",
+    "check_counts",
+    "played_by_setting",
+    "setting_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +126,42 @@ class BoardLine:
         if not isinstance(seconds, int | float) or isinstance(seconds, bool):
             raise ValueError(f"seconds: {seconds!r} is not a number")
         return cls(index, tuple(float(s) for s in scores), tuple(won), float(seconds))
+
+
+def setting_of(index: int, settings: Sequence[S], runs: int) -> tuple[S, int]:
+    """The setting and run of board ``index`` of a lab study with ``runs`` boards per setting.
+
+    The boards of the last setting (the densest density, the largest preset: the costliest)
+    come first, so that a study's workers start on them.
+
+    Examples
+    --------
+    >>> [setting_of(i, ["a", "b"], 2) for i in range(4)]
+    [('b', 0), ('b', 1), ('a', 0), ('a', 1)]
+    """
+    setting, run = divmod(index, runs)
+    return settings[len(settings) - 1 - setting], run
+
+
+def played_by_setting(
+    lines: Sequence[BoardLine], settings: int, runs: int, table: str
+) -> list[list[BoardLine]]:
+    """The boards of each setting, in the settings' order (:func:`setting_of`'s inverse).
+
+    Raises
+    ------
+    StudyError
+        A board of the study is missing from ``lines`` (named by ``table``).
+    """
+    by_index = {line.index: line for line in lines}
+    count = settings * runs
+    missing = count - len(by_index.keys() & set(range(count)))
+    if missing:
+        raise StudyError(f"the {table} table needs every board: {missing} missing")
+    return [
+        [by_index[(settings - 1 - number) * runs + run] for run in range(runs)]
+        for number in range(settings)
+    ]
 
 
 def check_agents(names: Sequence[str]) -> tuple[str, ...]:

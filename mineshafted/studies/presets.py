@@ -13,7 +13,14 @@ from typing import Any
 from ..game import Game, Rules
 from .errors import StudyError
 from .labs import PRESET_AGENTS, PRESETS, PresetRow
-from .paired import BoardLine, PairedBoard, check_agents, check_counts
+from .paired import (
+    BoardLine,
+    PairedBoard,
+    check_agents,
+    check_counts,
+    played_by_setting,
+    setting_of,
+)
 from .study import run_study
 from .summary import wilson
 
@@ -78,8 +85,8 @@ class PresetsStudy:
 
     def board(self, index: int) -> PairedBoard:
         """Board ``index`` of the study."""
-        setting, run = divmod(index, self.games)
-        return _board(self.presets[len(self.presets) - 1 - setting], self.seed, run)
+        preset, run = setting_of(index, self.presets, self.games)
+        return _board(preset, self.seed, run)
 
     def play(self, index: int) -> BoardLine:
         """Board ``index`` played by every agent."""
@@ -97,16 +104,11 @@ class PresetsStudy:
         StudyError
             A board of the study is missing from ``lines``.
         """
-        by_index = {line.index: line for line in lines}
-        missing = self.count - len(by_index.keys() & set(range(self.count)))
-        if missing:
-            raise StudyError(f"the presets table needs every board: {missing} missing")
+        games = self.games
         rows = []
-        last, games = len(self.presets) - 1, self.games
-        for number, name in enumerate(self.presets):
+        by_preset = played_by_setting(lines, len(self.presets), games, "presets")
+        for name, played in zip(self.presets, by_preset, strict=True):
             p = PRESETS[name]
-            first = (last - number) * games
-            played = [by_index[first + run] for run in range(games)]
             for a, agent_name in enumerate(self.agents):
                 wins = sum(line.won[a] for line in played)
                 low, high = wilson(wins, games)
