@@ -1,0 +1,61 @@
+"""Hostile submissions, one file each in ``hostile/``: each is graded as what it is, and the
+grader stays small, prompt and in charge of its terminal.
+
+The table below names each file, the outcome it must get and the start of its detail.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mineshafted import Puzzle
+from mineshafted.cli import app
+from mineshafted.formats import format_puzzle
+from mineshafted.grading import Outcome, grade
+
+from .conftest import SANDBOXES, TWO
+
+HOSTILE = Path(__file__).with_name("hostile")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hostile file: the outcome it gets and how its detail starts."""
+
+    name: str
+    outcome: Outcome
+    detail: str
+
+
+CASES = [
+    Case(
+        "unexplored",
+        Outcome.NOT_EXPLORED,
+        "returned the right board with 17 safe cells never moved onto",
+    ),
+]
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_each_hostile_submission_is_graded_as_what_it_is(case: Case, sandbox: object) -> None:
+    report = grade(HOSTILE / f"{case.name}.py", [("two", Puzzle(TWO))], sandbox=sandbox)  # type: ignore[arg-type]
+    (board,) = report.boards
+    assert (board.outcome, board.detail[: len(case.detail)]) == (case.outcome, case.detail)
+    assert report.score == 0
+
+
+def test_a_board_returned_without_exploring_is_reported_as_not_explored(tmp_path: Path) -> None:
+    puzzle = tmp_path / "two.json"
+    puzzle.write_text(format_puzzle(Puzzle(TWO)))
+    args = ["grade", str(HOSTILE / "unexplored.py"), str(puzzle)]
+    done = CliRunner().invoke(app, [*args, "--json"])
+    (board,) = json.loads(done.stdout)["boards"]
+    assert (board["outcome"], board["unexplored"]) == ("not explored", 17)
+    text = CliRunner().invoke(app, args).stdout
+    assert "not explored" in text and "0/1" in text and "score: 0%" in text
