@@ -20,8 +20,10 @@ from .errors import GradingError
 
 __all__ = [
     "CHANNEL_LOST",
+    "RESULT_PREFIX",
     "Failure",
     "Message",
+    "Oversized",
     "ProtocolViolation",
     "Reply",
     "Unreadable",
@@ -31,6 +33,11 @@ __all__ = [
 
 CHANNEL_LOST = 3
 """The exit status of a child whose channel to the grader broke (``child.py`` uses it too)."""
+
+RESULT_PREFIX = b'{"result": '
+"""How the child's result message begins (``json.dumps`` of ``{"result": value}``): such a
+line may be as long as the board needs (:meth:`~.limits.Limits.result_caps`), every other
+message no longer than :attr:`~.limits.Limits.message_cap`."""
 
 
 class Message(Enum):
@@ -91,6 +98,25 @@ class Unreadable:
 
     kind: str
     text: str
+
+
+@dataclass(frozen=True)
+class Oversized:
+    """A result too big to be the board, refused before it was parsed.
+
+    Examples
+    --------
+    >>> str(Oversized(size=70_000)), str(Oversized(size=900, lists=300))
+    ('over 70000 bytes of JSON', '300 lists')
+    """
+
+    size: int
+    """The bytes of the line read when it was refused (the line may have been longer)."""
+    lists: int = 0
+    """The lists and objects in it, when that is what was too many (else 0)."""
+
+    def __str__(self) -> str:
+        return f"{self.lists} lists" if self.lists else f"over {self.size} bytes of JSON"
 
 
 def parse(line: bytes) -> tuple[Message, Any]:

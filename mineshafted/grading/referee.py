@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..board import Board, Cell
-from .protocol import Reply, Unreadable
+from .protocol import Oversized, Reply, Unreadable
 
 __all__ = ["Referee"]
 
@@ -84,6 +84,9 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
         """
         if isinstance(returned, Unreadable):
             return f"returned a {returned.kind} that is not JSON: {returned.text}"
+        if isinstance(returned, Oversized):
+            geometry = self.board.geometry
+            return f"returned {returned}: more than a {geometry.rows}x{geometry.cols} board takes"
         truth = self.board.to_grid()
         if not isinstance(returned, list) or not all(isinstance(row, list) for row in returned):
             return f"returned {type(returned).__name__}, not a list of rows"

@@ -7,6 +7,8 @@ The table below names each file, the outcome it must get and the start of its de
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +40,24 @@ CASES = [
         Outcome.NOT_EXPLORED,
         "returned the right board with 17 safe cells never moved onto",
     ),
+    Case("empty_lists", Outcome.WRONG, "returned over "),
+    Case("huge_error", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
+    Case("huge_repr", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
 ]
+
+FLOODS = ["empty_lists"]
+"""The files that send the grader far more than a board needs."""
+
+PEAK = """
+import resource, sys
+from pathlib import Path
+from mineshafted import Puzzle
+from mineshafted.grading import grade
+from tests.grading.conftest import TWO
+grade(Path(sys.argv[1]), [("two", Puzzle(TWO))] * int(sys.argv[2]), jobs=int(sys.argv[2]))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+"""Grade a file on copies of one board at once and print the grader's own peak RSS, in KiB."""
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
@@ -48,6 +67,23 @@ def test_each_hostile_submission_is_graded_as_what_it_is(case: Case, sandbox: ob
     (board,) = report.boards
     assert (board.outcome, board.detail[: len(case.detail)]) == (case.outcome, case.detail)
     assert report.score == 0
+
+
+@pytest.mark.parametrize("name", FLOODS)
+def test_the_grader_stays_small_whatever_a_child_sends(name: str) -> None:
+    root = Path(__file__).parents[2]
+    command = [sys.executable, "-c", PEAK, str(HOSTILE / f"{name}.py"), "2"]
+    done = subprocess.run(command, capture_output=True, cwd=root, timeout=300, check=True)
+    assert int(done.stdout) < 200 * 1024, f"the grader's peak RSS was {int(done.stdout)} KiB"
+
+
+@pytest.mark.parametrize("name", FLOODS)
+def test_a_flooding_child_gets_a_short_text_report(name: str, tmp_path: Path) -> None:
+    puzzle = tmp_path / "two.json"
+    puzzle.write_text(format_puzzle(Puzzle(TWO)))
+    done = CliRunner().invoke(app, ["grade", str(HOSTILE / f"{name}.py"), str(puzzle)])
+    assert done.exit_code == 0
+    assert len(done.stdout) < 8 * 1024 and done.stdout.splitlines()[-1].startswith("score: 0%")
 
 
 def test_a_board_returned_without_exploring_is_reported_as_not_explored(tmp_path: Path) -> None:
