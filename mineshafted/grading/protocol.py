@@ -17,6 +17,7 @@ from enum import Enum
 from typing import Any
 
 from .errors import GradingError
+from .text import KIND_CAP, MESSAGE_CAP, REPR_CAP, cut
 
 __all__ = [
     "CHANNEL_LOST",
@@ -124,7 +125,8 @@ def parse(line: bytes) -> tuple[Message, Any]:
 
     The payload is an ``int`` for a move, a :class:`Failure` for an error, an
     :class:`Unreadable` for an unreadable result, the JSON value for a result, ``None`` for
-    the others.
+    the others. The strings of a failure or an unreadable value are cut to their caps
+    (:mod:`.text`), however long the child made them.
 
     Raises
     ------
@@ -174,9 +176,10 @@ def parse(line: bytes) -> tuple[Message, Any]:
         or not all(isinstance(v, str) for v in payload.values())
     ):
         raise ProtocolViolation(f"sent a malformed {key!r} message: {_excerpt(line)}")
+    name = cut(payload["type"], KIND_CAP)
     if kind is Message.ERROR:
-        return kind, Failure(payload["type"], payload["message"])
-    return kind, Unreadable(payload["type"], payload["repr"])
+        return kind, Failure(name, cut(payload["message"], MESSAGE_CAP))
+    return kind, Unreadable(name, cut(payload["repr"], REPR_CAP))
 
 
 def encode(reply: Reply, value: Any = True) -> bytes:

@@ -43,9 +43,10 @@ CASES = [
     Case("empty_lists", Outcome.WRONG, "returned over "),
     Case("huge_error", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
     Case("huge_repr", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
+    Case("long_error", Outcome.CRASHED, "T" * 100 + "... (5000 characters): " + "m" * 500),
 ]
 
-FLOODS = ["empty_lists"]
+FLOODS = ["empty_lists", "huge_error", "huge_repr", "long_error"]
 """The files that send the grader far more than a board needs."""
 
 PEAK = """
