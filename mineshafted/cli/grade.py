@@ -21,6 +21,10 @@ __all__ = ["DEFAULT_JOBS", "HELP", "SandboxChoice", "command"]
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
 
+_LOG_KEEPS = "\n\t"
+"""The control characters a submission's output keeps in ``--log``: every other one (an
+escape sequence, a carriage return) is written as an escape."""
+
 _UNWRAPPED = 1000
 """The width the report is laid out at when it goes to a pipe or a file: tables take only the
 width they need, so no name or detail is cut or wrapped to fit 80 columns."""
@@ -96,6 +100,7 @@ def command(
 ) -> None:
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
     from ..grading import Sandbox, grade
+    from ..grading.text import visible
 
     with fail_on_error():
         items = _graded_puzzles(puzzles)
@@ -117,7 +122,9 @@ def command(
         try:
             log.write_text(
                 "".join(
-                    f"== {b.puzzle}: {b.output_bytes} bytes ==\n{b.output}\n" for b in report.boards
+                    f"== {visible(b.puzzle)}: {b.output_bytes} bytes ==\n"
+                    f"{visible(b.output, keep=_LOG_KEEPS)}\n"
+                    for b in report.boards
                 )
             )
         except OSError as error:
@@ -180,24 +187,28 @@ def _print_grade(report: GradeReport) -> None:
     from rich.table import Table
 
     from ..grading import Outcome
+    from ..grading.text import visible
+
+    def shown(text: str) -> str:
+        return escape(visible(text))
 
     console = Console()
     if not console.is_terminal:  # a pipe or a file: as wide as the tables need, never wrapped
         console = Console(width=_UNWRAPPED)
-    boards = Table(title=f"Boards: {escape(report.submission)}", title_justify="left")
+    boards = Table(title=f"Boards: {shown(report.submission)}", title_justify="left")
     for column in ("puzzle", "size", "mines", "outcome", "moves", "seconds", "detail"):
         numeric = column in ("mines", "moves", "seconds")
         boards.add_column(column, justify="right" if numeric else "left", overflow="fold")
     for b in report.boards:
         style = "green" if b.outcome is Outcome.SOLVED else "red"
         boards.add_row(
-            escape(b.puzzle),
+            shown(b.puzzle),
             f"{b.rows}x{b.cols}",
             str(b.mines),
             f"[{style}]{b.outcome.value}[/]",
             str(b.moves),
             f"{b.seconds:.3f}",
-            escape(b.detail),
+            shown(b.detail),
         )
     console.print(boards)
     rubric = Table(title="Achievements", title_justify="left")

@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any
 
 from .errors import GradingError
-from .text import KIND_CAP, MESSAGE_CAP, REPR_CAP, cut
+from .text import KIND_CAP, MESSAGE_CAP, REPR_CAP, cut, visible
 
 __all__ = [
     "CHANNEL_LOST",
@@ -126,7 +126,7 @@ def parse(line: bytes) -> tuple[Message, Any]:
     The payload is an ``int`` for a move, a :class:`Failure` for an error, an
     :class:`Unreadable` for an unreadable result, the JSON value for a result, ``None`` for
     the others. The strings of a failure or an unreadable value are cut to their caps
-    (:mod:`.text`), however long the child made them.
+    and their control characters made visible (:mod:`.text`), whatever the child wrote.
 
     Raises
     ------
@@ -176,10 +176,10 @@ def parse(line: bytes) -> tuple[Message, Any]:
         or not all(isinstance(v, str) for v in payload.values())
     ):
         raise ProtocolViolation(f"sent a malformed {key!r} message: {_excerpt(line)}")
-    name = cut(payload["type"], KIND_CAP)
+    name = visible(cut(payload["type"], KIND_CAP))
     if kind is Message.ERROR:
-        return kind, Failure(name, cut(payload["message"], MESSAGE_CAP))
-    return kind, Unreadable(name, cut(payload["repr"], REPR_CAP))
+        return kind, Failure(name, visible(cut(payload["message"], MESSAGE_CAP)))
+    return kind, Unreadable(name, visible(cut(payload["repr"], REPR_CAP)))
 
 
 def encode(reply: Reply, value: Any = True) -> bytes:

@@ -7,6 +7,7 @@ The table below names each file, the outcome it must get and the start of its de
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ CASES = [
         "returned the right board with 17 safe cells never moved onto",
     ),
     Case("empty_lists", Outcome.WRONG, "returned over "),
+    Case("escapes", Outcome.CRASHED, "Clear\\x1b[2J\\x1b[H: \\x1b[2J\\x1b[H\\x1b]0;owned\\x07"),
     Case("huge_error", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
     Case("huge_repr", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
     Case("long_error", Outcome.CRASHED, "T" * 100 + "... (5000 characters): " + "m" * 500),
@@ -96,3 +98,22 @@ def test_a_board_returned_without_exploring_is_reported_as_not_explored(tmp_path
     assert (board["outcome"], board["unexplored"]) == ("not explored", 17)
     text = CliRunner().invoke(app, args).stdout
     assert "not explored" in text and "0/1" in text and "score: 0%" in text
+
+
+CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+"""Every control character but the newline."""
+
+
+def test_escape_sequences_from_a_submission_reach_neither_the_terminal_nor_the_log(
+    tmp_path: Path,
+) -> None:
+    puzzle, log = tmp_path / "two.json", tmp_path / "out.log"
+    puzzle.write_text(format_puzzle(Puzzle(TWO)))
+    args = ["grade", str(HOSTILE / "escapes.py"), str(puzzle), "--log", str(log)]
+    text = CliRunner().invoke(app, args).stdout
+    assert not CONTROLS.search(text), repr(CONTROLS.search(text))
+    assert [line for line in text.splitlines() if "score:" in line.split("│")[0]] == [
+        "score: 0% (0 of 5 achievements)"
+    ]
+    saved = log.read_text()
+    assert not CONTROLS.search(saved) and "\\x1b[2J\\x1b[Hscore: 100%\\x0d" in saved
