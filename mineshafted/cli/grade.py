@@ -100,8 +100,11 @@ def command(
 ) -> None:
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
     from ..grading import Sandbox, grade
+    from ..grading.sandbox import NONE_WARNING
     from ..grading.text import visible
 
+    if sandbox is SandboxChoice.NONE:
+        typer.echo(f"warning: {NONE_WARNING}", err=True)
     with fail_on_error():
         items = _graded_puzzles(puzzles)
         if not items:

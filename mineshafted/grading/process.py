@@ -114,6 +114,7 @@ class ChildProcess:
         else:
             args, script, seen = [], str(CHILD), str(resolved)
         args += [sys.executable, "-I", "-B", script, *limits.child_arguments()]
+        args += ["--parent", str(os.getpid())] if sandbox is Sandbox.NONE else []
         args += ["--check"] if check else []
         args += [seen, str(rows), str(cols), str(to_child_r), str(from_child_w)]
         try:

@@ -37,6 +37,7 @@ from .errors import GradingError
 __all__ = [
     "CHILD_PATH",
     "INSTALL_HINT",
+    "NONE_WARNING",
     "SUBMISSION_FOLDER",
     "WORK_FOLDER",
     "Sandbox",
@@ -60,6 +61,12 @@ a virtual environment's interpreter, bound read-only at its own path)."""
 
 INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) to run each board in a sandbox"
 """How to get a real sandbox, for the note shown when there is none."""
+
+NONE_WARNING = (
+    "--sandbox none: each submission runs as you with no sandbox: it can read your files, "
+    "kill the grader and forge its output; grade untrusted code with bwrap"
+)
+"""The warning ``grade --sandbox none`` prints on stderr."""
 
 _SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 """The system folders bound read-only (or linked, where they are links into ``/usr``)."""

@@ -66,9 +66,7 @@ def _table(keep: str) -> dict[int, str]:
 
 _CONTROLS = [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F]
 _CONTROLS += [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_ESCAPES = {
-    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in _CONTROLS
-}
+_ESCAPES = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in _CONTROLS}
 """Each control character and the escape that stands for it."""
 
 _KEEP: dict[str, dict[int, str]] = {}
