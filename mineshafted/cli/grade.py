@@ -89,6 +89,9 @@ def command(
         Path | None,
         typer.Option(help="Write what the submission printed, board by board, to this file."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --log file if it exists.")
+    ] = False,
     sandbox: Annotated[
         SandboxChoice | None,
         typer.Option(
@@ -103,6 +106,8 @@ def command(
     from ..grading.sandbox import NONE_WARNING
     from ..grading.text import visible
 
+    if log is not None and log.exists() and not force:
+        fail(f"{log}: already exists (use --force to overwrite)")
     if sandbox is SandboxChoice.NONE:
         typer.echo(f"warning: {NONE_WARNING}", err=True)
     with fail_on_error():

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 from mineshafted import Puzzle
 from mineshafted.cli import app
 from mineshafted.formats import format_puzzle
+from mineshafted.grading import Sandbox, grade, process
 
 from .conftest import SANDBOXES, TWO
 
@@ -23,6 +25,7 @@ HOSTILE = Path(__file__).with_name("hostile")
 
 GRADER = """
 import sys
+import tempfile
 from pathlib import Path
 from mineshafted import Puzzle
 from mineshafted.grading import Sandbox, grade
@@ -36,10 +39,15 @@ DEADLINE = 60.0
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
-def test_a_child_ends_when_its_grader_is_killed(sandbox: object) -> None:
+def test_a_child_ends_when_its_grader_is_killed(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = Path(__file__).parents[2]
-    argv = [sys.executable, "-c", GRADER, str(HOSTILE / "sleeps.py"), str(sandbox.value)]  # type: ignore[attr-defined]
-    grader = subprocess.Popen(argv, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    argv = [sys.executable, "-c", GRADER, str(HOSTILE / "sleeps.py"), sandbox.value]
+    environment = {**os.environ, "TMPDIR": str(tmp_path)}
+    grader = subprocess.Popen(
+        argv, cwd=root, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         children = _poll(lambda: _sweeping(grader.pid))
     finally:
@@ -51,6 +59,12 @@ def test_a_child_ends_when_its_grader_is_killed(sandbox: object) -> None:
         for pid in children:  # a failure leaves no sleeper behind
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+    left = list(tmp_path.glob("mineshafted-grade-*"))
+    assert len(left) == (sandbox is Sandbox.NONE)  # bubblewrap needs no folder here
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(process, "_remove_stale_folders", process._remove_stale_folders.__wrapped__)
+    grade(HOSTILE / "unexplored.py", [("two", Puzzle(TWO))], sandbox=Sandbox.NONE)
+    assert not list(tmp_path.glob("mineshafted-grade-*"))  # the next grader removed it
 
 
 def _poll(check, deadline: float = DEADLINE):  # type: ignore[no-untyped-def]

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from mineshafted import Puzzle
 from mineshafted.cli import app
 from mineshafted.formats import format_puzzle
-from mineshafted.grading import Outcome, grade
+from mineshafted.grading import Outcome, Sandbox, grade, process
 
-from .conftest import SANDBOXES, TWO
+from .conftest import SANDBOXES, TWO, needs_bwrap
 
 HOSTILE = Path(__file__).with_name("hostile")
 
@@ -117,3 +117,18 @@ def test_escape_sequences_from_a_submission_reach_neither_the_terminal_nor_the_l
     ]
     saved = log.read_text()
     assert not CONTROLS.search(saved) and "\\x1b[2J\\x1b[Hscore: 100%\\x0d" in saved
+
+
+@needs_bwrap
+def test_the_sandbox_shows_no_host_path_of_the_submission_or_the_grader() -> None:
+    report = grade(HOSTILE / "mounts.py", [("two", Puzzle(TWO))], sandbox=Sandbox.BWRAP)
+    detail = report.boards[0].detail
+    assert detail.startswith("ValueError: ")
+    for path in (HOSTILE, process.CHILD):
+        assert str(path) not in detail, detail
+
+
+@needs_bwrap
+def test_the_package_does_not_import_in_the_sandbox_even_as_a_namespace() -> None:
+    report = grade(HOSTILE / "package.py", [("two", Puzzle(TWO))], sandbox=Sandbox.BWRAP)
+    assert report.boards[0].detail == "ModuleNotFoundError: No module named 'mineshafted'"
