@@ -21,6 +21,10 @@ __all__ = ["DEFAULT_JOBS", "HELP", "SandboxChoice", "command"]
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
 
+_LOG_KEEPS = "\n\t"
+"""The control characters a submission's output keeps in ``--log``: every other one (an
+escape sequence, a carriage return) is written as an escape."""
+
 _UNWRAPPED = 1000
 """The width the report is laid out at when it goes to a pipe or a file: tables take only the
 width they need, so no name or detail is cut or wrapped to fit 80 columns."""
@@ -29,7 +33,8 @@ width they need, so no name or detail is cut or wrapped to fit 80 columns."""
 HELP = (
     "Grade any sweep_mines against no-guess boards, each board in its own child process.\n\n"
     "The child never holds the board: its manager asks this process for each clue. Outcomes:\n"
-    "solved, wrong board, exploded, crashed, timed out. Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
+    "solved, wrong board, not explored (the right board before every safe cell was moved onto),\n"
+    "exploded, crashed, timed out. Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
     "3 Mines 20%, 4 Mines 25%, 5+ Mines 30%, each earned when every graded board with that\n"
     "many mines is solved. Each board runs in a bubblewrap sandbox where bwrap works (no\n"
     "network, a read-only system, none of your files but the submission), else as a plain\n"
@@ -84,6 +89,9 @@ def command(
         Path | None,
         typer.Option(help="Write what the submission printed, board by board, to this file."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --log file if it exists.")
+    ] = False,
     sandbox: Annotated[
         SandboxChoice | None,
         typer.Option(
@@ -95,7 +103,13 @@ def command(
 ) -> None:
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
     from ..grading import Sandbox, grade
+    from ..grading.sandbox import NONE_WARNING
+    from ..grading.text import visible
 
+    if log is not None and log.exists() and not force:
+        fail(f"{log}: already exists (use --force to overwrite)")
+    if sandbox is SandboxChoice.NONE:
+        typer.echo(f"warning: {NONE_WARNING}", err=True)
     with fail_on_error():
         items = _graded_puzzles(puzzles)
         if not items:
@@ -116,7 +130,9 @@ def command(
         try:
             log.write_text(
                 "".join(
-                    f"== {b.puzzle}: {b.output_bytes} bytes ==\n{b.output}\n" for b in report.boards
+                    f"== {visible(b.puzzle)}: {b.output_bytes} bytes ==\n"
+                    f"{visible(b.output, keep=_LOG_KEEPS)}\n"
+                    for b in report.boards
                 )
             )
         except OSError as error:
@@ -179,24 +195,28 @@ def _print_grade(report: GradeReport) -> None:
     from rich.table import Table
 
     from ..grading import Outcome
+    from ..grading.text import visible
+
+    def shown(text: str) -> str:
+        return escape(visible(text))
 
     console = Console()
     if not console.is_terminal:  # a pipe or a file: as wide as the tables need, never wrapped
         console = Console(width=_UNWRAPPED)
-    boards = Table(title=f"Boards: {escape(report.submission)}", title_justify="left")
+    boards = Table(title=f"Boards: {shown(report.submission)}", title_justify="left")
     for column in ("puzzle", "size", "mines", "outcome", "moves", "seconds", "detail"):
         numeric = column in ("mines", "moves", "seconds")
         boards.add_column(column, justify="right" if numeric else "left", overflow="fold")
     for b in report.boards:
         style = "green" if b.outcome is Outcome.SOLVED else "red"
         boards.add_row(
-            escape(b.puzzle),
+            shown(b.puzzle),
             f"{b.rows}x{b.cols}",
             str(b.mines),
             f"[{style}]{b.outcome.value}[/]",
             str(b.moves),
             f"{b.seconds:.3f}",
-            escape(b.detail),
+            shown(b.detail),
         )
     console.print(boards)
     rubric = Table(title="Achievements", title_justify="left")

@@ -3,7 +3,10 @@
 Run by :mod:`mineshafted.grading` as a script in a fresh interpreter (POSIX only)::
 
     python -I -B child.py --memory BYTES --cpu SECONDS --file-size BYTES --processes N
-        [--check] SUBMISSION ROWS COLS READ_FD WRITE_FD
+        [--parent PID] [--check] SUBMISSION ROWS COLS READ_FD WRITE_FD
+
+With ``--parent`` (outside a sandbox) it first asks the kernel to kill it when the grader
+dies (``PR_SET_PDEATHSIG``), and exits at once if the grader ``PID`` is already gone.
 
 First thing, before it imports the submission, it sets its own limits with
 ``resource.setrlimit`` (address space, CPU time, file size, processes, no core file; soft and hard
@@ -110,6 +113,8 @@ class BoardManager:
 def main(argv: list[str]) -> None:
     options = _options(argv)
     sys.dont_write_bytecode = True  # no __pycache__ beside the submission, even without -B
+    if options.parent:
+        _die_with(options.parent)
     _limit(options.memory, options.cpu, options.file_size, options.processes)
     channel = _Channel(options.read_fd, options.write_fd)
     try:
@@ -139,6 +144,7 @@ def _options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--cpu", type=int, required=True)
     parser.add_argument("--file-size", type=int, required=True)
     parser.add_argument("--processes", type=int, required=True)
+    parser.add_argument("--parent", type=int, default=0)
     parser.add_argument("--check", action="store_true")
     for name in ("submission", "rows", "cols", "read_fd", "write_fd"):
         parser.add_argument(name, type=str if name == "submission" else int)
@@ -160,6 +166,24 @@ def _limit(memory: int, cpu: int, file_size: int, processes: int) -> None:
         if hard != resource.RLIM_INFINITY:
             value = min(value, hard)
         resource.setrlimit(which, (value, value))
+
+
+def _die_with(parent: int) -> None:
+    """Be killed when ``parent`` dies (Linux); exit now if it already has."""
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the grader's sweep is all there is
+        return
+    if os.getppid() != parent:  # it died before the line above: nobody would kill us
+        os._exit(CHANNEL_LOST)
+
+
+_PR_SET_PDEATHSIG = 1
+"""``prctl``'s option: the signal this process gets when its parent thread ends."""
 
 
 def _load(path: str) -> Any:

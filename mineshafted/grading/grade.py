@@ -139,6 +139,8 @@ def grade_board(
     if end.ending is Ending.RESULT:
         detail = referee.judge(end.answer)
         outcome = Outcome.WRONG if detail else Outcome.SOLVED
+        if outcome is Outcome.SOLVED and referee.unexplored:
+            outcome, detail = Outcome.NOT_EXPLORED, _unexplored(referee.unexplored)
     geometry = puzzle.board.geometry
     return BoardResult(
         puzzle=label,
@@ -151,6 +153,7 @@ def grade_board(
         detail=detail,
         output=end.output.decode("utf-8", "replace"),
         output_bytes=end.output_bytes,
+        unexplored=referee.unexplored,
     )
 
 
@@ -222,6 +225,11 @@ def _check_start(label: str, puzzle: Puzzle) -> None:
     if puzzle.start != 0:
         row, col = puzzle.board.geometry.coords(puzzle.start)
         raise PuzzleStartError(label, row, col)
+
+
+def _unexplored(cells: int) -> str:
+    """The detail of a right board returned before the sweep was done."""
+    return f"returned the right board with {cells} safe cell{'s' * (cells != 1)} never moved onto"
 
 
 def _hidden_package(detail: str, sandbox: Sandbox) -> str:

@@ -7,7 +7,14 @@ from dataclasses import dataclass
 
 from .errors import GradingError
 
-__all__ = ["MIB", "MICROSECONDS_PER_CELL", "MIN_TIMEOUT", "Limits", "board_timeout"]
+__all__ = [
+    "MIB",
+    "MICROSECONDS_PER_CELL",
+    "MIN_TIMEOUT",
+    "RESULT_LISTS",
+    "Limits",
+    "board_timeout",
+]
 
 MIB = 1024 * 1024
 """Bytes in a mebibyte."""
@@ -18,6 +25,11 @@ MIN_TIMEOUT = 30.0
 MICROSECONDS_PER_CELL = 100
 """The default wall-clock allowance per cell, in microseconds: about 4 times what a move costs
 over the pipe (about 23 µs), so a solver that opens every cell once stays far below it."""
+
+
+RESULT_LISTS = 4096
+"""Lists (and objects) a result line may hold whatever the board: enough to describe a wrong
+board of a few thousand rows, at most about 230 KiB once parsed."""
 
 
 def board_timeout(cells: int) -> float:
@@ -56,7 +68,8 @@ class Limits:
     output_cap:
         Bytes of the child's output kept; the rest is counted, not kept.
     message_cap:
-        Longest protocol message accepted from the child, in bytes.
+        Longest protocol message accepted from the child, in bytes, but for a result, which
+        may be as long as the board needs (:meth:`result_caps`).
     grace:
         Seconds the child may take to exit once its game is decided.
 
@@ -80,7 +93,7 @@ class Limits:
     disk_mb: int = 64
     processes: int = 64
     output_cap: int = 64 * 1024
-    message_cap: int = 64 * MIB
+    message_cap: int = 64 * 1024
     grace: float = 2.0
 
     def __post_init__(self) -> None:
@@ -115,6 +128,26 @@ class Limits:
         parent could not stop in time.
         """
         return math.ceil(self.timeout) + 1
+
+    def result_caps(self, rows: int, cols: int) -> tuple[int, int]:
+        """The longest result line read on a ``rows x cols`` board, and its most lists.
+
+        A right board is ``rows`` lists of ``cols`` ints of one or two characters, so its
+        line is under ``4 x (cells + rows) + 64`` bytes with ``rows + 1`` lists; anything
+        bigger is refused unparsed, so what the grader builds from a line stays within a
+        small multiple of the board (at least :attr:`message_cap` bytes and
+        :data:`RESULT_LISTS` lists are allowed, so that a small wrong board is still
+        described).
+
+        Examples
+        --------
+        >>> Limits().result_caps(1000, 1000)
+        (4004064, 4096)
+        >>> Limits().result_caps(5000, 2)
+        (65536, 5002)
+        """
+        size = 4 * (rows * cols + rows) + 64
+        return max(size, self.message_cap), max(rows + 2, RESULT_LISTS)
 
     def child_arguments(self) -> list[str]:
         """The options that pass these limits to the child script."""

@@ -20,9 +20,11 @@ and its output (stdout and stderr together).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -35,12 +37,16 @@ from .errors import GradingError
 from .limits import Limits
 from .sandbox import CHILD_PATH, SUBMISSION_FOLDER, Sandbox, bwrap_arguments, bwrap_command
 
-__all__ = ["CHILD", "MARKER", "ChildProcess"]
+__all__ = ["CHILD", "FOLDER_PREFIX", "MARKER", "ChildProcess"]
 
 logger = logging.getLogger(__name__)
 
 CHILD = Path(__file__).with_name("child.py")
 """The script every grading child runs."""
+
+FOLDER_PREFIX = "mineshafted-grade-"
+"""How the working folder of a child outside a sandbox is named, in the temporary folder:
+then the grader's process id, a dash and a random part."""
 
 MARKER = "MINESHAFTED_GRADING"
 """The environment variable that marks a grading child and what it starts (a fresh token)."""
@@ -100,20 +106,27 @@ class ChildProcess:
     ):
         self.sandbox = sandbox
         self._token = secrets.token_hex(16)
-        self._folder = tempfile.TemporaryDirectory(
-            prefix="mineshafted-grade-", ignore_cleanup_errors=True
-        )
+        self._folder = _working_folder(sandbox)
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         resolved = submission.resolve()
         passed = [to_child_r, from_child_w]
         if sandbox is Sandbox.BWRAP:
-            args, data = bwrap_command(bwrap_arguments(resolved, limits.disk_mb, CHILD))
-            args[args.index("{fd}")] = str(_pipe_with(data, passed))
+
+            def data(source: Path | bytes) -> int:
+                if isinstance(source, bytes):
+                    return _pipe_with(source, passed)
+                passed.append(os.open(source, os.O_RDONLY | os.O_CLOEXEC))
+                return passed[-1]
+
+            arguments = bwrap_arguments(resolved, limits.disk_mb, CHILD, data=data)
+            args, data_bytes = bwrap_command(arguments)
+            args[args.index("{fd}")] = str(_pipe_with(data_bytes, passed))
             script, seen = CHILD_PATH, f"{SUBMISSION_FOLDER}/{resolved.name}"
         else:
             args, script, seen = [], str(CHILD), str(resolved)
         args += [sys.executable, "-I", "-B", script, *limits.child_arguments()]
+        args += ["--parent", str(os.getpid())] if sandbox is Sandbox.NONE else []
         args += ["--check"] if check else []
         args += [seen, str(rows), str(cols), str(to_child_r), str(from_child_w)]
         try:
@@ -123,14 +136,15 @@ class ChildProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 pass_fds=tuple(passed),
-                cwd=self._folder.name,
+                cwd=self._folder.name if self._folder else "/",
                 env=_environment(self._token),
                 start_new_session=True,
             )
         except OSError as error:
             for fd in (to_child_w, from_child_r):
                 os.close(fd)
-            self._folder.cleanup()
+            if self._folder:
+                self._folder.cleanup()
             raise GradingError(f"cannot start a grading process: {error}") from None
         finally:
             for fd in passed:
@@ -204,7 +218,53 @@ class ChildProcess:
             os.close(fd)
         assert self._popen.stdout is not None
         self._popen.stdout.close()
-        self._folder.cleanup()
+        if self._folder:
+            self._folder.cleanup()
+
+
+def _working_folder(sandbox: Sandbox) -> tempfile.TemporaryDirectory[str] | None:
+    """The child's empty working folder outside a sandbox (bubblewrap makes its own).
+
+    Its name holds this grader's process id, so that the folders of a grader that was killed
+    are found and removed by the next one here (:func:`_remove_stale_folders`, once).
+    """
+    if sandbox is Sandbox.BWRAP:
+        return None
+    _remove_stale_folders()
+    return tempfile.TemporaryDirectory(
+        prefix=f"{FOLDER_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
+    )
+
+
+@functools.cache
+def _remove_stale_folders() -> None:
+    """Remove the working folders left by graders that are no longer running.
+
+    Notes
+    -----
+    O(entries in the temporary folder), once per process.
+    """
+    root = Path(tempfile.gettempdir())
+    try:
+        entries = list(root.glob(f"{FOLDER_PREFIX}*-*"))
+    except OSError:
+        return
+    for entry in entries:
+        owner = entry.name[len(FOLDER_PREFIX) :].split("-", 1)[0]
+        if owner.isdigit() and not _running(int(owner)) and entry.is_dir():
+            shutil.rmtree(entry, ignore_errors=True)
+            logger.info("removed %s, left by a grader that is gone", entry)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _environment(token: str) -> dict[str, str]:

@@ -17,11 +17,14 @@ from enum import Enum
 from typing import Any
 
 from .errors import GradingError
+from .text import KIND_CAP, MESSAGE_CAP, REPR_CAP, cut, visible
 
 __all__ = [
     "CHANNEL_LOST",
+    "RESULT_PREFIX",
     "Failure",
     "Message",
+    "Oversized",
     "ProtocolViolation",
     "Reply",
     "Unreadable",
@@ -31,6 +34,11 @@ __all__ = [
 
 CHANNEL_LOST = 3
 """The exit status of a child whose channel to the grader broke (``child.py`` uses it too)."""
+
+RESULT_PREFIX = b'{"result": '
+"""How the child's result message begins (``json.dumps`` of ``{"result": value}``): such a
+line may be as long as the board needs (:meth:`~.limits.Limits.result_caps`), every other
+message no longer than :attr:`~.limits.Limits.message_cap`."""
 
 
 class Message(Enum):
@@ -93,12 +101,32 @@ class Unreadable:
     text: str
 
 
+@dataclass(frozen=True)
+class Oversized:
+    """A result too big to be the board, refused before it was parsed.
+
+    Examples
+    --------
+    >>> str(Oversized(size=70_000)), str(Oversized(size=900, lists=300))
+    ('over 70000 bytes of JSON', '300 lists')
+    """
+
+    size: int
+    """The bytes of the line read when it was refused (the line may have been longer)."""
+    lists: int = 0
+    """The lists and objects in it, when that is what was too many (else 0)."""
+
+    def __str__(self) -> str:
+        return f"{self.lists} lists" if self.lists else f"over {self.size} bytes of JSON"
+
+
 def parse(line: bytes) -> tuple[Message, Any]:
     """One line from a child as a message and its checked payload.
 
     The payload is an ``int`` for a move, a :class:`Failure` for an error, an
     :class:`Unreadable` for an unreadable result, the JSON value for a result, ``None`` for
-    the others.
+    the others. The strings of a failure or an unreadable value are cut to their caps
+    and their control characters made visible (:mod:`.text`), whatever the child wrote.
 
     Raises
     ------
@@ -148,9 +176,10 @@ def parse(line: bytes) -> tuple[Message, Any]:
         or not all(isinstance(v, str) for v in payload.values())
     ):
         raise ProtocolViolation(f"sent a malformed {key!r} message: {_excerpt(line)}")
+    name = visible(cut(payload["type"], KIND_CAP))
     if kind is Message.ERROR:
-        return kind, Failure(payload["type"], payload["message"])
-    return kind, Unreadable(payload["type"], payload["repr"])
+        return kind, Failure(name, visible(cut(payload["message"], MESSAGE_CAP)))
+    return kind, Unreadable(name, visible(cut(payload["repr"], REPR_CAP)))
 
 
 def encode(reply: Reply, value: Any = True) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..board import Board, Cell
-from .protocol import Reply, Unreadable
+from .protocol import Oversized, Reply, Unreadable
 
 __all__ = ["Referee"]
 
@@ -26,8 +26,8 @@ class Referee:
     >>> referee.answer(0), referee.answer(4), referee.answer(1), referee.answer(2)
     ((<Reply.CLUE: 'clue'>, 1), (<Reply.BAD: 'bad'>, 'cell index 4 is outside the board: \
 valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, True))
-    >>> referee.moves, referee.exploded
-    (1, 1)
+    >>> referee.moves, referee.exploded, referee.unexplored
+    (1, 1, 2)
     >>> referee.judge([[1, -1], [1, 0]])
     '(1, 1) is 0, not 1'
     """
@@ -38,6 +38,19 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
         """Moves onto safe cells before the game was lost."""
         self.exploded: Cell | None = None
         """The mine moved onto, once the game is lost."""
+        self._safe = sum(1 for value in board.values if value >= 0)
+        self._explored = bytearray(len(board.values))
+        self._explored_count = 0
+
+    @property
+    def unexplored(self) -> int:
+        """Safe cells never moved onto: a sweep that returns the board must leave none.
+
+        Notes
+        -----
+        O(1): each safe cell is counted once, when it is first moved onto.
+        """
+        return self._safe - self._explored_count
 
     def answer(self, index: int) -> tuple[Reply, Any]:
         """The reply to a move onto ``index``; a move onto a mine loses the game.
@@ -57,6 +70,9 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
             self.exploded = index
             return Reply.MINE, True
         self.moves += 1
+        if not self._explored[index]:
+            self._explored[index] = 1
+            self._explored_count += 1
         return Reply.CLUE, values[index]
 
     def judge(self, returned: Any) -> str:
@@ -68,6 +84,9 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
         """
         if isinstance(returned, Unreadable):
             return f"returned a {returned.kind} that is not JSON: {returned.text}"
+        if isinstance(returned, Oversized):
+            geometry = self.board.geometry
+            return f"returned {returned}: more than a {geometry.rows}x{geometry.cols} board takes"
         truth = self.board.to_grid()
         if not isinstance(returned, list) or not all(isinstance(row, list) for row in returned):
             return f"returned {type(returned).__name__}, not a list of rows"

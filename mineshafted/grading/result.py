@@ -16,6 +16,9 @@ class Outcome(Enum):
 
     SOLVED = "solved"
     WRONG = "wrong board"
+    NOT_EXPLORED = "not explored"
+    """The right board, returned before every safe cell was moved onto: not solved (the
+    assignment asks for a sweep, not a board known some other way)."""
     EXPLODED = "exploded"
     CRASHED = "crashed"
     """The submission raised, did not import, exited, or broke the grading protocol."""
@@ -42,6 +45,8 @@ class BoardResult:
     """What the submission printed (the first 64 KiB by default)."""
     output_bytes: int = 0
     """How many bytes it printed in all."""
+    unexplored: int = 0
+    """Safe cells never moved onto (for every outcome; 0 for a board solved)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,7 @@ class GradeReport:
                     "seconds": round(b.seconds, 6),
                     "detail": b.detail,
                     "output_bytes": b.output_bytes,
+                    "unexplored": b.unexplored,
                 }
                 for b in self.boards
             ],

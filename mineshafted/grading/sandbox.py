@@ -7,12 +7,15 @@ With :attr:`Sandbox.BWRAP` each child runs under bubblewrap (``bwrap``, Debian's
 
 - the system's programs and libraries (``/usr``, ``/lib*``, ``/bin``, ``/sbin``) and the
   Python installation (its prefixes) read-only, with the ``mineshafted`` package itself
-  and its shipped puzzles hidden under empty folders;
+  and its shipped puzzles hidden under empty folders (a ``mineshafted`` one holds only an
+  ``__init__.py`` that raises ``ModuleNotFoundError``, so it is no namespace package);
 - a fresh ``/tmp`` of a fixed size (:attr:`~.limits.Limits.disk_mb`), with its working folder
   :data:`WORK_FOLDER` in it;
 - its own ``/proc`` (only the sandbox's processes) and a minimal ``/dev``;
-- of the caller's files, only the child script (at :data:`CHILD_PATH`) and the submission
-  (in :data:`SUBMISSION_FOLDER`), both read-only;
+- of the caller's files, only copies of the child script (at :data:`CHILD_PATH`) and the
+  submission (in :data:`SUBMISSION_FOLDER`), both read-only, read through file descriptors:
+  ``/proc/self/mountinfo`` shows the paths of the system folders and of the Python
+  installation it binds (which the child sees anyway), but neither file's host path;
 - nothing else it can write: its root and ``/dev`` are remounted read-only.
 
 When the child ends, the PID namespace ends with it: every process it started is killed.
@@ -29,6 +32,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 
@@ -37,6 +41,7 @@ from .errors import GradingError
 __all__ = [
     "CHILD_PATH",
     "INSTALL_HINT",
+    "NONE_WARNING",
     "SUBMISSION_FOLDER",
     "WORK_FOLDER",
     "Sandbox",
@@ -60,6 +65,16 @@ a virtual environment's interpreter, bound read-only at its own path)."""
 
 INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) to run each board in a sandbox"
 """How to get a real sandbox, for the note shown when there is none."""
+
+NONE_WARNING = (
+    "--sandbox none: each submission runs as you with no sandbox: it can read your files, "
+    "kill the grader and forge its output; grade untrusted code with bwrap"
+)
+"""The warning ``grade --sandbox none`` prints on stderr."""
+
+_MISSING = b"raise ModuleNotFoundError(\"No module named 'mineshafted'\", name='mineshafted')\n"
+"""The ``__init__.py`` put into a hidden ``mineshafted`` folder: importing it fails as if it
+were not there."""
 
 _SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 """The system folders bound read-only (or linked, where they are links into ``/usr``)."""
@@ -125,7 +140,12 @@ def bwrap_problem() -> str | None:
 
 
 def bwrap_arguments(
-    submission: Path, disk_mb: int, child: Path | None = None, *, hidden: tuple[Path, ...] = ()
+    submission: Path,
+    disk_mb: int,
+    child: Path | None = None,
+    *,
+    hidden: tuple[Path, ...] = (),
+    data: Callable[[Path | bytes], int] | None = None,
 ) -> list[str]:
     """The ``bwrap`` command line that runs a grading child; the child's own command follows.
 
@@ -139,6 +159,12 @@ def bwrap_arguments(
         The child script, bound read-only at :data:`CHILD_PATH` (none for the probe).
     hidden:
         More folders to hide under empty ones, where they lie in what is bound.
+    data:
+        Turns a file (or bytes) into a descriptor the sandbox will read it from. Given, the
+        submission and the child script are copied in through descriptors (so the mount
+        table in the sandbox shows no path of the caller's), and each hidden ``mineshafted``
+        folder gets an ``__init__.py`` that raises ``ModuleNotFoundError`` (so it is not
+        an empty namespace package). Without it (the probe), they are bound by path.
 
     Examples
     --------
@@ -177,10 +203,15 @@ def bwrap_arguments(
     for folder in (*_package_folders(), *hidden):
         if folder.is_dir() and any(folder.is_relative_to(root) for root in bound):
             arguments += ["--tmpfs", str(folder)]
-    if child is not None:
-        arguments += ["--ro-bind", str(child), CHILD_PATH]
-    name = f"{SUBMISSION_FOLDER}/{submission.name}"
-    arguments += ["--ro-bind", str(submission), name]
+            if data is not None and folder.name == "mineshafted":
+                arguments += ["--ro-bind-data", str(data(_MISSING)), f"{folder}/__init__.py"]
+    copied = [(child, CHILD_PATH)] if child is not None else []
+    copied.append((submission, f"{SUBMISSION_FOLDER}/{submission.name}"))
+    for source, target in copied:
+        if data is None:
+            arguments += ["--ro-bind", str(source), target]
+        else:
+            arguments += ["--ro-bind-data", str(data(source)), target]
     arguments += ["--dir", WORK_FOLDER]  # empty, whatever the interpreter bound into /tmp
     arguments += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORK_FOLDER, "--"]
     return arguments

@@ -23,7 +23,16 @@ from typing import Any
 from .capture import Capture
 from .limits import Limits
 from .process import ChildProcess
-from .protocol import CHANNEL_LOST, Message, ProtocolViolation, Reply, encode, parse
+from .protocol import (
+    CHANNEL_LOST,
+    RESULT_PREFIX,
+    Message,
+    Oversized,
+    ProtocolViolation,
+    Reply,
+    encode,
+    parse,
+)
 from .referee import Referee
 from .sandbox import Sandbox
 
@@ -149,6 +158,12 @@ class Session:
         self._started: float | None = None
         self._seconds = 0.0
         self._channel_closed = False
+        self._skipping = False
+        """Skipping the rest of a line refused as oversized."""
+        geometry = referee.board.geometry if referee else None
+        self._result_caps = limits.result_caps(
+            geometry.rows if geometry else 1, geometry.cols if geometry else 1
+        )
 
     def run(self) -> SessionEnd:
         """Start the child and referee it until the session ends.
@@ -237,24 +252,67 @@ class Session:
     def _receive(self, chunk: bytes, child: ChildProcess) -> None:
         """Act on each whole message in what has arrived; keep the partial one.
 
+        A line is screened before it is parsed: a result bigger than the board needs is
+        answered as :class:`~.protocol.Oversized` (the rest of its line is skipped unread), any
+        other message over the cap is a protocol break.
+
         Raises
         ------
         ProtocolViolation
             A message is over the cap or is not allowed here.
+
+        Notes
+        -----
+        O(bytes read); what is kept or parsed at once is bounded by the caps.
         """
-        cap = self.limits.message_cap
+        if self._skipping:
+            newline = chunk.find(b"\n")
+            if newline < 0:
+                return
+            self._skipping = False
+            chunk = chunk[newline + 1 :]
         pending = self._pending
         search = len(pending)  # pragma: no mutate - where to look from: speed only
         pending += chunk
         begin = 0
         while (end := pending.find(b"\n", search)) >= 0:
-            if end - begin > cap:
-                raise ProtocolViolation(f"sent a message over the cap of {cap} bytes")
-            self._handle(*parse(bytes(pending[begin:end])), child)
+            line = bytes(pending[begin:end])
+            oversized = self._screen(line, whole=True)
+            if oversized is None:
+                self._handle(*parse(line), child)
+            else:
+                self._handle(Message.RESULT, oversized, child)
             begin = search = end + 1
         del pending[:begin]
-        if len(pending) > cap:
+        oversized = self._screen(pending, whole=False)
+        if oversized is not None:
+            pending.clear()
+            self._skipping = True
+            self._handle(Message.RESULT, oversized, child)
+
+    def _screen(self, line: bytes | bytearray, *, whole: bool) -> Oversized | None:
+        """Check a line (or the start of one) against the caps before it is parsed.
+
+        Returns
+        -------
+        Oversized | None
+            A result bigger than the board needs; ``None`` for a line that may be parsed.
+
+        Raises
+        ------
+        ProtocolViolation
+            Any other message over :attr:`~.limits.Limits.message_cap`.
+        """
+        size_cap, lists_cap = self._result_caps
+        if line[: len(RESULT_PREFIX)] == RESULT_PREFIX:
+            if len(line) > size_cap:
+                return Oversized(len(line))
+            lists = line.count(b"[") + line.count(b"{") if whole else 0
+            return Oversized(len(line), lists) if lists > lists_cap else None
+        cap = self.limits.message_cap
+        if len(line) > cap and (whole or len(line) >= len(RESULT_PREFIX)):
             raise ProtocolViolation(f"sent a message over the cap of {cap} bytes")
+        return None
 
     def _handle(self, kind: Message, payload: Any, child: ChildProcess) -> None:
         """Act on one message, if it is allowed in the current phase."""

@@ -160,3 +160,7 @@ def checked(tmp_path: Path, memory: int, cpu: int, outside: bool = False) -> Pat
     """:data:`IMPORT_CHECK` for these limits, written to a file in ``tmp_path``."""
     code = IMPORT_CHECK.format(memory=memory, cpu=cpu, outside=outside, work=WORK_FOLDER)
     return submission(tmp_path, code)
+
+
+collect_ignore = ["hostile"]
+"""The hostile submissions are files to grade, not modules to import (test_hostile.py)."""

@@ -48,7 +48,7 @@ def broke(detail: str) -> str:
         (b"garbage\n", "wrote something other than a message: b'garbage'"),
         (b"[1, 2]\n", "wrote something other than a message: b'[1, 2]'"),
         (b'{"move": 1, "ready": true}\n', "wrote something other than a message: "),
-        (b"[" * 100_000 + b"\n", "wrote something other than a message: b'[[[["),
+        (b"[" * 60_000 + b"\n", "wrote something other than a message: b'[[[["),
         (b'{"hello": 1}\n', "sent an unknown message: b'{\"hello\": 1}'"),
         (b'{"move": "3"}\n', 'sent a move that is not a cell index: b\'{"move": "3"}\''),
         (b'{"move": 2.0}\n', "sent a move that is not a cell index: "),
@@ -77,18 +77,22 @@ def test_writing_garbage_to_the_channel_is_a_protocol_break(
     assert result.detail.startswith(broke(detail)), result.detail
 
 
-@pytest.mark.parametrize(
-    "data",
-    [b"x" * 5000, b'{"result": "' + b"x" * 5000 + b'"}\n'],
-    ids=["unfinished", "whole-line"],
-)
-def test_a_message_over_the_cap_is_a_protocol_break(tmp_path: Path, data: bytes) -> None:
-    path = abusing(tmp_path, f"raw(bm, {data!r})\nreturn solve(bm)\n")
+def test_a_message_over_the_cap_is_a_protocol_break(tmp_path: Path) -> None:
+    path = abusing(tmp_path, f"raw(bm, {b'x' * 5000!r})\nreturn solve(bm)\n")
     end = Session(path, Limits(timeout=10, message_cap=1000), Referee(TWO)).run()
     assert (end.ending, end.detail) == (
         Ending.PROTOCOL,
         broke("sent a message over the cap of 1000 bytes"),
     )
+
+
+def test_a_result_over_the_cap_is_a_wrong_board_left_unparsed(tmp_path: Path) -> None:
+    data = b'{"result": "' + b"x" * 70_000 + b'"}\n'
+    path = abusing(tmp_path, f"raw(bm, {data!r})\nimport time\ntime.sleep(60)\n")
+    result = grade_board(path, Puzzle(TWO), "two", timeout=10)
+    assert result.outcome is Outcome.WRONG
+    assert result.detail.startswith("returned over "), result.detail
+    assert result.detail.endswith(" bytes of JSON: more than a 4x5 board takes")
 
 
 def test_a_board_that_fits_the_cap_is_accepted(tmp_path: Path) -> None:

@@ -47,6 +47,7 @@ BOARD_KEYS = {
     "seconds": float,
     "detail": str,
     "output_bytes": int,
+    "unexplored": int,
 }
 ACHIEVEMENT_KEYS = {"name": str, "weight": int, "graded": int, "solved": int, "earned": bool}
 TOP_KEYS = {"submission": str, "score": int, "achievements": list, "boards": list}

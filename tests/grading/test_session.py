@@ -15,6 +15,7 @@ import pytest
 from mineshafted import Board
 from mineshafted.grading import session as session_module
 from mineshafted.grading.limits import Limits
+from mineshafted.grading.protocol import Oversized
 from mineshafted.grading.referee import Referee
 from mineshafted.grading.session import Ending, Session, SessionEnd
 
@@ -77,13 +78,13 @@ def test_closing_its_output_is_not_closing_its_channel(tmp_path: Path) -> None:
     assert (end.ending, end.detail) == (Ending.TIMED_OUT, "no answer within 1 s")
 
 
-def test_an_unfinished_message_over_the_cap_is_a_protocol_break(tmp_path: Path) -> None:
+def test_an_unfinished_result_over_the_cap_is_refused_unparsed(tmp_path: Path) -> None:
     code = "import time\ndef sweep_mines(bm):\n"
     code += "    bm._channel._out.write(b'{\"result\": \"' + b'x' * 5000)\n"
     code += "    bm._channel._out.flush()\n    time.sleep(60)\n"
     end = run(tmp_path, code, message_cap=1000)
-    assert end.ending is Ending.PROTOCOL
-    assert end.detail == "broke the protocol: sent a message over the cap of 1000 bytes"
+    assert end.ending is Ending.RESULT and isinstance(end.answer, Oversized)
+    assert end.answer.size > 1000 and end.answer.lists == 0
 
 
 def test_only_checking_ends_ready_with_nothing_played(tmp_path: Path) -> None:
