@@ -234,6 +234,17 @@ def test_a_rule_that_changes_nothing_is_skipped_not_looped() -> None:
     assert not result.fired
 
 
+def test_level_6_tells_each_try_at_a_square_where_the_rule_is_stuck() -> None:
+    noop = rule("{noop --- -n- --- => XXX XXX XXX no-default-action}")
+    board = chance_board(6, 6, 4, seed=2)
+    lines: list[str] = []
+    result = play(noop, board, seed=2, debug=6, echo=lines.append)
+    assert result.stuck
+    name, cell = result.stuck[0]
+    row, col = board.geometry.coords(cell)
+    assert f"try {name} at ({row}, {col}): stuck there" in lines
+
+
 def test_the_time_limit() -> None:
     ticks = itertools.count()
     result = play(
