@@ -245,6 +245,13 @@ def test_level_6_tells_each_try_at_a_square_where_the_rule_is_stuck() -> None:
     assert f"try {name} at ({row}, {col}): stuck there" in lines
 
 
+def test_level_6_tells_a_try_whose_pattern_matches_but_a_condition_fails() -> None:
+    never = rule("{r *** *?* *** (> matched-unkns 8) => no-action-pattern no-default-action}")
+    lines: list[str] = []
+    play(never, Board.from_mines(3, 3, [8]), seed=1, debug=6, echo=lines.append)
+    assert "try r at (0, 0): a condition fails" in lines
+
+
 def test_the_time_limit() -> None:
     ticks = itertools.count()
     result = play(
