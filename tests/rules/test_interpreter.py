@@ -252,6 +252,24 @@ def test_level_6_tells_a_try_whose_pattern_matches_but_a_condition_fails() -> No
     assert "try r at (0, 0): a condition fails" in lines
 
 
+# "0 1 * 1": seed 1's free guess at (0, 0) shows "0 1"; then the 1 sees one unknown square.
+MARK_ONE = (
+    "{mine *** *1* *** (= matched-unkns 1) (= matched-mines 0) => no-action-pattern mark-unknowns}"
+)
+
+
+def test_level_5_shows_the_board_after_each_rule_that_fires() -> None:
+    lines: list[str] = []
+    play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1, debug=5, echo=lines.append)
+    assert lines[lines.index("fire mine at (0, 1)") + 1] == "01M?"
+
+
+def test_level_6_tells_the_try_that_matches() -> None:
+    lines: list[str] = []
+    play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1, debug=6, echo=lines.append)
+    assert "try mine at (0, 1): matches" in lines
+
+
 def test_the_time_limit() -> None:
     ticks = itertools.count()
     result = play(
