@@ -183,6 +183,13 @@ def test_marking_a_safe_square_loses() -> None:
     assert result.lost_to == "mark"
 
 
+def test_level_1_tells_the_mark_that_lost() -> None:
+    reckless = rule("{mark *** *n* *** (> matched-unkns 0) => no-action-pattern mark-unknowns}")
+    lines: list[str] = []
+    play(reckless, BOARD, seed=1, debug=1, echo=lines.append)
+    assert lines == ["mark marked a square that is not a mine at (3, 0): lost"]
+
+
 def test_sound_rules_win_with_fewer_guesses() -> None:
     champion = read_rules(DATA / "champion.s4")
     board = chance_board(16, 16, 20, seed=4)
