@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import time
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted.board import Board
+from mineshafted.game import Flag
 from mineshafted.rules import (
     Finish,
     Ruleset,
@@ -190,6 +192,16 @@ def test_level_1_tells_the_mark_that_lost() -> None:
     assert lines == ["mark marked a square that is not a mine at (3, 0): lost"]
 
 
+def test_without_a_debug_level_the_mark_that_lost_is_logged_as_info(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    reckless = rule("{mark *** *n* *** (> matched-unkns 0) => no-action-pattern mark-unknowns}")
+    with caplog.at_level(logging.INFO, logger="mineshafted.rules.interpreter"):
+        play(reckless, BOARD, seed=1)
+    told = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert (logging.INFO, "mark marked a square that is not a mine at (3, 0): lost") in told
+
+
 def test_sound_rules_win_with_fewer_guesses() -> None:
     champion = read_rules(DATA / "champion.s4")
     board = chance_board(16, 16, 20, seed=4)
@@ -269,6 +281,12 @@ def test_level_5_shows_the_board_after_each_rule_that_fires() -> None:
     lines: list[str] = []
     play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1, debug=5, echo=lines.append)
     assert lines[lines.index("fire mine at (0, 1)") + 1] == "01M?"
+
+
+def test_the_record_names_the_rule_that_made_each_mark() -> None:
+    result = play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1)
+    assert result.record is not None
+    assert [e for e in result.record.events if isinstance(e, Flag)] == [Flag(2, reason="mine")]
 
 
 def test_level_6_tells_the_try_that_matches() -> None:
