@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted.board import Board
-from mineshafted.game import Flag
+from mineshafted.game import Flag, Reveal
 from mineshafted.rules import (
     Finish,
     Ruleset,
@@ -287,6 +287,29 @@ def test_the_record_names_the_rule_that_made_each_mark() -> None:
     result = play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1)
     assert result.record is not None
     assert [e for e in result.record.events if isinstance(e, Flag)] == [Flag(2, reason="mine")]
+
+
+def test_the_totals_count_each_mark_and_each_unknown_square_left() -> None:
+    # "1 * 1 0 1 * 1": "last" clicks an unknown square once no mine and one safe square are left.
+    last = (
+        "{last *** *?* *** (= total-mines-remaining 0) (= total-non-mines-remaining 1)"
+        " => --- -X- --- no-default-action}"
+    )
+    result = play(rule(MARK_ONE + last), Board.from_mines(1, 7, [1, 5]), seed=3)
+    assert result.record is not None
+    moves = [
+        (type(e).__name__, e.cell, e.reason)
+        for e in result.record.events
+        if isinstance(e, (Reveal, Flag))
+    ]
+    assert moves == [
+        ("Reveal", 2, "free guess"),
+        ("Reveal", 3, "free guess"),
+        ("Flag", 1, "mine"),
+        ("Flag", 5, "mine"),
+        ("Reveal", 6, "free guess"),  # two unknown squares left: "last" waits
+        ("Reveal", 0, "last"),
+    ]
 
 
 def test_level_6_tells_the_try_that_matches() -> None:
