@@ -47,6 +47,15 @@ def test_a_blind_first_move_is_recorded_as_a_guess(name: str) -> None:
     assert isinstance(first, Reveal) and first.guess
 
 
+@pytest.mark.parametrize("name", ["csp", "best"])
+def test_the_agents_record_their_blind_first_move_and_their_guesses_by_reason(name: str) -> None:
+    game = Game.draw(9, 9, 10, rules=Rules.CLASSIC, seed=1)
+    agent(name).play(game, random.Random(1))
+    reveals = [e for e in game.record.events if isinstance(e, Reveal) and e.guess]
+    assert len(reveals) > 1
+    assert [e.reason for e in reveals] == ["first move"] + ["guess"] * (len(reveals) - 1)
+
+
 def test_a_mine_revealed_before_the_agent_plays_is_told_to_the_sweep() -> None:
     # "* 1 ." under CS440 rules: the mine at 0 was stepped on; the 1 then makes cell 2 safe.
     rules = Rules(FirstMove.NONE, auto_expand=True, after_mine=AfterMine.CONTINUE, total_known=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import time
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted.board import Board
+from mineshafted.game import Flag, Reveal
 from mineshafted.rules import (
     Finish,
     Ruleset,
@@ -183,6 +185,23 @@ def test_marking_a_safe_square_loses() -> None:
     assert result.lost_to == "mark"
 
 
+def test_level_1_tells_the_mark_that_lost() -> None:
+    reckless = rule("{mark *** *n* *** (> matched-unkns 0) => no-action-pattern mark-unknowns}")
+    lines: list[str] = []
+    play(reckless, BOARD, seed=1, debug=1, echo=lines.append)
+    assert lines == ["mark marked a square that is not a mine at (3, 0): lost"]
+
+
+def test_without_a_debug_level_the_mark_that_lost_is_logged_as_info(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    reckless = rule("{mark *** *n* *** (> matched-unkns 0) => no-action-pattern mark-unknowns}")
+    with caplog.at_level(logging.INFO, logger="mineshafted.rules.interpreter"):
+        play(reckless, BOARD, seed=1)
+    told = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert (logging.INFO, "mark marked a square that is not a mine at (3, 0): lost") in told
+
+
 def test_sound_rules_win_with_fewer_guesses() -> None:
     champion = read_rules(DATA / "champion.s4")
     board = chance_board(16, 16, 20, seed=4)
@@ -232,6 +251,71 @@ def test_a_rule_that_changes_nothing_is_skipped_not_looped() -> None:
     assert all(name == "noop" for name, _ in result.stuck)
     assert len(result.stuck) == len(set(result.stuck))
     assert not result.fired
+
+
+def test_level_6_tells_each_try_at_a_square_where_the_rule_is_stuck() -> None:
+    noop = rule("{noop --- -n- --- => XXX XXX XXX no-default-action}")
+    board = chance_board(6, 6, 4, seed=2)
+    lines: list[str] = []
+    result = play(noop, board, seed=2, debug=6, echo=lines.append)
+    assert result.stuck
+    name, cell = result.stuck[0]
+    row, col = board.geometry.coords(cell)
+    assert f"try {name} at ({row}, {col}): stuck there" in lines
+
+
+def test_level_6_tells_a_try_whose_pattern_matches_but_a_condition_fails() -> None:
+    never = rule("{r *** *?* *** (> matched-unkns 8) => no-action-pattern no-default-action}")
+    lines: list[str] = []
+    play(never, Board.from_mines(3, 3, [8]), seed=1, debug=6, echo=lines.append)
+    assert "try r at (0, 0): a condition fails" in lines
+
+
+# "0 1 * 1": seed 1's free guess at (0, 0) shows "0 1"; then the 1 sees one unknown square.
+MARK_ONE = (
+    "{mine *** *1* *** (= matched-unkns 1) (= matched-mines 0) => no-action-pattern mark-unknowns}"
+)
+
+
+def test_level_5_shows_the_board_after_each_rule_that_fires() -> None:
+    lines: list[str] = []
+    play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1, debug=5, echo=lines.append)
+    assert lines[lines.index("fire mine at (0, 1)") + 1] == "01M?"
+
+
+def test_the_record_names_the_rule_that_made_each_mark() -> None:
+    result = play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1)
+    assert result.record is not None
+    assert [e for e in result.record.events if isinstance(e, Flag)] == [Flag(2, reason="mine")]
+
+
+def test_the_totals_count_each_mark_and_each_unknown_square_left() -> None:
+    # "1 * 1 0 1 * 1": "last" clicks an unknown square once no mine and one safe square are left.
+    last = (
+        "{last *** *?* *** (= total-mines-remaining 0) (= total-non-mines-remaining 1)"
+        " => --- -X- --- no-default-action}"
+    )
+    result = play(rule(MARK_ONE + last), Board.from_mines(1, 7, [1, 5]), seed=3)
+    assert result.record is not None
+    moves = [
+        (type(e).__name__, e.cell, e.reason)
+        for e in result.record.events
+        if isinstance(e, (Reveal, Flag))
+    ]
+    assert moves == [
+        ("Reveal", 2, "free guess"),
+        ("Reveal", 3, "free guess"),
+        ("Flag", 1, "mine"),
+        ("Flag", 5, "mine"),
+        ("Reveal", 6, "free guess"),  # two unknown squares left: "last" waits
+        ("Reveal", 0, "last"),
+    ]
+
+
+def test_level_6_tells_the_try_that_matches() -> None:
+    lines: list[str] = []
+    play(rule(MARK_ONE), Board.from_mines(1, 4, [2]), seed=1, debug=6, echo=lines.append)
+    assert "try mine at (0, 1): matches" in lines
 
 
 def test_the_time_limit() -> None:
