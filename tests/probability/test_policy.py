@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -22,8 +23,9 @@ from mineshafted.probability import (
     policy_named,
     position_of,
 )
+from mineshafted.probability import lookahead as lookahead_module
 from mineshafted.probability.policy import INGREDIENTS, _fifty_fifty
-from mineshafted.solver import Position
+from mineshafted.solver import Position, Tally, combine
 
 from ..conftest import view_of
 from .conftest import Recording, Stall, best_play, stalls
@@ -173,6 +175,18 @@ def test_only_an_ingredient_can_be_switched_off() -> None:
     for name in ("width", "luck"):
         with pytest.raises(ValueError, match="no ingredient"):
             Best.without(name)
+
+
+def test_every_unknown_ingredient_is_named_in_the_error() -> None:
+    with pytest.raises(ValueError, match=r"no ingredient luck, width$"):
+        Best.without("width", "corners", "luck")
+
+
+def test_an_ingredient_switched_off_keeps_its_fields_type() -> None:
+    # The tolerance is a float, the other ingredients booleans: off is 0.0 and False.
+    best = Best.without(*INGREDIENTS)
+    assert type(best.tolerance) is float and best.tolerance == 0.0
+    assert all(getattr(best, name) is False for name in INGREDIENTS if name != "tolerance")
 
 
 def test_best_drops_only_candidates_that_cannot_win(intermediate_stalls: list[Stall]) -> None:
@@ -434,6 +448,82 @@ def test_between_equal_secondary_safeties_progress_decides() -> None:
         assert progress[chosen] == max(progress.values())
         decided += len(set(progress.values())) > 1
     assert decided >= 1
+
+
+def test_progress_breaks_a_tie_of_secondary_safety_only_when_it_is_on() -> None:
+    # Cell 17 is the safest candidate (10/11) but makes progress less often (5/11) than the
+    # candidates 19, 18, 9 and 8 (9/11 each, progress 9/11), whose secondary safety it ties.
+    view = view_of("..1??\n122??\n*3*2?\n?????")
+    position = position_of(view)
+    chances = odds(position, 5)
+    looks = {cell: outlook(position, chances, view, cell) for cell in (17, 19, 18, 9, 8)}
+    assert {look.lookahead for look in looks.values()} == {Fraction(9, 11)}
+    assert looks[17].safe > looks[19].safe and looks[17].progress < looks[19].progress
+    with_progress = Best(endgame=False, fifty=False)
+    assert with_progress._candidates(position, chances, view, random.Random(0))[0] == 17
+    assert with_progress.choose(position, chances, view, random.Random(0)) in (19, 18, 9, 8)
+    without = Best(endgame=False, fifty=False, progress=False)
+    assert without.choose(position, chances, view, random.Random(0)) == 17
+
+
+def test_without_look_ahead_the_safer_of_equal_progress_wins() -> None:
+    # Cells 4 (safe 5/7), 16 and 17 (9/14 each) make progress equally often (2/7), more
+    # than any other candidate: the safest of them, 4, wins.
+    view = view_of(".1*2??\n.12???\n..1???")
+    position = position_of(view)
+    chances = odds(position, 4)
+    best = Best(lookahead=False, endgame=False, fifty=False)
+    cells = best._candidates(position, chances, view, random.Random(0))
+    looks = [outlook(position, chances, view, cell) for cell in cells]
+    top = max(look.progress for look in looks)
+    assert {look.cell for look in looks if look.progress == top} == {4, 16, 17}
+    assert chances.probability(4) < chances.probability(16) == chances.probability(17)
+    assert best.choose(position, chances, view, random.Random(0)) == 4
+
+
+def test_a_dead_candidate_does_not_raise_the_bar_for_living_ones() -> None:
+    # Cells 33 and 36 can show only a 1 (dead), with a secondary safety of 46/75; the living
+    # candidates 38 (7/15) and 30 (13/30) fall below it. Dead candidates come last, so 38
+    # wins: the look-ahead must not drop the living ones for falling short of a dead one.
+    view = view_of("..1*11??\n..2233??\n..1*2**?\n112233??\n??1??1??")
+    position = position_of(view)
+    chances = odds(position, 10)
+    best = Best(endgame=False, fifty=False)
+    cells = best._candidates(position, chances, view, random.Random(0))
+    looks = {cell: outlook(position, chances, view, cell) for cell in cells}
+    assert sorted(cells) == [30, 33, 36, 38]
+    assert looks[33].dead and looks[36].dead and looks[36].lookahead == Fraction(46, 75)
+    assert not looks[38].dead and looks[38].lookahead == Fraction(7, 15) > looks[30].lookahead
+    assert best.choose(position, chances, view, random.Random(0)) == 38
+
+
+def test_best_skips_the_clues_of_candidates_that_cannot_win(
+    intermediate_stalls: list[Stall], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A candidate whose counted clues show it cannot reach the best secondary safety so far
+    # is given up: best counts fewer positions than the full outlooks of its candidates.
+    counted = 0
+
+    def counting(*args: Any, **kwargs: Any) -> Tally:
+        nonlocal counted
+        counted += 1
+        return combine(*args, **kwargs)
+
+    monkeypatch.setattr(lookahead_module, "combine", counting)
+    best = Best(endgame=False, fifty=False)
+    in_full = by_best = 0
+    for number, stall in enumerate(intermediate_stalls):
+        if stall.odds.safe:
+            continue
+        cells = best._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        counted = 0
+        for cell in cells:
+            outlook(stall.position, stall.odds, stall.board, cell)
+        in_full += counted if len(cells) > 1 else 0
+        counted = 0
+        best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        by_best += counted
+    assert by_best < in_full
 
 
 def test_isolated_cells_are_alike_by_their_known_mines_too() -> None:

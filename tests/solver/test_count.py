@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from mineshafted.errors import NoPlacementError, Why
 from mineshafted.solver import Constraint, Count, Tally, combine, count_component
+from mineshafted.solver.count import convolve
 from mineshafted.solver.position import components
 
 
@@ -140,3 +141,19 @@ def test_components_keep_apart_what_shares_no_cell() -> None:
         [((7,), 1)],
         [((8, 9), 1), ((9,), 0)],
     ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(0, 9), min_size=1, max_size=5),
+    st.lists(st.integers(0, 9), min_size=1, max_size=5),
+)
+def test_two_parts_together_count_every_pair_of_their_placements_by_mines(
+    a: list[int], b: list[int]
+) -> None:
+    # a[i] placements of i mines in one part, b[j] of j in the other: together, term k counts
+    # the pairs with i + j = k, up to the most mines both parts can hold, and no further.
+    product = convolve(a, b)
+    assert len(product) == len(a) + len(b) - 1  # the most mines: the two parts' most, added
+    for k, value in enumerate(product):
+        assert value == sum(a[i] * b[k - i] for i in range(len(a)) if 0 <= k - i < len(b))

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted import Board, BoardManager, NeedsGuess, NoPlacementError, Sweep, sweep_mines
+from mineshafted.errors import Why
 from mineshafted.probability import position_of
 from mineshafted.solver import Fact, Position, tally
 from mineshafted.solver import count as count_module
@@ -202,6 +203,16 @@ def test_the_free_cells_of_two_components_are_decided_at_both_ends(
     # Two mines are held by the pairs; the two free cells (4, 5) take none or both of the rest.
     position = stall([one_clue(2, 1), one_clue(2, 1)], free=2)
     assert decided_by_total(position, left) == [(4, expected), (5, expected)]
+
+
+def test_clues_that_admit_no_placement_raise_beside_free_cells() -> None:
+    # Two mines and no mine on the same pair, three free cells, six mines: neither the cell
+    # count nor the bounds settle the total, so the pair is counted, and found impossible.
+    position = stall([[((0, 1), 2), ((0, 1), 0)]], free=3)
+    with pytest.raises(NoPlacementError) as caught:
+        decided_by_total(position, 6)
+    assert caught.value.why == Why.CLUES
+    assert list(caught.value.cells) == [0, 1]
 
 
 def test_a_cell_count_that_settles_the_total_computes_no_bounds(
