@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mineshafted.errors import PartialGrid
+from mineshafted.board import PartialGrid
 from mineshafted.probability import Odds, odds, outlook, position_of
 from mineshafted.probability import lookahead as lookahead_module
 from mineshafted.probability.lookahead import bounded_outlook
