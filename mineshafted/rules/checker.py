@@ -308,7 +308,7 @@ class _Search:
         for condition in self.rule.conditions:
             try:
                 value = evaluate_partly(condition, env)
-            except ZeroDivisionError:
+            except (ZeroDivisionError, OverflowError):
                 return False
             if value is False:
                 return False

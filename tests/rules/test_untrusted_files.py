@@ -83,3 +83,45 @@ def test_a_byte_that_is_not_utf8_is_named_by_line_and_column(tmp_path: Path) -> 
     path.write_bytes(b"{r\n-?-\n-\xff1-\n")
     with pytest.raises(RuleSyntaxError, match=r"bad\.s4:3:2: not UTF-8 text"):
         read_rules(path)
+
+
+def _slow_rules(tmp_path: Path) -> Path:
+    """A rule that matches every unknown square, with a condition of 50,000 100-digit sums
+    (about 20 ms an evaluation): the first scan of a 30x30 board alone takes about 20 s."""
+    number = "7" * 100
+    path = tmp_path / "slow.s4"
+    path.write_text(
+        "{slow\n?\n(> (+ " + " ".join([number] * 50_000) + ") 0) (< 1 0)\n"
+        "=> no-action-pattern no-default-action}\n"
+    )
+    return path
+
+
+def test_the_time_limit_bounds_the_first_scan_and_reports_the_time_taken(
+    tmp_path: Path,
+) -> None:
+    import json
+    import time
+
+    started = time.perf_counter()
+    result = runner.invoke(
+        app,
+        ["rules", "eval", str(_slow_rules(tmp_path)), "--seed", "1", "--time-limit", "1", "--json"],
+    )
+    took = time.perf_counter() - started
+    assert result.exit_code == 0, result.output
+    (board,) = json.loads(result.stdout)["boards"]
+    assert board["finish"] == "timeout"
+    assert took < 8, f"--time-limit 1 ran {took:.1f} s"
+    assert 1000 <= board["ms"] <= took * 1000
+
+
+def test_a_condition_past_the_integer_bound_is_false_at_once() -> None:
+    from mineshafted.rules import holds
+    from mineshafted.rules.conditions import MAX_BITS, evaluate
+
+    product = "(* " + " ".join(["9" * 100] * 2000) + ")"  # 0.4 s an evaluation, unbounded
+    condition = parse_rules(HEAD + f"(> {product} 0)" + TAIL).rules[0].conditions[0]
+    with pytest.raises(OverflowError, match=f"larger than {MAX_BITS} bits"):
+        evaluate(condition, {})
+    assert holds((condition,), {}) is False
