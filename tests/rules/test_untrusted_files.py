@@ -125,3 +125,47 @@ def test_a_condition_past_the_integer_bound_is_false_at_once() -> None:
     with pytest.raises(OverflowError, match=f"larger than {MAX_BITS} bits"):
         evaluate(condition, {})
     assert holds((condition,), {}) is False
+
+
+WIDE = """{wide
+*****
+*****
+**0**
+*****
+*****
+(>= matched-unkns 0)
+=>
+-----
+-XXX-
+-X-X-
+-XXX-
+-----
+no-default-action}
+"""
+"""106 bytes whose proof runs for hours: every wildcard is counted, so each takes four kinds."""
+
+
+def test_check_stops_a_rule_at_its_time_limit_as_not_proven(tmp_path: Path) -> None:
+    import time
+
+    path = tmp_path / "wide.s4"
+    path.write_text(WIDE)
+    started = time.perf_counter()
+    result = runner.invoke(app, ["rules", "check", str(path), "--time-limit", "0.5"])
+    took = time.perf_counter() - started
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "wide: not proven: not finished within 0.5 s (the time limit); the search is "
+        "exponential in the wildcards\n"
+    )
+    assert took < 6
+
+
+def test_check_s_default_time_limit_is_the_library_s() -> None:
+    import inspect
+
+    from mineshafted.cli import rules as cli_rules
+    from mineshafted.rules import DEFAULT_CHECK_LIMIT
+
+    default = inspect.signature(cli_rules.check).parameters["time_limit"].default
+    assert default == DEFAULT_CHECK_LIMIT
