@@ -1,0 +1,77 @@
+"""Every input bounded (issue 19 §3): sizes, counts, files and devices each refused at once in
+one line, exit status 2, before anything large is allocated or any long work starts."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from mineshafted.cli import app
+
+runner = CliRunner()
+
+
+def _one_line(args: list[str], *, within: float = 10.0, stdin: str | None = None) -> str:
+    """Run ``args``; check exit 2, one line on stderr, no traceback, within ``within`` s."""
+    started = time.perf_counter()
+    result = runner.invoke(app, args, input=stdin)
+    took = time.perf_counter() - started
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
+    assert "Traceback" not in result.output
+    assert took < within, f"{args} took {took:.1f} s"
+    return result.stderr
+
+
+def _position(tmp_path: Path, board: list[list[int | None]], mines: int) -> str:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps({"board": board, "mines": mines}))
+    return str(path)
+
+
+def test_probabilities_caps_cells_like_puzzle_files(tmp_path: Path) -> None:
+    from mineshafted.formats import MAX_CELLS
+    from mineshafted.probability.view import MAX_CELLS as POSITION_CELLS
+
+    assert POSITION_CELLS == MAX_CELLS
+    board: list[list[int | None]] = [[None] * 1001 for _ in range(1000)]
+    message = _one_line(["probabilities", _position(tmp_path, board, 10)])
+    assert message.endswith("field 'board': 1000x1001: more than 1,000,000 cells\n")
+
+
+def test_probabilities_bounds_the_counting_of_a_wide_frontier(tmp_path: Path) -> None:
+    side = 24  # a 1 on every other square of every other row: one frontier of 432 unknowns
+    board: list[list[int | None]] = [
+        [1 if r % 2 == 0 and c % 2 == 0 else None for c in range(side)] for r in range(side)
+    ]
+    message = _one_line(
+        ["probabilities", _position(tmp_path, board, 144), "--time-limit", "1"], within=8
+    )
+    assert "did not finish within 1 s (--time-limit)" in message
+
+
+def test_probabilities_prints_a_count_of_thousands_of_digits(tmp_path: Path) -> None:
+    board: list[list[int | None]] = [[None] * 200 for _ in range(200)]
+    path = _position(tmp_path, board, 8000)
+    result = runner.invoke(app, ["probabilities", path])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == (
+        "mines left: 8000; placements: 3.786e+8690 (8691 digits)"
+    )
+    as_json = runner.invoke(app, ["probabilities", path, "--json"])
+    assert json.loads(as_json.stdout)["placements"] == "3.786e+8690 (8691 digits)"
+
+
+def test_a_position_nested_100000_deep_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert _one_line(["probabilities", str(path)]).endswith("nested too deeply\n")
+
+
+def test_a_position_with_a_5000_digit_integer_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text('{"board": [[0, null]], "mines": ' + "9" * 5000 + "}")
+    assert "value has 5000 digits" in _one_line(["probabilities", str(path)])
