@@ -75,3 +75,82 @@ def test_a_position_with_a_5000_digit_integer_is_one_line(tmp_path: Path) -> Non
     path = tmp_path / "big.json"
     path.write_text('{"board": [[0, null]], "mines": ' + "9" * 5000 + "}")
     assert "value has 5000 digits" in _one_line(["probabilities", str(path)])
+
+
+def _record_lines(tmp_path: Path) -> list[str]:
+    """A real game record's lines (a 5x5 game played and recorded)."""
+    path = tmp_path / "game.jsonl"
+    result = runner.invoke(app, ["play", "5", "5", "3", "--seed", "1", "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    return path.read_text().splitlines()
+
+
+def test_replay_refuses_a_huge_record_header_before_making_the_board(tmp_path: Path) -> None:
+    header = json.loads(_record_lines(tmp_path)[0])
+    header.update(rows=100_000, cols=100_000)
+    path = tmp_path / "huge.jsonl"
+    path.write_text(json.dumps(header) + "\n")
+    message = _one_line(["replay", str(path), "--out", str(tmp_path / "p.html")], within=5)
+    assert message == f"error: {path}: line 1: a 100000x100000 board: more than 1,000,000 cells\n"
+
+
+def test_replay_reads_standard_input(tmp_path: Path) -> None:
+    lines = _record_lines(tmp_path)
+    page = tmp_path / "page.html"
+    result = runner.invoke(app, ["replay", "-", "--out", str(page)], input="\n".join(lines))
+    assert result.exit_code == 0, result.output
+    assert page.read_text().startswith("<!DOCTYPE html>")
+    assert _one_line(["replay", "-"], stdin="\n".join(lines)) == (
+        "error: <stdin>: the page needs a name: give --out FILE.html\n"
+    )
+
+
+def test_replay_reads_a_fifo_once(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    from ..conftest import SAMPLE
+
+    fifo = tmp_path / "puzzle.fifo"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "w") as writer:
+            writer.write(json.dumps(SAMPLE))
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    page = tmp_path / "page.html"
+    child = subprocess.run(
+        [sys.executable, "-m", "mineshafted", "replay", str(fifo), "--out", str(page)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    feeder.join(timeout=10)
+    assert child.returncode == 0, child.stderr
+    assert page.exists()
+
+
+def test_a_record_line_nested_100000_deep_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "deep.jsonl"
+    path.write_text(_record_lines(tmp_path)[0] + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
+    message = _one_line(["replay", str(path), "--out", str(tmp_path / "p.html")])
+    assert message == f"error: {path}: line 2: nested too deeply to read\n"
+
+
+def test_a_record_line_with_a_5000_digit_integer_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    event = '{"event": "reveal", "cell": ' + "9" * 5000 + "}"
+    path.write_text(_record_lines(tmp_path)[0] + "\n" + event + "\n")
+    message = _one_line(["replay", str(path), "--out", str(tmp_path / "p.html")])
+    assert message.startswith(f"error: {path}: line 2: ") and "5000 digits" in message
+
+
+def test_a_record_with_a_byte_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(_record_lines(tmp_path)[0].encode() + b"\n\xff\n")
+    message = _one_line(["replay", str(path), "--out", str(tmp_path / "p.html")])
+    assert message.startswith(f"error: {path}: not UTF-8 text (byte ")
