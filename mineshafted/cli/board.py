@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from .options import check_cells
 from .output import fail, fail_on_error
 
 __all__ = ["HELP", "command"]
@@ -41,6 +42,7 @@ def command(
     from ..formats import Puzzle, format_puzzle
     from ..rules import chance_board
 
+    check_cells(height, width)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     with fail_on_error():

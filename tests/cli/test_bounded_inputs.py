@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from mineshafted.cli import app
@@ -154,3 +155,31 @@ def test_a_record_with_a_byte_that_is_not_utf8_is_one_line(tmp_path: Path) -> No
     path.write_bytes(_record_lines(tmp_path)[0].encode() + b"\n\xff\n")
     message = _one_line(["replay", str(path), "--out", str(tmp_path / "p.html")])
     assert message.startswith(f"error: {path}: not UTF-8 text (byte ")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "1000000", "1000000", "5"],
+        ["board", "1000000", "1000000", "10"],
+        ["experiment", "density", "--size", str(10**12), "--runs", "1", "--out", "{tmp}"],
+    ],
+)
+def test_a_board_past_the_cell_cap_is_refused_at_once(tmp_path: Path, args: list[str]) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert "more than 1,000,000 cells" in _one_line(args, within=5)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "5", "5", "3", "-n", "3", "--jobs", str(10**12)], "--jobs must be at most 256"),
+        (["experiment", "presets", "--jobs", str(10**12)], "--jobs must be at most 256"),
+        (["experiment", "presets", "--games", str(10**12)], "--games must be at most 1,000,000"),
+        (["experiment", "density", "--runs", str(10**12)], "--runs must be at most 1,000,000"),
+    ],
+)
+def test_counts_past_their_bound_are_one_line(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    assert message in _one_line([*args, "--out", str(tmp_path)] if "experiment" in args else args)
