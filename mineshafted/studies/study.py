@@ -23,6 +23,7 @@ chunk
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import os
 import signal
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import MissingExtraError, SchedulerError
+from .errors import JournalError, MissingExtraError, SchedulerError
 from .journal import Line, open_journal
 
 __all__ = ["LOCAL", "Finished", "Kind", "run_study"]
@@ -150,9 +151,39 @@ def run_study(
     study.check()
     if out is None:
         return _run(study, {}, None, jobs, dask, dask_processes, on_game)
+    _check_readable(out)
     with open_journal(out, study.key, study.read) as journal:
         done = {i: line for i, line in journal.done.items() if i < study.count}
         return _run(study, done, journal.append, jobs, dask, dask_processes, on_game)
+
+
+def _check_readable(out: Path) -> None:
+    """Refuse a results file that cannot be read as JSON lines, before anything is written
+    to it (a binary file, a device, a line nested too deeply or holding an integer past
+    Python's digit limit): the file is left as it was.
+
+    Raises
+    ------
+    InputError
+        The file is not UTF-8, is larger than the read cap, or cannot be read.
+    JournalError
+        A line cannot be read as JSON for any reason but a syntax error (those the journal
+        reports itself, or drops as a last line cut short).
+    """
+    from ..formats import read_text
+
+    if not out.exists() or out.is_dir():
+        return
+    for number, raw in enumerate(read_text(out).splitlines(), start=1):
+        try:
+            json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        except RecursionError:
+            raise JournalError("nested too deeply to read", path=out, line=number) from None
+        except ValueError as error:  # an integer of more than 4300 digits
+            message = str(error).split(";")[0]
+            raise JournalError(message, path=out, line=number) from None
 
 
 def _run(

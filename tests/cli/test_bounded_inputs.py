@@ -183,3 +183,21 @@ def test_counts_past_their_bound_are_one_line(
     tmp_path: Path, args: list[str], message: str
 ) -> None:
     assert message in _one_line([*args, "--out", str(tmp_path)] if "experiment" in args else args)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)), "not UTF-8 text (byte "),
+        (b"[" * 100_000 + b"]" * 100_000 + b"\n", ", line 1: nested too deeply to read"),
+        (b'{"study": ' + b"9" * 5000 + b"}\n", ", line 1: Exceeds the limit (4300 digits)"),
+    ],
+    ids=["binary", "deep", "5000 digits"],
+)
+def test_play_out_that_cannot_be_read_is_one_line_and_left_alone(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(content)
+    assert message in _one_line(["play", "5", "5", "3", "-n", "3", "--out", str(out)])
+    assert out.read_bytes() == content
