@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-__all__ = ["MAX_COUNT", "MAX_JOBS", "check_cells", "check_jobs", "record_option"]
+__all__ = ["MAX_COUNT", "MAX_JOBS", "at_least", "check_cells", "check_jobs", "record_option"]
 
 MAX_JOBS = 256
 """The most worker processes a command starts (``--jobs``)."""
@@ -70,3 +70,16 @@ def check_jobs(jobs: int) -> None:
         fail(f"--jobs must be at least 1, not {jobs}")
     if jobs > MAX_JOBS:
         fail(f"--jobs must be at most {MAX_JOBS}, not {jobs}")
+
+
+def at_least(**arguments: tuple[float, float]) -> None:
+    """Refuse the first argument below its least value, in one line naming it.
+
+    Each keyword is an argument's name as help shows it, with its value and least value:
+    ``at_least(ROWS=(rows, 1))`` fails with ``ROWS must be at least 1, not -1``.
+    """
+    from .output import fail
+
+    for name, (value, least) in arguments.items():
+        if value < least:
+            fail(f"{name} must be at least {least:g}, not {value:g}")

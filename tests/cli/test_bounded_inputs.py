@@ -201,3 +201,22 @@ def test_play_out_that_cannot_be_read_is_one_line_and_left_alone(
     out.write_bytes(content)
     assert message in _one_line(["play", "5", "5", "3", "-n", "3", "--out", str(out)])
     assert out.read_bytes() == content
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["generate", "-1", "5", "1"], "ROWS must be at least 1, not -1"),
+        (["generate", "5", "5", "-2"], "MINES must be at least 0, not -2"),
+        (["board", "-1", "5", "10"], "HEIGHT must be at least 1, not -1"),
+        (["board", "5", "5", "-0.5"], "MINE_PCT must be at least 0, not -0.5"),
+        (["play", "5", "-3", "1"], "a board needs at least 1 row and 1 column, not 5x-3"),
+    ],
+)
+def test_a_negative_argument_gets_its_real_message(args: list[str], message: str) -> None:
+    assert _one_line(args) == f"error: {message}\n"
+
+
+def test_a_negative_option_value_is_still_a_value() -> None:
+    result = runner.invoke(app, ["generate", "5", "5", "3", "--seed", "-5"])
+    assert result.exit_code == 0, result.output
