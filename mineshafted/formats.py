@@ -243,11 +243,16 @@ def _origin(path: str | Path) -> str:
 
 
 def _loads(text: str) -> Any:
-    """``json.loads`` with nesting too deep to parse reported as a JSON error."""
+    """``json.loads`` with nesting too deep to parse, or an integer past Python's digit
+    limit, reported as a JSON error."""
     try:
         return json.loads(text)
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", text, 0) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise json.JSONDecodeError(str(error).split(";")[0], text, 0) from None
 
 
 def _describe(error: json.JSONDecodeError, *, one_line: bool = False) -> str:

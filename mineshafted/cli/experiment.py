@@ -59,7 +59,6 @@ Dask = Annotated[
 Out = Annotated[
     Path,
     typer.Option(
-        file_okay=False,
         help="Directory for the results (created if needed): STUDY.jsonl, one line per "
         "finished board, resumed by the same command; STUDY.csv and STUDY.png.",
     ),

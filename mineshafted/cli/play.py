@@ -75,7 +75,6 @@ def command(
     out: Annotated[
         Path | None,
         typer.Option(
-            dir_okay=False,
             help="Append one JSON line per finished game; an existing file of the same study "
             "is resumed (its games are skipped).",
         ),

@@ -159,8 +159,8 @@ def run_study(
 
 def _check_readable(out: Path) -> None:
     """Refuse a results file that cannot be read as JSON lines, before anything is written
-    to it (a binary file, a device, a line nested too deeply or holding an integer past
-    Python's digit limit): the file is left as it was.
+    to it (a directory, a device or a FIFO, which would block; a binary file; a line nested
+    too deeply or holding an integer past Python's digit limit): the file is left as it was.
 
     Raises
     ------
@@ -170,20 +170,31 @@ def _check_readable(out: Path) -> None:
         A line cannot be read as JSON for any reason but a syntax error (those the journal
         reports itself, or drops as a last line cut short).
     """
+    import stat
+
     from ..formats import read_text
 
-    if not out.exists() or out.is_dir():
+    if not out.exists():
         return
-    for number, raw in enumerate(read_text(out).splitlines(), start=1):
+    if not stat.S_ISREG(out.stat().st_mode):
+        raise JournalError("not a regular file: results are kept in one", path=out)
+    lines = read_text(out).splitlines()
+    for number, raw in enumerate(lines, start=1):
         try:
-            json.loads(raw)
+            value = json.loads(raw)
         except json.JSONDecodeError:
-            continue
+            value = None
+            if number > 1:
+                continue
         except RecursionError:
             raise JournalError("nested too deeply to read", path=out, line=number) from None
         except ValueError as error:  # an integer of more than 4300 digits
             message = str(error).split(";")[0]
             raise JournalError(message, path=out, line=number) from None
+        if number == 1 and not (isinstance(value, dict) and isinstance(value.get("study"), dict)):
+            # Not a results file: the journal would drop a first line cut short, and so
+            # rewrite a file that was never its own.
+            raise JournalError("not a study's results file (no study on its first line)", path=out)
 
 
 def _run(
