@@ -26,6 +26,7 @@ __all__ = [
     "find_puzzle_files",
     "format_puzzle",
     "parse_puzzles",
+    "read_bytes",
     "read_puzzles",
     "read_text",
 ]
@@ -180,6 +181,31 @@ def read_text(path: str | Path, *, limit: int | None = None) -> str:
     -----
     Costs ``O(limit)`` time and memory at most, whatever the input's size.
     """
+    data = read_bytes(path, limit=limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start})", source=_origin(path)) from None
+
+
+def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
+    """The bytes of the file at ``path`` (``-``: standard input), at most ``limit`` of them.
+
+    Opened once (a FIFO gives its bytes to this one reader) and read no further than one byte
+    past the cap, whatever the source.
+
+    Raises
+    ------
+    InputError
+        As :func:`read_text`, but for the encoding.
+
+    Examples
+    --------
+    >>> read_bytes("/dev/zero", limit=4)
+    Traceback (most recent call last):
+    ...
+    mineshafted.errors.InputError: /dev/zero: larger than 4 bytes: not read past that cap
+    """
     cap = MAX_FILE_BYTES if limit is None else limit
     source = _origin(path)
     try:
@@ -187,7 +213,7 @@ def read_text(path: str | Path, *, limit: int | None = None) -> str:
             data = sys.stdin.buffer.read(cap + 1)
         else:
             if Path(path).is_dir():
-                raise InputError("is a directory, not a puzzle file", source=source)
+                raise InputError("is a directory, not a file to read", source=source)
             with open(path, "rb") as stream:
                 data = stream.read(cap + 1)
     except FileNotFoundError:
@@ -198,10 +224,7 @@ def read_text(path: str | Path, *, limit: int | None = None) -> str:
         raise InputError(
             f"larger than {cap:,} bytes: not read past that cap", source=source, limit=cap
         )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (byte {error.start})", source=source) from None
+    return data
 
 
 def find_puzzle_files(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -220,11 +243,16 @@ def _origin(path: str | Path) -> str:
 
 
 def _loads(text: str) -> Any:
-    """``json.loads`` with nesting too deep to parse reported as a JSON error."""
+    """``json.loads`` with nesting too deep to parse, or an integer past Python's digit
+    limit, reported as a JSON error."""
     try:
         return json.loads(text)
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", text, 0) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise json.JSONDecodeError(str(error).split(";")[0], text, 0) from None
 
 
 def _describe(error: json.JSONDecodeError, *, one_line: bool = False) -> str:

@@ -54,6 +54,7 @@ class _App(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             _literal(command)
+            _negative_numbers(command)
         return command
 
 
@@ -90,6 +91,41 @@ def _literal(command: Any) -> None:
     command.get_help_option = get_help_option  # click makes --help afresh for each context
     for sub in getattr(command, "commands", {}).values():
         _literal(sub)
+
+
+def _negative_numbers(command: Any) -> None:
+    """Let ``command`` (and, for a group, its commands) take a negative number as an argument.
+
+    Click reads ``-1`` as an option's name (``No such option: -1``); no command has an
+    option named by digits, so a word that is a number (``-1``, ``-0.5``) and names no option
+    is an argument, and the command's own check says what is wrong with it (``ROWS must be at
+    least 1, not -1``). An option's value (``--seed -5``) was already read as a value.
+    """
+    if getattr(command, "_mineshafted_numbers", False):
+        return
+    command._mineshafted_numbers = True
+    make_parser = command.make_parser
+
+    def numbers_as_arguments(ctx: Context) -> Any:
+        parser = make_parser(ctx)
+        process_opts = parser._process_opts
+
+        def process(arg: str, state: Any) -> None:
+            if _NUMBER.fullmatch(arg) and arg not in parser._short_opt:
+                state.largs.append(arg)
+                return
+            process_opts(arg, state)
+
+        parser._process_opts = process
+        return parser
+
+    command.make_parser = numbers_as_arguments
+    for sub in getattr(command, "commands", {}).values():
+        _negative_numbers(sub)
+
+
+_NUMBER = re.compile(r"-\d+(\.\d+)?")
+"""A negative number as typed: ``-1``, ``-0.5``."""
 
 
 def _untyped_flag(param: Any) -> Any:

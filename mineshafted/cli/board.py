@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from .options import at_least, check_cells
 from .output import fail, fail_on_error
 
 __all__ = ["HELP", "command"]
@@ -19,13 +20,11 @@ HELP = (
 
 
 def command(
-    height: Annotated[int, typer.Argument(min=1, metavar="HEIGHT", show_default=False)],
-    width: Annotated[int, typer.Argument(min=1, metavar="WIDTH", show_default=False)],
+    height: Annotated[int, typer.Argument(metavar="HEIGHT", show_default=False)],
+    width: Annotated[int, typer.Argument(metavar="WIDTH", show_default=False)],
     mine_pct: Annotated[
         float,
         typer.Argument(
-            min=0,
-            max=100,
             metavar="MINE_PCT",
             help="Percent chance of a mine, 0-100.",
             show_default=False,
@@ -41,6 +40,10 @@ def command(
     from ..formats import Puzzle, format_puzzle
     from ..rules import chance_board
 
+    at_least(HEIGHT=(height, 1), WIDTH=(width, 1), MINE_PCT=(mine_pct, 0))
+    if mine_pct > 100:
+        fail(f"MINE_PCT must be at most 100, not {mine_pct:g}")
+    check_cells(height, width)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     with fail_on_error():

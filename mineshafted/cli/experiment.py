@@ -59,7 +59,6 @@ Dask = Annotated[
 Out = Annotated[
     Path,
     typer.Option(
-        file_okay=False,
         help="Directory for the results (created if needed): STUDY.jsonl, one line per "
         "finished board, resumed by the same command; STUDY.csv and STUDY.png.",
     ),
@@ -226,10 +225,20 @@ def _names(text: str | None, default: tuple[str, ...]) -> list[str]:
 
 
 def _counts(**counts: int) -> None:
-    """Refuse a count below 1 with one line naming the option."""
+    """Refuse a count below 1 or past its bound with one line naming the option: jobs at
+    most :data:`~.options.MAX_JOBS`, games and runs at most :data:`~.options.MAX_COUNT`, a
+    board (``size`` x ``size``) at most the puzzle files' cell cap."""
+    from .options import MAX_COUNT, check_cells, check_jobs
+
     for name, value in counts.items():
         if value < 1:
             fail(f"--{name} must be at least 1, not {value}")
+        if name == "jobs":
+            check_jobs(value)
+        elif name == "size":
+            check_cells(value, value, "--size: a board")
+        elif value > MAX_COUNT:
+            fail(f"--{name} must be at most {MAX_COUNT:,}, not {value}")
 
 
 def _targets(out: Path, stem: str, force: bool) -> _Paths:

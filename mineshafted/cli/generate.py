@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from .options import at_least
 from .output import emit, fail, fail_on_error, finish_output
 
 __all__ = ["HELP", "command"]
@@ -26,14 +27,10 @@ HELP = (
 
 
 def command(
-    rows: Annotated[
-        int, typer.Argument(min=1, metavar="ROWS", help="Board rows.", show_default=False)
-    ],
-    cols: Annotated[
-        int, typer.Argument(min=1, metavar="COLS", help="Board columns.", show_default=False)
-    ],
+    rows: Annotated[int, typer.Argument(metavar="ROWS", help="Board rows.", show_default=False)],
+    cols: Annotated[int, typer.Argument(metavar="COLS", help="Board columns.", show_default=False)],
     mines: Annotated[
-        int, typer.Argument(min=0, metavar="MINES", help="Number of mines.", show_default=False)
+        int, typer.Argument(metavar="MINES", help="Number of mines.", show_default=False)
     ],
     count: Annotated[
         int, typer.Option("--count", "-n", min=1, max=1_000_000, help="How many boards.")
@@ -70,6 +67,8 @@ def command(
     """Generate ``count`` boards and write them to stdout or into ``out``."""
     from ..formats import dump_puzzle, format_puzzle
     from ..generate import generate_many
+
+    at_least(ROWS=(rows, 1), COLS=(cols, 1), MINES=(mines, 0))
 
     row, col = _parse_start(start)
     if not (0 <= row < rows and 0 <= col < cols):

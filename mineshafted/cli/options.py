@@ -6,7 +6,13 @@ from typing import Any
 
 import typer
 
-__all__ = ["record_option"]
+__all__ = ["MAX_COUNT", "MAX_JOBS", "at_least", "check_cells", "check_jobs", "record_option"]
+
+MAX_JOBS = 256
+"""The most worker processes a command starts (``--jobs``)."""
+
+MAX_COUNT = 1_000_000
+"""The most games or runs a lab study takes: its table is made from every game at once."""
 
 
 def record_option(one: str, holding: str) -> Any:
@@ -39,3 +45,41 @@ def record_option(one: str, holding: str) -> Any:
         help=f"With one {one}: write its game record ({holding}) for `mineshafted replay`. "
         "An existing file is kept.",
     )
+
+
+def check_cells(rows: int, cols: int, what: str = "a board") -> None:
+    """Refuse a board of more cells than a puzzle file may hold, before anything is made.
+
+    Raises
+    ------
+    typer.Exit
+        Through :func:`~mineshafted.cli.output.fail`: one line, exit status 2.
+    """
+    from ..formats import MAX_CELLS
+    from .output import fail
+
+    if rows > 0 and cols > 0 and rows * cols > MAX_CELLS:
+        fail(f"{what} of {rows}x{cols}: more than {MAX_CELLS:,} cells")
+
+
+def check_jobs(jobs: int) -> None:
+    """Refuse ``--jobs`` below 1 or above :data:`MAX_JOBS`, in one line."""
+    from .output import fail
+
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if jobs > MAX_JOBS:
+        fail(f"--jobs must be at most {MAX_JOBS}, not {jobs}")
+
+
+def at_least(**arguments: tuple[float, float]) -> None:
+    """Refuse the first argument below its least value, in one line naming it.
+
+    Each keyword is an argument's name as help shows it, with its value and least value:
+    ``at_least(ROWS=(rows, 1))`` fails with ``ROWS must be at least 1, not -1``.
+    """
+    from .output import fail
+
+    for name, (value, least) in arguments.items():
+        if value < least:
+            fail(f"{name} must be at least {least:g}, not {value:g}")

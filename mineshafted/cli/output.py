@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,6 +36,9 @@ __all__ = [
 def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     """Print ``error: message`` as one line on stderr and end the command with ``status``.
 
+    Control characters in ``message`` (a newline or an escape sequence in a file's name) are
+    written as escapes, so the line stays one line and cannot drive the terminal.
+
     Parameters
     ----------
     message : str
@@ -47,8 +51,18 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     typer.Exit
         Always, carrying ``status``.
     """
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {_CONTROL.sub(_escaped, message)}", err=True)
     raise typer.Exit(status)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""A control character: in a message (a file's name, say) it would break the one line or
+drive the terminal."""
+
+
+def _escaped(control: re.Match[str]) -> str:
+    """A control character as its Python escape (``\\n``, ``\\x1b``)."""
+    return repr(control.group())[1:-1]
 
 
 def emit(line: str = "") -> None:

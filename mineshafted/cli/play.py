@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .options import record_option
+from .options import check_cells, check_jobs, record_option
 from .output import check_record, fail, fail_on_error, save_record
 from .status import EXIT_INTERRUPTED
 
@@ -75,7 +75,6 @@ def command(
     out: Annotated[
         Path | None,
         typer.Option(
-            dir_okay=False,
             help="Append one JSON line per finished game; an existing file of the same study "
             "is resumed (its games are skipped).",
         ),
@@ -98,8 +97,8 @@ def command(
 
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
+    check_jobs(jobs)
+    check_cells(rows, cols)
     study = Study(
         rows,
         cols,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import fail_on_error
+from .output import fail, fail_on_error
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -24,8 +26,9 @@ HELP = (
     "a revealed clue, -1 a known mine, null an unknown cell; mines is the board's mine total. "
     "Every placement of the remaining mines that agrees with the clues and the total counts "
     "once.\n\n"
-    "Exit status: 0 printed; 2 a malformed file or a position no placement fits (one line on "
-    "stderr says why)."
+    "Counting is exponential in the width of the clues' frontier: --time-limit bounds it.\n\n"
+    "Exit status: 0 printed; 2 a malformed file, a position no placement fits, or a count "
+    "past --time-limit (one line on stderr says why)."
 )
 """The command's ``--help`` text."""
 
@@ -47,14 +50,19 @@ def command(
             "mines_left, placements.",
         ),
     ] = False,
+    time_limit: Annotated[
+        float,
+        typer.Option("--time-limit", min=0.0, help="Seconds the counting may take."),
+    ] = 15.0,
 ) -> None:
     """Read ``position``, count its placements and print the odds."""
     from ..formats import read_text
     from ..probability import odds_json, parse_position, view_odds
+    from ..probability.view import count_text
 
     with fail_on_error():  # the file's errors name the file
         read = parse_position(read_text(position), source=str(position))
-    with fail_on_error(str(position)):
+    with fail_on_error(str(position)), _within(time_limit, str(position)):
         result = view_odds(read.board, read.mines)
     if json_output:
         typer.echo(json.dumps(odds_json(read.board, result)))
@@ -70,7 +78,43 @@ def command(
         more = f" and {len(safest) - 8} more" if len(safest) > 8 else ""
         chance = float(result.probability(safest[0]))
         console.print(f"safest: {where}{more} at {chance:.1%} mine")
-    console.print(f"mines left: {result.mines_left}; placements: {result.placements}")
+    console.print(f"mines left: {result.mines_left}; placements: {count_text(result.placements)}")
+
+
+class _OutOfTime(Exception):
+    """The counting ran past ``--time-limit``."""
+
+
+@contextmanager
+def _within(seconds: float, name: str) -> Iterator[None]:
+    """Run the block under a time limit: past it, one line and exit status 2.
+
+    An interval timer raises :class:`_OutOfTime` in the block (the counting is pure Python,
+    so the signal is seen between two bytecodes); where there is no ``SIGALRM`` or this is
+    not the main thread, the block runs unbounded.
+    """
+    import signal
+    import threading
+
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def alarm(_signum: int, _frame: object) -> None:
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    try:
+        yield
+    except _OutOfTime:
+        fail(
+            f"{name}: counting the placements did not finish within {seconds:g} s "
+            "(--time-limit): the clues' frontier is too wide to count exactly"
+        )
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _grid(grid: PartialGrid, result: Odds) -> Text:

@@ -69,12 +69,14 @@ def command(
 
     from ..replay import write_page
 
+    if out is None and str(source) == "-":
+        fail("<stdin>: the page needs a name: give --out FILE.html")
     target = out if out is not None else source.with_suffix(".html")
     if target.exists() and not force:  # before any solving
         fail(f"{target}: exists; use --force to overwrite it")
     with fail_on_error():
         record, title = _record(source, number, with_total)
-    with fail_on_error(str(source)):
+    with fail_on_error("<stdin>" if str(source) == "-" else str(source)):
         written = write_page(record, target, title=title, force=force)
     typer.echo(f"wrote {written}: {written.stat().st_size} bytes, {_steps(record)} steps")
     if open_page and not webbrowser.open(written.resolve().as_uri()):
@@ -82,24 +84,68 @@ def command(
 
 
 def _record(source: Path, number: int, with_total: bool) -> tuple[GameRecord, str]:
-    """The record in ``source``, or the solve of its ``number``-th puzzle; and a title."""
-    from ..formats import read_puzzles
+    """The record in ``source``, or the solve of its ``number``-th puzzle; and a title.
+
+    ``source`` is read once, through the capped reader (a FIFO or standard input, ``-``,
+    gives its bytes to this one read); a record's header is checked against the cell cap
+    before any board is made.
+    """
+    import io
+
+    from ..formats import MAX_CELLS, STDIN, parse_puzzles, read_text
     from ..game import read_record
     from ..solver.recording import record_solve
 
-    if _is_record(source):
-        return read_record(source), source.name
-    puzzles = read_puzzles(source)
+    text = read_text(source)
+    name = "<stdin>" if str(source) == STDIN else str(source)
+    lines = text.splitlines()
+    head = _header(lines, name)
+    if head is not None:
+        rows, cols = head.get("rows"), head.get("cols")
+        if type(rows) is int and type(cols) is int and rows * cols > MAX_CELLS:
+            fail(f"{name}: line 1: a {rows}x{cols} board: more than {MAX_CELLS:,} cells")
+        for at, line in enumerate(lines, start=1):
+            _json_line(line, name, at)
+        stream = io.StringIO(text)
+        stream.name = name
+        return read_record(stream), source.name if str(source) != STDIN else "<stdin>"
+    puzzles = parse_puzzles(text, origin=name)
     if number > len(puzzles):
-        fail(f"{source}: --puzzle {number}, but the file holds {len(puzzles)} puzzle(s)")
+        fail(f"{name}: --puzzle {number}, but the file holds {len(puzzles)} puzzle(s)")
     puzzle = puzzles[number - 1]
     board = puzzle.board
     with fail_on_error(label(puzzle, number - 1)):
         record = record_solve(
             board, start=puzzle.start, mines=board.mine_count if with_total else None
         )
-    name = puzzle.name or (source.name if len(puzzles) == 1 else label(puzzle, number - 1))
-    return record, f"{name}: {_how_it_ended(record)}"
+    title = puzzle.name or (source.name if len(puzzles) == 1 else label(puzzle, number - 1))
+    return record, f"{title}: {_how_it_ended(record)}"
+
+
+def _header(lines: list[str], name: str) -> dict[str, object] | None:
+    """The first line as a game record's header, or ``None`` when it is not one."""
+    from ..game.record import FORMAT
+
+    for at, line in enumerate(lines, start=1):
+        if line.strip():
+            head = _json_line(line, name, at)
+            if isinstance(head, dict) and head.get("format") == FORMAT:
+                return head
+            return None
+    return None
+
+
+def _json_line(line: str, name: str, at: int) -> object:
+    """``line`` as JSON (``None`` if it is not JSON); nesting too deep for the parser or an
+    integer past Python's digit limit ends the command in one line naming the line."""
+    try:
+        return json.loads(line) if line.strip() else None
+    except json.JSONDecodeError:
+        return None
+    except RecursionError:
+        fail(f"{name}: line {at}: nested too deeply to read")
+    except ValueError as error:  # an integer of more than 4300 digits
+        fail(f"{name}: line {at}: {str(error).split(';')[0]}")
 
 
 def _how_it_ended(record: GameRecord) -> str:
@@ -112,21 +158,6 @@ def _how_it_ended(record: GameRecord) -> str:
     if isinstance(outcome, Outcome):
         return "the start cell is a mine"
     return "stalled: needs a guess"
-
-
-def _is_record(source: Path) -> bool:
-    """Whether ``source``'s first line is a game record's header."""
-    from ..game.record import FORMAT
-
-    with open(source, encoding="utf-8", errors="replace") as file:
-        for line in file:
-            if line.strip():
-                try:
-                    head = json.loads(line)
-                except json.JSONDecodeError:
-                    return False
-                return isinstance(head, dict) and head.get("format") == FORMAT
-    return False
 
 
 def _steps(record: GameRecord) -> int:

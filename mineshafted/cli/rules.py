@@ -38,7 +38,8 @@ EVAL_HELP = (
 CHECK_HELP = (
     "Check each rule of RULES: 'sound' (its action never clicks a mine or marks a safe square "
     "wherever it matches), 'unsound' with a counterexample board, or 'not proven' (it rests "
-    "on the board-wide totals, which are left unknown).\n\n"
+    "on the board-wide totals, which are left unknown, or its search ran past --time-limit: "
+    "the search is exponential in the wildcards).\n\n"
     "Exit status: 0 no rule unsound; 1 some rule unsound; 2 bad input."
 )
 
@@ -163,13 +164,19 @@ def check(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print each rule's verdict as JSON.")
     ] = False,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit", min=0.0, help="Seconds allowed per rule; past them: not proven."
+        ),
+    ] = 10.0,
 ) -> None:
     """Check every rule of the file and print its verdict."""
     from ..rules import Verdict, check_rules, read_rules
 
     with fail_on_error():
         ruleset = read_rules(_shipped(rules))
-    findings = check_rules(ruleset)
+    findings = check_rules(ruleset, time_limit=time_limit)
     if json_output:
         typer.echo(json.dumps({"rules": [f.to_json() for f in findings]}))
     else:

@@ -23,13 +23,24 @@ from .errors import PositionFormatError
 from .odds import Odds, odds
 
 __all__ = [
+    "MAX_CELLS",
     "PositionFile",
+    "count_text",
     "odds_json",
     "parse_position",
     "position_of",
     "read_position",
     "view_odds",
 ]
+
+MAX_CELLS = 1_000_000
+"""The largest position a file may hold: the cap of puzzle files
+(:data:`mineshafted.formats.MAX_CELLS`, which this layer may not import; a test keeps the two
+equal)."""
+
+EXACT_DIGITS = 4300
+"""The most digits a count is written out in full: Python's own limit on converting an
+integer to text."""
 
 FIELDS = ("board", "mines")
 """The fields of a position file, all required."""
@@ -179,6 +190,14 @@ def parse_position(text: str, *, source: str | None = None) -> PositionFile:
         raise PositionFormatError(
             f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}", source=source
         ) from None
+    except RecursionError:
+        raise PositionFormatError(
+            "not JSON that can be read: nested too deeply", source=source
+        ) from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise PositionFormatError(
+            f"not JSON that can be read: {str(error).split(';')[0]}", source=source
+        ) from None
     if not isinstance(data, dict):
         raise PositionFormatError(
             f"a position is a JSON object, not {_json_type(data)}", source=source
@@ -191,7 +210,15 @@ def parse_position(text: str, *, source: str | None = None) -> PositionFile:
             raise PositionFormatError(
                 f"unknown field (a position has {', '.join(FIELDS)})", field=name, source=source
             )
-    problem = _problem(data["board"], json_names=True)
+    grid = data["board"]
+    wide = isinstance(grid, list) and grid and isinstance(grid[0], list)
+    if wide and len(grid) * len(grid[0]) > MAX_CELLS:
+        raise PositionFormatError(
+            f"{len(grid)}x{len(grid[0])}: more than {MAX_CELLS:,} cells",
+            field="board",
+            source=source,
+        )
+    problem = _problem(grid, json_names=True)
     if problem is not None:
         message, row, col = problem
         raise PositionFormatError(message, field="board", row=row, col=col, source=source)
@@ -246,8 +273,30 @@ def odds_json(grid: PartialGrid, result: Odds) -> dict[str, object]:
     return {
         "probabilities": probabilities,
         "mines_left": result.mines_left,
-        "placements": str(result.placements),
+        "placements": count_text(result.placements),
     }
+
+
+def count_text(count: int) -> str:
+    """``count`` in full, or past :data:`EXACT_DIGITS` digits in scientific form with its
+    number of digits (Python will not write such an integer out, and nobody would read it).
+
+    Examples
+    --------
+    >>> count_text(12345)
+    '12345'
+    >>> count_text(3 * 10**5000 + 10**4990)
+    '3.000e+5000 (5001 digits)'
+
+    Notes
+    -----
+    ``O(digits^2)`` at worst, through big-integer division; no text of the full number is made.
+    """
+    if count < 10**EXACT_DIGITS:
+        return str(count)
+    digits = _digits(count)
+    lead = count // 10 ** (digits - 4)  # the first four digits
+    return f"{lead // 1000}.{lead % 1000:03d}e+{digits - 1} ({digits} digits)"
 
 
 def _problem(
@@ -276,6 +325,18 @@ def _problem(
             if type(value) is not int or not MINE <= value <= 8:
                 return f"{shown} is not a clue 0-8, a mine -1 or {unknown}", r, c
     return None
+
+
+def _digits(count: int) -> int:
+    """How many decimal digits the positive integer ``count`` has, without writing it out."""
+    import math
+
+    digits = int(count.bit_length() * math.log10(2)) + 1
+    while 10 ** (digits - 1) > count:
+        digits -= 1
+    while 10**digits <= count:
+        digits += 1
+    return digits
 
 
 def _json_type(value: object) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .boards import chance_board
-from .checker import Finding, Verdict, check_rule, check_rules
+from .checker import DEFAULT_CHECK_LIMIT, Finding, Verdict, check_rule, check_rules
 from .conditions import INDETERMINATE, evaluate, evaluate_partly, holds
 from .errors import RulesError, RuleSyntaxError
 from .interpreter import DEFAULT_TIME_LIMIT, Finish, Play, play
@@ -22,6 +22,7 @@ from .syntax import (
 )
 
 __all__ = [
+    "DEFAULT_CHECK_LIMIT",
     "DEFAULT_TIME_LIMIT",
     "INDETERMINATE",
     "OPERATORS",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,7 +28,10 @@ from typing import Any, Final
 from .conditions import INDETERMINATE, Indeterminate, evaluate_partly
 from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
 
-__all__ = ["Finding", "Verdict", "check_rule", "check_rules"]
+__all__ = ["DEFAULT_CHECK_LIMIT", "Finding", "Verdict", "check_rule", "check_rules"]
+
+DEFAULT_CHECK_LIMIT: Final = 10.0
+"""Seconds allowed per rule by default: the search is exponential in the free squares."""
 
 
 class Verdict(StrEnum):
@@ -58,13 +62,28 @@ class Finding:
         }
 
 
-def check_rules(ruleset: Ruleset) -> list[Finding]:
-    """Each rule's finding, in file order (see :func:`check_rule`)."""
-    return [check_rule(rule) for rule in ruleset.rules]
+def check_rules(ruleset: Ruleset, *, time_limit: float | None = None) -> list[Finding]:
+    """Each rule's finding, in file order (see :func:`check_rule`; ``time_limit`` per rule)."""
+    return [check_rule(rule, time_limit=time_limit) for rule in ruleset.rules]
 
 
-def check_rule(rule: Rule) -> Finding:
+def check_rule(
+    rule: Rule,
+    *,
+    time_limit: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Finding:
     """Whether ``rule`` can click a mine or mark a safe square wherever its left side matches.
+
+    Parameters
+    ----------
+    rule : Rule
+        The rule to check.
+    time_limit : float, optional
+        Seconds the search may take (no limit by default); past them the rule is ``not
+        proven``, with a reason saying so.
+    clock : callable
+        Seconds, for the time limit (tests pass a fake one).
 
     Returns
     -------
@@ -92,9 +111,29 @@ def check_rule(rule: Rule) -> Finding:
     targets = list(_targets(rule))
     if not targets:
         return Finding(rule.name, Verdict.SOUND, "its action touches no unknown square")
+    deadline = None if time_limit is None else clock() + time_limit
+    try:
+        return _check(rule, targets, lambda: deadline is not None and clock() > deadline)
+    except _OutOfTime:
+        return Finding(
+            rule.name,
+            Verdict.NOT_PROVEN,
+            f"not finished within {time_limit:g} s (the time limit); the search is "
+            "exponential in the wildcards",
+        )
+
+
+class _OutOfTime(Exception):
+    """The rule's time is up: raised from inside the search."""
+
+
+def _check(
+    rule: Rule, targets: list[tuple[tuple[int, int], bool]], late: Callable[[], bool]
+) -> Finding:
+    """:func:`check_rule`'s search, which raises :class:`_OutOfTime` once ``late()``."""
     loose: tuple[tuple[int, int], bool] | None = None
     for on in _edges(rule):
-        found = _Search(rule, on, targets).run()
+        found = _Search(rule, on, targets, late).run()
         if found is None:
             continue
         model, (square, click), certain = found
@@ -175,10 +214,16 @@ class _Search:
     """A depth-first search for a model in which one of the targets goes wrong."""
 
     def __init__(
-        self, rule: Rule, on: Callable[[int, int], bool], targets: list[tuple[_Square, bool]]
+        self,
+        rule: Rule,
+        on: Callable[[int, int], bool],
+        targets: list[tuple[_Square, bool]],
+        late: Callable[[], bool] = lambda: False,
     ) -> None:
         n = rule.size
         self.rule = rule
+        self.late = late
+        self.nodes = 0
         self.targets = [(sq, click) for sq, click in targets if on(*sq)]
         self.fixed: dict[_Square, int] = {}
         self.free: list[tuple[_Square, tuple[_Kind, ...]]] = []
@@ -243,6 +288,9 @@ class _Search:
     def _extend(
         self, depth: int, model: _Model, letters: dict[str, int]
     ) -> tuple[_Model, tuple[_Square, bool]] | None:
+        self.nodes += 1
+        if self.nodes % 1024 == 0 and self.late():
+            raise _OutOfTime
         if depth == len(self.free):
             return self._leaf(model, letters)
         square, kinds = self.free[depth]
@@ -308,7 +356,7 @@ class _Search:
         for condition in self.rule.conditions:
             try:
                 value = evaluate_partly(condition, env)
-            except ZeroDivisionError:
+            except (ZeroDivisionError, OverflowError):
                 return False
             if value is False:
                 return False

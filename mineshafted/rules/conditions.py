@@ -14,7 +14,20 @@ from typing import Final
 
 from .syntax import Call, Constant, Expr, Symbol
 
-__all__ = ["INDETERMINATE", "Indeterminate", "Value", "evaluate", "evaluate_partly", "holds"]
+__all__ = [
+    "INDETERMINATE",
+    "MAX_BITS",
+    "Indeterminate",
+    "Value",
+    "evaluate",
+    "evaluate_partly",
+    "holds",
+]
+
+MAX_BITS: Final = 4096
+"""The largest integer a condition may compute (in bits): a result past it raises
+``OverflowError``, which makes the condition false, as a division by zero does. Without it
+a condition of a few hundred bytes (squares nested a hundred deep) would never finish."""
 
 
 class Indeterminate(Enum):
@@ -38,6 +51,8 @@ def evaluate(expr: Expr, env: Mapping[str, int]) -> Value:
     ------
     ZeroDivisionError
         ``quotient`` or ``remainder`` by zero.
+    OverflowError
+        A sum, difference or product past :data:`MAX_BITS`.
 
     Examples
     --------
@@ -53,10 +68,11 @@ def evaluate(expr: Expr, env: Mapping[str, int]) -> Value:
 
 
 def holds(conditions: tuple[Expr, ...], env: Mapping[str, int]) -> bool:
-    """Whether every condition is true; a division by zero makes a condition false."""
+    """Whether every condition is true; a division by zero or an overflow (past
+    :data:`MAX_BITS`) makes a condition false."""
     try:
         return all(evaluate(c, env) is True for c in conditions)
-    except ZeroDivisionError:
+    except (ZeroDivisionError, OverflowError):
         return False
 
 
@@ -113,19 +129,26 @@ def _call(expr: Call, env: Mapping[str, int | Indeterminate]) -> Value | Indeter
         compare = _COMPARE[op]
         return all(compare(a, b) for a, b in itertools.pairwise(numbers))
     if op == "+":
-        return sum(numbers)
+        return _bounded(sum(numbers), op)
     if op == "*":
         product = 1
         for n in numbers:
-            product *= n
+            product = _bounded(product * n, op)
         return product
     if op == "-":
-        return -numbers[0] if len(numbers) == 1 else numbers[0] - sum(numbers[1:])
+        return _bounded(-numbers[0] if len(numbers) == 1 else numbers[0] - sum(numbers[1:]), op)
     a, b = numbers
     if b == 0:
         raise ZeroDivisionError(f"({op} {a} 0)")
     quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
     return quotient if op == "quotient" else a - b * quotient
+
+
+def _bounded(value: int, op: str) -> int:
+    """``value``, unless it is past :data:`MAX_BITS` (then ``OverflowError``)."""
+    if value.bit_length() > MAX_BITS:
+        raise OverflowError(f"({op} ...) is larger than {MAX_BITS} bits")
+    return value
 
 
 _COMPARE: Final[dict[str, Callable[[int, int], bool]]] = {

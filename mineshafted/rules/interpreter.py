@@ -132,7 +132,10 @@ def play(
         Rescan every rule at every square after each move, as the original did, instead of
         only what can have changed. Same moves; level 6 always scans this way.
     clock : callable
-        Seconds, for the time limit (tests pass a fake one).
+        Seconds, for the time limit (tests pass a fake one). The clock starts before the
+        board is laid out and is looked at inside matching (every few matches), so the limit
+        bounds the whole play, the first scan of every rule at every square included, and
+        ``seconds`` is the time the play actually took.
 
     Returns
     -------
@@ -160,37 +163,41 @@ def play(
     rescan from the top would find.
     """
     say: Echo = echo if echo is not None else log.debug
+    started = clock()
+    deadline = _Deadline(clock, started + time_limit)
     game = Game.on(
         board,
         rules=Rules(FirstMove.NONE, auto_expand=auto_expand, after_mine=AfterMine.END),
         seed=seed,
     )
-    state = _State(ruleset.rules, board, game, say, debug)
     rng = random.Random(seed)
-    started = clock()
     finish: Finish | None = None
     scan = naive or debug >= 6
-    while finish is None:
-        if game.status is GameStatus.WON:
-            finish = Finish.WON
-            break
-        if clock() - started > time_limit:
-            finish = Finish.TIMEOUT
-            break
-        found = state.first_naive() if scan else state.first()
-        if found is None:
-            state.guess(rng)
-        else:
-            state.fire(*found)
-        if state.lost:
-            finish = Finish.LOST
+    try:
+        state = _State(ruleset.rules, board, game, say, debug, deadline)
+        while finish is None:
+            if game.status is GameStatus.WON:
+                finish = Finish.WON
+                break
+            deadline.check()
+            found = state.first_naive() if scan else state.first()
+            if found is None:
+                state.guess(rng)
+            else:
+                state.fire(*found)
+            if state.lost:
+                finish = Finish.LOST
+    except _OutOfTime:
+        finish = Finish.TIMEOUT
     seconds = clock() - started
-    remaining = state.safe_total - state.clicked
+    safe = board.geometry.cells - board.mine_count
+    if "state" not in locals():  # the first scan itself ran out of time: nothing was played
+        return Play(finish, 0, 0, safe, seconds, time_limit, record=game.record)
     return Play(
         finish,
         state.clicked,
         state.guesses,
-        remaining,
+        safe - state.clicked,
         seconds,
         time_limit,
         state.fired,
@@ -200,11 +207,47 @@ def play(
     )
 
 
+class _OutOfTime(Exception):
+    """The board's time limit passed: raised from inside matching, caught by :func:`play`."""
+
+
+class _Deadline:
+    """The moment a board's time is up, looked at every few matches (a clock read costs)."""
+
+    EVERY: Final = 64
+    """Matches between looks at the clock."""
+
+    def __init__(self, clock: Callable[[], float], at: float) -> None:
+        self.clock = clock
+        self.at = at
+        self.calls = 0
+
+    def check(self) -> None:
+        """Raise :class:`_OutOfTime` if the time is up."""
+        if self.clock() > self.at:
+            raise _OutOfTime
+
+    def tick(self) -> None:
+        """Count one match; look at the clock every :attr:`EVERY` of them."""
+        self.calls += 1
+        if self.calls % self.EVERY == 0:
+            self.check()
+
+
 class _State:
     """The view padded with off-board squares, each rule's matches, and the bookkeeping."""
 
-    def __init__(self, rules: tuple[Rule, ...], board: Board, game: Game, say: Echo, debug: int):
+    def __init__(
+        self,
+        rules: tuple[Rule, ...],
+        board: Board,
+        game: Game,
+        say: Echo,
+        debug: int,
+        deadline: _Deadline,
+    ) -> None:
         g = board.geometry
+        self.deadline = deadline
         self.board = board
         self.game = game
         self.say = say
@@ -242,13 +285,28 @@ class _State:
     # -- matching -------------------------------------------------------------------------
 
     def match(self, rule: Pattern, at: int) -> dict[str, int] | Fail:
-        """The pattern's variables at ``at`` (a padded index), or why it does not match."""
+        """The pattern's variables at ``at`` (a padded index), or why it does not match.
+
+        Raises
+        ------
+        _OutOfTime
+            The board's time is up (looked at every :attr:`_Deadline.EVERY` matches).
+        """
+        self.deadline.tick()
         return match(rule, self.view, at)
 
     def conditions(self, rule: Pattern, env: dict[str, int]) -> bool:
-        """Whether the rule's conditions hold, the totals as they stand."""
+        """Whether the rule's conditions hold, the totals as they stand.
+
+        Raises
+        ------
+        _OutOfTime
+            The board's time is up (looked at before every evaluation: a condition may cost
+            far more than a clock read).
+        """
         if not rule.rule.conditions:
             return True
+        self.deadline.check()
         if rule.uses_totals:
             mines_left = self.board.mine_count - self.marked
             env = {
@@ -414,6 +472,7 @@ class _State:
                 for at, env in self.envs[number].items():
                     if at in affected:
                         continue
+                    self.deadline.tick()
                     if self.conditions(rule, env) and at not in self.stuck[number]:
                         self.firing[number].add(at)
                     else:

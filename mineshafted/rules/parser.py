@@ -7,6 +7,7 @@ lines) separates tokens and is otherwise ignored, as are ``;`` comments to the e
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -14,6 +15,7 @@ from typing import Final
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..formats import read_bytes
 from .errors import RuleSyntaxError
 from .syntax import (
     LHS_CHARACTERS,
@@ -27,7 +29,28 @@ from .syntax import (
     Symbol,
 )
 
-__all__ = ["OPERATORS", "parse_rules", "read_rules"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "MAX_SIDE",
+    "MAX_TOKENS",
+    "OPERATORS",
+    "parse_rules",
+    "read_rules",
+]
+
+MAX_TOKENS: Final = 200_000
+"""The most tokens (brackets, names, rows, numbers, ...) a rule file may hold: the champion
+holds about 10,000, and parsing costs about 600 bytes of memory per token."""
+
+MAX_SIDE: Final = 15
+"""The widest pattern (15x15): the checker's search and the matcher's padding grow with it."""
+
+MAX_DEPTH: Final = 100
+"""The deepest nesting of a condition: evaluating one is a recursion per level."""
+
+MAX_INT_DIGITS: Final = 100
+"""The most digits an integer literal may have."""
 
 GRAMMAR: Final = r"""
 start: rule*
@@ -138,8 +161,10 @@ def parse_rules(text: str, *, origin: str = "<rules>") -> Ruleset:
 
     Notes
     -----
-    LALR(1): linear in the length of the text.
+    LALR(1): linear in the length of the text, which is refused before parsing when it holds
+    more than :data:`MAX_TOKENS` tokens (``O(MAX_TOKENS)`` to find out).
     """
+    _check_size(text, origin)
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
@@ -155,11 +180,14 @@ def read_rules(path: str | Path) -> Ruleset:
     Raises
     ------
     RuleSyntaxError
-        The file is not S4, or not UTF-8 text.
-    OSError
-        The file cannot be read.
+        The file is not S4, not UTF-8 text, or larger than the bounds (:data:`MAX_TOKENS`,
+        :data:`MAX_SIDE`, :data:`MAX_DEPTH`, :data:`MAX_INT_DIGITS`).
+    InputError
+        The file is missing, a directory, unreadable, or over
+        :data:`~mineshafted.formats.MAX_FILE_BYTES` (read no further than that, whatever it
+        is: a device such as ``/dev/zero``, a FIFO).
     """
-    raw = Path(path).read_bytes()
+    raw = read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -167,6 +195,29 @@ def read_rules(path: str | Path) -> Ruleset:
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
         raise RuleSyntaxError(str(path), line, column, "not UTF-8 text") from None
     return parse_rules(text, origin=str(path))
+
+
+_TOKEN = re.compile(r"[(){}]|[^\s(){};]+|;[^\n]*")
+"""A token of the grammar, roughly (a comment matched whole, to be skipped)."""
+
+
+def _check_size(text: str, origin: str) -> None:
+    """Refuse ``text`` when it holds more than :data:`MAX_TOKENS` tokens, before parsing."""
+    count = 0
+    for token in _TOKEN.finditer(text):
+        if token.group().startswith(";"):
+            continue
+        count += 1
+        if count > MAX_TOKENS:
+            line = text.count("\n", 0, token.start()) + 1
+            column = token.start() - (text.rfind("\n", 0, token.start()) + 1) + 1
+            raise RuleSyntaxError(
+                origin,
+                line,
+                column,
+                f"the file holds more than {MAX_TOKENS:,} tokens: rule files are bounded "
+                "at that size",
+            )
 
 
 @cache
@@ -264,6 +315,13 @@ def _pattern(
     """Pattern rows checked: square, odd, and (on the left) made of pattern characters."""
     side = "left" if left else "right"
     width = len(rows[0])
+    if max(width, len(rows)) > MAX_SIDE:
+        raise RuleSyntaxError(
+            origin,
+            rows[0].line or 0,
+            rows[0].column or 0,
+            f"the {side}-hand pattern is {len(rows)}x{width}: at most {MAX_SIDE}x{MAX_SIDE}",
+        )
     for row in rows:
         if len(row) != width:
             raise RuleSyntaxError(
@@ -310,7 +368,7 @@ def _pattern(
 
 def _condition(node: Tree[Token] | Token, letters: set[str], origin: str) -> Expr:
     """A condition, checked: known operators and symbols, right arity, a boolean in the end."""
-    expr, kind = _expr(node, letters, origin)
+    expr, kind = _expr(node, letters, origin, 1)
     if kind != "bool":
         line, column = _where(node)
         raise RuleSyntaxError(
@@ -325,13 +383,29 @@ def _where(node: Tree[Token] | Token) -> tuple[int, int]:
     return node.meta.line, node.meta.column
 
 
-def _expr(node: Tree[Token] | Token, letters: set[str], origin: str) -> tuple[Expr, str]:
-    """An expression and its type (``int``, ``bool``, or ``any`` for an ``if`` of both)."""
+def _expr(
+    node: Tree[Token] | Token, letters: set[str], origin: str, depth: int
+) -> tuple[Expr, str]:
+    """An expression at nesting ``depth`` and its type (``int``, ``bool``, or ``any`` for an
+    ``if`` of both)."""
     line, column = _where(node)
     if isinstance(node, Token):  # pragma: no cover - the grammar wraps every token
         raise RuleSyntaxError(origin, line, column, f"unexpected {str(node)!r}")
+    if depth > MAX_DEPTH:
+        raise RuleSyntaxError(
+            origin, line, column, f"a condition nested more than {MAX_DEPTH} deep"
+        )
     if node.data == "integer":
-        return Constant(int(str(node.children[0]))), "int"
+        literal = str(node.children[0])
+        digits = len(literal.lstrip("+-"))
+        if digits > MAX_INT_DIGITS:
+            raise RuleSyntaxError(
+                origin,
+                line,
+                column,
+                f"an integer of {digits} digits: at most {MAX_INT_DIGITS}",
+            )
+        return Constant(int(literal)), "int"
     if node.data == "boolean":
         return Constant(str(node.children[0]) == "#t"), "bool"
     if node.data == "symbol":
@@ -366,7 +440,7 @@ def _expr(node: Tree[Token] | Token, letters: set[str], origin: str) -> tuple[Ex
             column,
             f"{op!r} takes {wanted} argument(s), not {len(arg_nodes)}",
         )
-    args = [_expr(a, letters, origin) for a in arg_nodes]
+    args = [_expr(a, letters, origin, depth + 1) for a in arg_nodes]
     expected = (
         ["bool", "any", "any"] if op == "if" else ["bool" if op in _LOGIC else "int"] * len(args)
     )

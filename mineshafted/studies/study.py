@@ -22,15 +22,21 @@ chunk
 
 from __future__ import annotations
 
+import itertools
+import json
 import logging
+import os
 import signal
-from collections.abc import Callable, Generator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+import sys
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import MissingExtraError, SchedulerError
+from .errors import JournalError, MissingExtraError, SchedulerError
 from .journal import Line, open_journal
 
 __all__ = ["LOCAL", "Finished", "Kind", "run_study"]
@@ -145,9 +151,50 @@ def run_study(
     study.check()
     if out is None:
         return _run(study, {}, None, jobs, dask, dask_processes, on_game)
+    _check_readable(out)
     with open_journal(out, study.key, study.read) as journal:
         done = {i: line for i, line in journal.done.items() if i < study.count}
         return _run(study, done, journal.append, jobs, dask, dask_processes, on_game)
+
+
+def _check_readable(out: Path) -> None:
+    """Refuse a results file that cannot be read as JSON lines, before anything is written
+    to it (a directory, a device or a FIFO, which would block; a binary file; a line nested
+    too deeply or holding an integer past Python's digit limit): the file is left as it was.
+
+    Raises
+    ------
+    InputError
+        The file is not UTF-8, is larger than the read cap, or cannot be read.
+    JournalError
+        A line cannot be read as JSON for any reason but a syntax error (those the journal
+        reports itself, or drops as a last line cut short).
+    """
+    import stat
+
+    from ..formats import read_text
+
+    if not out.exists():
+        return
+    if not stat.S_ISREG(out.stat().st_mode):
+        raise JournalError("not a regular file: results are kept in one", path=out)
+    lines = read_text(out).splitlines()
+    for number, raw in enumerate(lines, start=1):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = None
+            if number > 1:
+                continue
+        except RecursionError:
+            raise JournalError("nested too deeply to read", path=out, line=number) from None
+        except ValueError as error:  # an integer of more than 4300 digits
+            message = str(error).split(";")[0]
+            raise JournalError(message, path=out, line=number) from None
+        if number == 1 and not (isinstance(value, dict) and isinstance(value.get("study"), dict)):
+            # Not a results file: the journal would drop a first line cut short, and so
+            # rewrite a file that was never its own.
+            raise JournalError("not a study's results file (no study on its first line)", path=out)
 
 
 def _run(
@@ -161,12 +208,13 @@ def _run(
 ) -> Finished[L]:
     """Play the games not in ``done``, recording each, until all are done or interrupted."""
     resumed = len(done)
-    todo = [i for i in range(study.count) if i not in done]
+    left = study.count - resumed
+    todo = (i for i in range(study.count) if i not in done)  # lazily: a study may be endless
     lines = dict(done)
     interrupted = False
-    if todo:
-        log.info("study: %d game(s) to play, %d resumed", len(todo), resumed)
-    batches = _batches(study, todo, jobs, dask, dask_processes)
+    if left:
+        log.info("study: %d game(s) to play, %d resumed", left, resumed)
+    batches = _batches(study, todo, left, jobs, dask, dask_processes)
     try:
         for batch in batches:
             for line in batch:
@@ -184,21 +232,28 @@ def _run(
 
 
 def _batches(
-    study: Kind[L], todo: list[int], jobs: int, dask: str | None, dask_processes: bool
+    study: Kind[L],
+    todo: Iterator[int],
+    left: int,
+    jobs: int,
+    dask: str | None,
+    dask_processes: bool,
 ) -> Generator[list[L], None, None]:
-    """Finished games, a chunk at a time, in the order chunks finish."""
+    """Finished games, a chunk at a time, in the order chunks finish (``left`` of them)."""
     if dask is not None:
-        return _on_dask(study, _chunks(todo, jobs), dask, jobs, dask_processes)
+        return _on_dask(study, list(_chunks(todo, left, jobs)), dask, jobs, dask_processes)
     if jobs <= 1:
         return ([study.play(i)] for i in todo)
-    return _in_processes(study, _chunks(todo, jobs), jobs)
+    return _in_processes(study, _chunks(todo, left, jobs), jobs)
 
 
-def _chunks(todo: list[int], jobs: int) -> list[list[int]]:
-    """``todo`` cut in runs: about 16 per worker, at most 16 games each (so that Ctrl-C,
-    which lets the chunks under way finish, stops within a few games' time)."""
-    size = max(1, min(16, len(todo) // (max(jobs, 1) * 16)))
-    return [todo[i : i + size] for i in range(0, len(todo), size)]
+def _chunks(todo: Iterator[int], left: int, jobs: int) -> Iterator[list[int]]:
+    """``todo`` (``left`` indices) cut in runs, lazily: about 16 per worker, at most 16 games
+    each (so that Ctrl-C, which lets the chunks under way finish, stops within a few games'
+    time)."""
+    size = max(1, min(16, left // (max(jobs, 1) * 16)))
+    while chunk := list(itertools.islice(todo, size)):
+        yield chunk
 
 
 def _play_chunk(study: Kind[L], indices: Sequence[int]) -> list[L]:
@@ -206,24 +261,67 @@ def _play_chunk(study: Kind[L], indices: Sequence[int]) -> list[L]:
     return [study.play(i) for i in indices]
 
 
-def _ignore_interrupt() -> None:
-    """In a worker process: leave Ctrl-C to the parent, which stops the study cleanly."""
+def _worker_setup() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which stops the study cleanly, and
+    end when the parent ends, however it ends (``kill -9`` included)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """End this process when its parent dies.
+
+    On Linux the kernel is asked to send ``SIGKILL`` on the parent's death
+    (``PR_SET_PDEATHSIG``); everywhere, a daemon thread also watches the parent's pid
+    (every 0.2 s) and ends the process once it has been re-parented.
+    """
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the thread suffices
+            pass
+    if os.getppid() != parent:  # pragma: no cover - the parent died before we asked
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.2)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1
+"""prctl's option number: the signal this process gets when its parent thread dies."""
 
 
 def _in_processes(
-    study: Kind[L], chunks: list[list[int]], jobs: int
+    study: Kind[L], chunks: Iterator[list[int]], jobs: int
 ) -> Generator[list[L], None, None]:
-    """Chunks played by a pool of ``jobs`` processes."""
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
+    """Chunks played by a pool of ``jobs`` processes, started in order, at most
+    :data:`_AHEAD` per worker submitted at once (so an endless study runs in bounded memory)."""
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup)
     try:
-        futures: list[Future[list[L]]] = [
-            pool.submit(_play_chunk, study, chunk) for chunk in chunks
-        ]
-        for future in as_completed(futures):
-            yield future.result()
+        pending: set[Future[list[L]]] = set()
+        for chunk in itertools.islice(chunks, jobs * _AHEAD):
+            pending.add(pool.submit(_play_chunk, study, chunk))
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=id):
+                for chunk in itertools.islice(chunks, 1):
+                    pending.add(pool.submit(_play_chunk, study, chunk))
+                yield future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+_AHEAD = 4
+"""Chunks submitted ahead per worker: enough to keep every worker busy."""
 
 
 def _on_dask(

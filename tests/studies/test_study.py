@@ -149,6 +149,6 @@ def test_bad_studies_are_refused_before_any_game() -> None:
 def test_chunks_cover_every_game_once_in_small_runs(todo: list[int], jobs: int) -> None:
     from mineshafted.studies.study import _chunks
 
-    chunks = _chunks(todo, jobs)
+    chunks = list(_chunks(iter(todo), len(todo), jobs))
     assert [i for chunk in chunks for i in chunk] == todo
     assert all(1 <= len(chunk) <= 16 for chunk in chunks)

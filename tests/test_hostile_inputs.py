@@ -1,0 +1,214 @@
+"""Every command against a catalogue of hostile inputs (issue 19 §4): exit status 2, one line
+on stderr, no traceback, within a time bound (and, for an endless device, a memory bound).
+
+Each row is a command with one input slot (``{}``) and a kind of bad input put there. The
+commands run in this process through typer's runner, except where a real file descriptor and
+a memory limit matter (``/dev/zero``): those run in a child under a 1 GiB address-space limit.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mineshafted.cli import app
+
+runner = CliRunner()
+
+SECONDS = 20.0
+"""The most any row may take."""
+
+COMMANDS: dict[str, list[str]] = {
+    "solve": ["solve", "{}"],
+    "probabilities": ["probabilities", "{}"],
+    "replay": ["replay", "{}", "--out", "{tmp}/page.html"],
+    "rules eval": ["rules", "eval", "{}", "0"],
+    "rules check": ["rules", "check", "{}"],
+    "rules eval BOARD": ["rules", "eval", "rules/examples/corner.s4", "0", "{}"],
+    "play --out": ["play", "4", "4", "2", "-n", "2", "--out", "{}"],
+    "experiment density --out": [
+        "experiment",
+        "density",
+        "--size",
+        "5",
+        "--runs",
+        "1",
+        "--densities",
+        "0.1:0.2:0.1",
+        "--out",
+        "{}",
+    ],
+    "experiment presets --out": ["experiment", "presets", "--games", "1", "--out", "{}"],
+}
+"""Each command, with ``{}`` where the bad input goes."""
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+INPUTS: dict[str, Callable[[Path], str]] = {}
+"""Each kind of bad input: a maker that leaves it under a folder and returns its path."""
+
+
+def _kind(name: str) -> Callable[[Callable[[Path], str]], Callable[[Path], str]]:
+    def register(maker: Callable[[Path], str]) -> Callable[[Path], str]:
+        INPUTS[name] = maker
+        return maker
+
+    return register
+
+
+def _file(folder: Path, name: str, content: bytes) -> str:
+    path = folder / name
+    path.write_bytes(content)
+    return str(path)
+
+
+@_kind("empty")
+def _empty(folder: Path) -> str:
+    return _file(folder, "empty.json", b"")
+
+
+@_kind("binary")
+def _binary(folder: Path) -> str:
+    return _file(folder, "binary.json", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4)
+
+
+@_kind("truncated")
+def _truncated(folder: Path) -> str:
+    return _file(folder, "cut.json", b'{"board": [[0, 1, -1], [0, 1')
+
+
+@_kind("wrong shape")
+def _wrong_shape(folder: Path) -> str:
+    return _file(folder, "shape.json", b'{"board": {"rows": 3}, "mines": [1]}\n')
+
+
+@_kind("huge")
+def _huge(folder: Path) -> str:
+    path = folder / "huge.json"
+    with open(path, "wb") as sparse:  # 65 MiB of nothing, made at once
+        sparse.truncate(65 * 1024 * 1024)
+    return str(path)
+
+
+@_kind("deep")
+def _deep(folder: Path) -> str:
+    return _file(folder, "deep.json", DEEP.encode() + b"\n")
+
+
+@_kind("5000 digits")
+def _digits(folder: Path) -> str:
+    return _file(folder, "digits.json", b'{"board": [[0, ' + b"9" * 5000 + b']], "mines": 1}\n')
+
+
+@_kind("directory")
+def _directory(folder: Path) -> str:
+    (folder / "a folder").mkdir()
+    (folder / "a folder" / "x.json").write_text("[")
+    return str(folder / "a folder")
+
+
+@_kind("missing")
+def _missing(folder: Path) -> str:
+    return str(folder / "no" / "such" / "file.json")
+
+
+@_kind("odd name")
+def _odd_name(folder: Path) -> str:
+    return _file(folder, "line\nbreak \x1b[2J é.json", b"{")
+
+
+@_kind("fifo")
+def _fifo(folder: Path) -> str:
+    path = folder / "fifo.json"
+    os.mkfifo(path)
+
+    def feed() -> None:  # one writer, for the command's one read
+        with open(path, "wb") as writer:
+            writer.write(b"not json at all")
+
+    threading.Thread(target=feed, daemon=True).start()
+    return str(path)
+
+
+NOT_BAD: dict[str, set[str]] = {
+    # A results file that does not exist yet, or is empty, is simply started.
+    "play --out": {"empty", "missing"},
+    # --out is a folder: one that does not exist is made; a folder is what it wants.
+    "experiment density --out": {"missing", "directory"},
+    "experiment presets --out": {"missing", "directory"},
+    # An empty rule file holds no rules, which is S4.
+    "rules eval": {"empty"},
+    "rules check": {"empty"},
+}
+"""The rows that are not bad input for that command: left out of the table."""
+
+ROWS = [
+    pytest.param(command, kind, id=f"{command}: {kind}")
+    for command in COMMANDS
+    for kind in INPUTS
+    if kind not in NOT_BAD.get(command, set())
+]
+
+
+def _args(command: str, path: str, tmp: Path) -> list[str]:
+    return [a.replace("{tmp}", str(tmp)).replace("{}", path) for a in COMMANDS[command]]
+
+
+@pytest.mark.parametrize(("command", "kind"), ROWS)
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, command: str, kind: str) -> None:
+    if kind == "fifo" and not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    path = INPUTS[kind](folder)
+    before = _snapshot(folder)
+    started = time.perf_counter()
+    result = runner.invoke(app, _args(command, path, tmp_path))
+    took = time.perf_counter() - started
+    assert result.exit_code == 2, (result.exit_code, result.output[-500:], result.exception)
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output
+    assert took < SECONDS, f"took {took:.1f} s"
+    if kind != "fifo":
+        assert _snapshot(folder) == before, "the bad input was changed"
+
+
+def _snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every entry under ``folder`` with its bytes (``None`` for what is not a plain file)."""
+    return {
+        str(p): (p.read_bytes() if p.is_file() and p.stat().st_size < 1 << 20 else None)
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_an_endless_device_is_one_line_in_bounded_time_and_memory(
+    tmp_path: Path, command: str
+) -> None:
+    started = time.perf_counter()
+    child = subprocess.run(
+        [sys.executable, "-m", "mineshafted", *_args(command, "/dev/zero", tmp_path)],
+        capture_output=True,
+        timeout=60,
+        preexec_fn=_limit_memory,
+        check=False,
+    )
+    took = time.perf_counter() - started
+    stderr = child.stderr.decode(errors="replace")
+    assert child.returncode == 2, stderr[-500:]
+    assert stderr.startswith("error: /dev/zero") and stderr.count("\n") == 1, stderr[-500:]
+    assert took < SECONDS
