@@ -1,6 +1,6 @@
 """sweep_mines: play a hidden board as far as logic goes, and on from there when told.
 
-The solve is a pipeline of three named stages, repeated until none of them makes progress:
+The solve is a pipeline of four named stages, repeated until none of them makes progress:
 
 1. **explore** every cell proven safe: ``move`` it, record its clue, and let each clue's
    count decide what it can on its own (a clue whose mines are all placed, or that needs
@@ -15,7 +15,7 @@ The solve is a pipeline of three named stages, repeated until none of them makes
    placements of the remaining mines over the whole position (:func:`~.total.tally`) and
    decide the cells that are safe, or mined, in every one of them.
 
-When all three stall with cells still undetermined, the position needs a guess.
+When every stage stalls with cells still undetermined, the position needs a guess.
 :func:`sweep_mines` raises :class:`~mineshafted.errors.NeedsGuess` rather than take one; a
 :class:`Sweep` can be told a guessed cell (:meth:`Sweep.guess`) or any fact
 (:meth:`Sweep.tell`) and advanced again, keeping all it knew.
