@@ -85,6 +85,10 @@ class _OutOfTime(Exception):
     """The counting ran past ``--time-limit``."""
 
 
+_AGAIN = 0.1
+"""Seconds between the time limit's signals once it has passed (see :func:`_within`)."""
+
+
 @contextmanager
 def _within(seconds: float, name: str) -> Iterator[None]:
     """Run the block under a time limit: past it, one line and exit status 2.
@@ -104,10 +108,13 @@ def _within(seconds: float, name: str) -> Iterator[None]:
         raise _OutOfTime
 
     previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    # The timer repeats: an exception raised where Python swallows it (a finaliser, a weakref
+    # callback, garbage collection) would otherwise leave the counting unbounded.
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3), _AGAIN)
     try:
         yield
     except _OutOfTime:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         fail(
             f"{name}: counting the placements did not finish within {seconds:g} s "
             "(--time-limit): the clues' frontier is too wide to count exactly"

@@ -4,6 +4,8 @@ one line, exit status 2, before anything large is allocated or any long work sta
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -48,10 +50,16 @@ def test_probabilities_bounds_the_counting_of_a_wide_frontier(tmp_path: Path) ->
     board: list[list[int | None]] = [
         [1 if r % 2 == 0 and c % 2 == 0 else None for c in range(side)] for r in range(side)
     ]
-    message = _one_line(
-        ["probabilities", _position(tmp_path, board, 144), "--time-limit", "1"], within=8
-    )
-    assert "did not finish within 1 s (--time-limit)" in message
+    # In a child process with a deadline and a memory limit: if the budget ever failed, the
+    # test fails instead of hanging the suite or taking the machine's memory.
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
+    run = "from mineshafted.cli import main; main()"
+    args = ["probabilities", _position(tmp_path, board, 144), "--time-limit", "1"]
+    command = [sys.executable, "-c", limit + "import sys; sys.argv[0] = 'mineshafted'; " + run]
+    done = subprocess.run([*command, *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "did not finish within 1 s (--time-limit)" in done.stderr
 
 
 def test_probabilities_prints_a_count_of_thousands_of_digits(tmp_path: Path) -> None:
