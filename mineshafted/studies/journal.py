@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -100,6 +101,9 @@ def open_journal(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> I
     [0]
     """
     done: dict[int, L] = {}
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        # A directory, a device or a FIFO (which would block): refused, left as it is.
+        raise JournalError("not a regular file: results are kept in one", path=path)
     if path.exists() and path.stat().st_size:
         done = _read(path, key, read)
     else:
@@ -109,20 +113,27 @@ def open_journal(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> I
 
 
 def _read(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> dict[int, L]:
-    """The games already in ``path``, after checking it belongs to the study ``key``."""
-    text = path.read_text(encoding="utf-8")
+    """The games already in ``path``, after checking it belongs to the study ``key``.
+
+    The file is read once, through the package's capped reader, and each line parsed once.
+    Nothing is rewritten until the file is known to be a study's results file (a last line cut
+    short is dropped then): a file that is not one is refused and left as it was.
+    """
+    from ..formats import read_text
+
+    text = read_text(path)
+    lines = text.splitlines()
+    parsed = [_parse(raw, path, number) for number, raw in enumerate(lines, start=1)]
+    head = parsed[0] if parsed else None
+    if not isinstance(head, dict) or not isinstance(head.get("study"), dict):
+        raise JournalError("not a study's results file (no study on its first line)", path=path)
     if not text.endswith("\n"):
         cut = text.rfind("\n") + 1
         log.warning("%s: dropping a last line cut short: %r", path, text[cut:][:80])
-        text = text[:cut]
-        path.write_text(text, encoding="utf-8")
-    lines = text.splitlines()
-    try:
-        head = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
-        head = None
-    if not isinstance(head, dict) or not isinstance(head.get("study"), dict):
-        raise JournalError("not a study's results file (no study on its first line)", path=path)
+        path.write_text(text[:cut], encoding="utf-8")
+        lines, parsed = lines[:-1], parsed[:-1]
+        if not lines:
+            raise JournalError("not a study's results file (no study on its first line)", path=path)
     theirs: dict[str, Any] = head["study"]
     names = [*key, *(name for name in theirs if name not in key)]
     differ = [
@@ -137,12 +148,36 @@ def _read(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> dict[int
             path=path,
         )
     done: dict[int, L] = {}
-    for number, raw in enumerate(lines[1:], start=2):
+    for number, (raw, value) in enumerate(zip(lines[1:], parsed[1:], strict=True), start=2):
         if not raw.strip():
             continue
         try:
-            line = read(json.loads(raw))
+            if isinstance(value, json.JSONDecodeError):
+                raise value
+            line = read(value)
         except ValueError as error:
             raise JournalError(f"not a game line: {error}", path=path, line=number) from None
         done[line.index] = line
     return done
+
+
+def _parse(raw: str, path: Path, number: int) -> Any:
+    """Line ``number`` of ``path`` as JSON; a syntax error is returned (the caller decides:
+    a first line that is not a study's, a game line that is not one), anything Python cannot
+    read at all (nesting past its recursion limit, an integer past its digit limit) raises.
+
+    Raises
+    ------
+    JournalError
+        The line is nested too deeply, or holds an integer of more than 4300 digits.
+    """
+    if not raw.strip():
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        return error
+    except RecursionError:
+        raise JournalError("nested too deeply to read", path=path, line=number) from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise JournalError(str(error).split(";")[0], path=path, line=number) from None

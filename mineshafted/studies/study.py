@@ -23,7 +23,6 @@ chunk
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import os
 import signal
@@ -36,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import JournalError, MissingExtraError, SchedulerError
+from .errors import MissingExtraError, SchedulerError
 from .journal import Line, open_journal
 
 __all__ = ["LOCAL", "Finished", "Kind", "run_study"]
@@ -151,50 +150,9 @@ def run_study(
     study.check()
     if out is None:
         return _run(study, {}, None, jobs, dask, dask_processes, on_game)
-    _check_readable(out)
     with open_journal(out, study.key, study.read) as journal:
         done = {i: line for i, line in journal.done.items() if i < study.count}
         return _run(study, done, journal.append, jobs, dask, dask_processes, on_game)
-
-
-def _check_readable(out: Path) -> None:
-    """Refuse a results file that cannot be read as JSON lines, before anything is written
-    to it (a directory, a device or a FIFO, which would block; a binary file; a line nested
-    too deeply or holding an integer past Python's digit limit): the file is left as it was.
-
-    Raises
-    ------
-    InputError
-        The file is not UTF-8, is larger than the read cap, or cannot be read.
-    JournalError
-        A line cannot be read as JSON for any reason but a syntax error (those the journal
-        reports itself, or drops as a last line cut short).
-    """
-    import stat
-
-    from ..formats import read_text
-
-    if not out.exists():
-        return
-    if not stat.S_ISREG(out.stat().st_mode):
-        raise JournalError("not a regular file: results are kept in one", path=out)
-    lines = read_text(out).splitlines()
-    for number, raw in enumerate(lines, start=1):
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = None
-            if number > 1:
-                continue
-        except RecursionError:
-            raise JournalError("nested too deeply to read", path=out, line=number) from None
-        except ValueError as error:  # an integer of more than 4300 digits
-            message = str(error).split(";")[0]
-            raise JournalError(message, path=out, line=number) from None
-        if number == 1 and not (isinstance(value, dict) and isinstance(value.get("study"), dict)):
-            # Not a results file: the journal would drop a first line cut short, and so
-            # rewrite a file that was never its own.
-            raise JournalError("not a study's results file (no study on its first line)", path=out)
 
 
 def _run(
