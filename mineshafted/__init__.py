@@ -40,6 +40,7 @@ from .game import (
     rebuild,
     write_record,
 )
+from .rating import Rating, rate
 from .solver import (
     BacktrackingSearch,
     CellState,
@@ -53,6 +54,7 @@ from .solver import (
     Status,
     Sweep,
     SweepReport,
+    Technique,
     sweep_mines,
 )
 
@@ -86,6 +88,7 @@ __all__ = [
     "Position",
     "Puzzle",
     "PuzzleFormatError",
+    "Rating",
     "RecordFormatError",
     "Rules",
     "Stage",
@@ -93,7 +96,9 @@ __all__ = [
     "Status",
     "Sweep",
     "SweepReport",
+    "Technique",
     "parse_puzzles",
+    "rate",
     "read_puzzles",
     "read_record",
     "rebuild",

@@ -24,12 +24,13 @@ board:       errors
 formats:     board, errors
 game:        board, errors
 solver:      board, errors, game
-generate:    board, errors, formats, game, solver
+rating:      board, errors, game, solver
+generate:    board, errors, formats, game, solver, rating
 probability: board, errors, game, solver
 agents:      board, errors, game, solver, probability
 rules:       board, errors, formats, game, solver, agents
 replay:      board, errors, formats, game
-studies:     board, errors, formats, game, solver, generate, probability, agents
+studies:     board, errors, formats, game, solver, rating, generate, probability, agents
 grading:     board, errors, formats
 cli:         everything
 """

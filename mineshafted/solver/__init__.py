@@ -3,7 +3,9 @@
 The modules, in the order a sweep uses them: :mod:`.knowledge` (the facts),
 :mod:`.explore` (moving onto safe cells and counting), :mod:`.variables` and :mod:`.arcs`
 (the CSP's pieces), :mod:`.csp` (AC-3), :mod:`.search` (complete component search),
-:mod:`.sweep` (the pipeline), :mod:`.position` (a stall, described for counting),
+:mod:`.subset` (the subset technique's closure), :mod:`.sweep` (the pipeline),
+:mod:`.technique` (the ladder of techniques a sweep can be limited to), :mod:`.position` (a
+stall, described for counting),
 :mod:`.count` (one component's placements counted by number of mines) and :mod:`.total`
 (the components combined under the mine total: the last layer of deduction).
 """
@@ -23,7 +25,9 @@ from .search import (
     backbone,
     component_placements,
 )
+from .subset import subset_facts
 from .sweep import Manager, Stage, Status, Sweep, SweepReport, sweep_mines
+from .technique import Technique
 from .total import Tally, combine, decided_by_total, tally
 from .variables import Arrangement, ClueVariable, Fact, arrangements, compress
 
@@ -49,6 +53,7 @@ __all__ = [
     "Sweep",
     "SweepReport",
     "Tally",
+    "Technique",
     "arrangements",
     "backbone",
     "combine",
@@ -58,6 +63,7 @@ __all__ = [
     "count_component",
     "counted",
     "decided_by_total",
+    "subset_facts",
     "sweep_mines",
     "tally",
 ]

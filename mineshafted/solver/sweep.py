@@ -1,6 +1,6 @@
 """sweep_mines: play a hidden board as far as logic goes, and on from there when told.
 
-The solve is a pipeline of four named stages, repeated until none of them makes progress:
+The solve is a pipeline of named stages, repeated until none of them makes progress:
 
 1. **explore** every cell proven safe: ``move`` it, record its clue, and let each clue's
    count decide what it can on its own (a clue whose mines are all placed, or that needs
@@ -14,6 +14,12 @@ The solve is a pipeline of four named stages, repeated until none of them makes 
 4. **total** (only when the mine total is given, and only when the rest stall): count the
    placements of the remaining mines over the whole position (:func:`~.total.tally`) and
    decide the cells that are safe, or mined, in every one of them.
+
+A sweep told a :class:`~.technique.Technique` runs that technique's rungs of the ladder,
+weakest first, so each cell is put down to the weakest reasoning that found it: the explore
+loop's count, then **subset** (differences of constraints, :mod:`.subset`) when the count
+stalls, then AC-3, the search and the total as above. Without one (the default) the sweep
+runs the four stages above, the total only when the mine total is given.
 
 When every stage stalls with cells still undetermined, the position needs a guess.
 :func:`sweep_mines` raises :class:`~mineshafted.errors.NeedsGuess` rather than take one; a
@@ -35,8 +41,10 @@ from ..errors import ManagerError, NeedsGuess, StartError
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
-from .position import Position, components
+from .position import Constraint, Position, components
 from .search import BacktrackingSearch, ComponentSearch
+from .subset import subset_facts
+from .technique import Technique
 from .total import decided_by_total
 
 __all__ = ["Manager", "Stage", "Status", "Sweep", "SweepReport", "sweep_mines"]
@@ -70,6 +78,8 @@ class Stage(StrEnum):
     """The start cell, safe by the rules."""
     CLUE = "clue"
     """One clue's count alone (the explore loop)."""
+    SUBSET = "subset"
+    """Differences of constraints (only when the sweep runs a :class:`~.technique.Technique`)."""
     PROPAGATION = "propagation"
     """AC-3."""
     SEARCH = "search"
@@ -197,8 +207,12 @@ class Sweep:
         search: ComponentSearch | None = None,
         start: Cell = 0,
         mines: int | None = None,
+        technique: Technique | None = None,
     ) -> None:
         """Prepare a sweep of ``bm`` from ``start``; nothing is played until :meth:`advance`.
+
+        ``technique`` limits the sweep to that rung of the ladder and those below it, weakest
+        first (``None``: AC-3, the search, and the total when ``mines`` is given).
 
         Raises
         ------
@@ -206,10 +220,22 @@ class Sweep:
             ``bm.size`` is not two positive ints.
         StartError
             ``start`` is not a cell index of the board.
+        ValueError
+            ``technique`` is ``total`` and ``mines`` is not given, or it is ``guess``.
         """
         rows, cols = _size(bm)
         if type(start) is not int or not 0 <= start < rows * cols:
             raise StartError(start, rows=rows, cols=cols)
+        if technique is Technique.GUESS:
+            raise ValueError("no sweep runs the technique 'guess': it is what none solves")
+        if technique is Technique.TOTAL and mines is None:
+            raise ValueError("the technique 'total' needs the mine total")
+        self.technique = technique
+        on = technique if technique is not None else Technique.TOTAL
+        self._subset = technique is not None and on >= Technique.SUBSET
+        self._ac3 = on >= Technique.AC3
+        self._search = on >= Technique.COMPLETE
+        self._total = on >= Technique.TOTAL
         self.bm = bm
         self.start = start
         self.csp = ClueCSP()
@@ -248,7 +274,12 @@ class Sweep:
             self._prove(self.start, mine=False, stage=Stage.START)
         while True:
             self._explore()
-            if self._propagate() or self._search_components() or self._count_total():
+            if (
+                self._derive_subsets()
+                or self._propagate()
+                or self._search_components()
+                or self._count_total()
+            ):
                 continue
             break
         return self._conclude(perf_counter() - began)
@@ -276,14 +307,8 @@ class Sweep:
         Only meaningful between advances (at a stall every safe cell is explored, so each
         explored clue's constraint is over unknown cells only).
         """
-        knowledge, explorer = self.knowledge, self.explorer
-        clues: set[Cell] = set()
-        for cell in explorer.frontier():
-            clues.update(explorer.clues_beside(cell))
-        constraints = []
-        for clue in sorted(clues):
-            cells, mines = explorer.constraint(clue)
-            constraints.append((tuple(cells), mines))
+        knowledge = self.knowledge
+        constraints = self._constraints()
         seen = {cell for scope, _ in constraints for cell in scope}
         unknown = CellState.UNKNOWN
         return Position(
@@ -307,18 +332,32 @@ class Sweep:
         knowledge, explorer = self.knowledge, self.explorer
         before = knowledge.explored
         fresh = explorer.explore(self.bm.move, self.bm.get_adjacent)
-        for cell in fresh:
-            unknown, mines = explorer.constraint(cell)
-            self.csp.add(cell, unknown, mines)
+        if self._ac3:
+            for cell in fresh:
+                unknown, mines = explorer.constraint(cell)
+                self.csp.add(cell, unknown, mines)
         explored = knowledge.explored - before
         self.report.moves += explored
         log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, len(fresh))
+
+    def _derive_subsets(self) -> bool:
+        """Between stages 1 and 2, when the sweep runs a technique from ``subset`` up: decide
+        what the subset closure of the frontier's constraints decides; ``True`` on news."""
+        if not self._subset or CellState.UNKNOWN not in self.knowledge.state:
+            return False
+        progress = False
+        for cell, mine in subset_facts(self._constraints()):
+            progress |= self._prove(cell, mine=mine, stage=Stage.SUBSET)
+        log.debug("subset: decided cells: %s", progress)
+        return progress
 
     def _propagate(self) -> bool:
         """Stage 2: tell the CSP the new facts, AC-3 until it draws one; ``True`` then.
 
         ``False`` means AC-3 reached a fixed point without deciding anything.
         """
+        if not self._ac3:
+            return False
         self.csp.learn(self.explorer.take_facts())
         facts = self.csp.propagate(until_facts=True)
         for cell, mine in facts:
@@ -328,6 +367,8 @@ class Sweep:
 
     def _search_components(self) -> bool:
         """Stage 3: search each component changed since the last search; ``True`` on news."""
+        if not self._search:
+            return False
         csp = self.csp
         searched = list(csp.components(csp.take_touched()))
         progress = False
@@ -341,7 +382,9 @@ class Sweep:
     def _count_total(self) -> bool:
         """Stage 4, with the mine total and only when the rest stall: decide the cells that are
         safe, or mined, in every placement of the remaining mines; ``True`` on news."""
-        if self.mines is None or CellState.UNKNOWN not in self.knowledge.state:
+        if not self._total or self.mines is None:
+            return False
+        if CellState.UNKNOWN not in self.knowledge.state:
             return False
         facts = decided_by_total(self.position(), self.mines)
         progress = False
@@ -360,6 +403,18 @@ class Sweep:
             self.report.proven_by[stage.value] += 1
             self.proofs.append((cell, mine, stage))
         return news
+
+    def _constraints(self) -> list[Constraint]:
+        """The constraint of every explored clue beside an unknown cell, by clue cell."""
+        explorer = self.explorer
+        clues: set[Cell] = set()
+        for cell in explorer.frontier():
+            clues.update(explorer.clues_beside(cell))
+        constraints = []
+        for clue in sorted(clues):
+            cells, mines = explorer.constraint(clue)
+            constraints.append((tuple(cells), mines))
+        return constraints
 
     def _conclude(self, seconds: float) -> SweepReport:
         """Bring the report up to date after an advance of ``seconds``."""
