@@ -15,7 +15,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from . import board, experiment, generate, grade, play, probabilities, replay, rules, solve
+from . import (
+    board,
+    experiment,
+    generate,
+    grade,
+    play,
+    probabilities,
+    rate,
+    replay,
+    rules,
+    solve,
+)
 from .logs import verbose_logging
 
 if TYPE_CHECKING:  # typer carries its own copy of click; its Context is what groups parse with
@@ -147,6 +158,7 @@ app = typer.Typer(
 # The commands, in the order --help lists them: one line per command module.
 app.command("solve", help=solve.HELP)(solve.command)
 app.command("generate", help=generate.HELP)(generate.command)
+app.command("rate", help=rate.HELP)(rate.command)
 app.command("grade", help=grade.HELP)(grade.command)
 app.command("probabilities", help=probabilities.HELP)(probabilities.command)
 app.command("play", help=play.HELP)(play.command)

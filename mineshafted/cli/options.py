@@ -1,4 +1,4 @@
-"""Options shared by several commands, written once: ``--record``."""
+"""Options shared by several commands, written once: ``--record``, ``--start``, limits."""
 
 from __future__ import annotations
 
@@ -6,7 +6,15 @@ from typing import Any
 
 import typer
 
-__all__ = ["MAX_COUNT", "MAX_JOBS", "at_least", "check_cells", "check_jobs", "record_option"]
+__all__ = [
+    "MAX_COUNT",
+    "MAX_JOBS",
+    "at_least",
+    "check_cells",
+    "check_jobs",
+    "parse_cell",
+    "record_option",
+]
 
 MAX_JOBS = 256
 """The most worker processes a command starts (``--jobs``)."""
@@ -83,3 +91,23 @@ def at_least(**arguments: tuple[float, float]) -> None:
     for name, (value, least) in arguments.items():
         if value < least:
             fail(f"{name} must be at least {least:g}, not {value:g}")
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    """``ROW,COL`` (a ``--start`` option's value) as a pair of ints.
+
+    Examples
+    --------
+    >>> parse_cell("2, 5")
+    (2, 5)
+
+    Raises
+    ------
+    typer.BadParameter
+        If ``text`` is not two integers separated by a comma.
+    """
+    try:
+        row, col = (int(part) for part in text.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not ROW,COL (e.g. 0,0)") from None
+    return row, col
