@@ -36,3 +36,52 @@ def _code(match: re.Match[str]) -> str:
     """The role's target as code: the last part only after a ``~``."""
     short, target = match.groups()
     return f"<code>{target.rsplit('.', 1)[-1] if short else target}</code>"
+
+
+_BOARD = re.compile(r"^```board\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
+"""A fenced block of a board: rows of cells separated by spaces."""
+
+_COLOURS = {1: "#1f4fd1", 2: "#1b7a1b", 3: "#c62020", 4: "#14147a", 5: "#7a1414", 6: "#13807a"}
+
+
+def on_page_markdown(markdown: str, **_: Any) -> str:
+    """Draw each ```` ```board ```` block as an SVG picture of the board.
+
+    A cell is a clue ``1``-``8``, ``.`` for a 0, ``*`` for a mine or ``?`` for a cell not yet
+    known; a trailing ``!`` marks a cell the text talks about (drawn on yellow).
+    """
+    return _BOARD.sub(lambda match: f"\n<div>{_svg(match.group(1))}</div>\n\n", markdown)
+
+
+def _svg(text: str) -> str:
+    """The SVG of one board block."""
+    size = 28
+    rows = [line.split() for line in text.strip().splitlines()]
+    width, height = max(map(len, rows)) * size, len(rows) * size
+    parts = [
+        f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{width + 2}" '
+        f'height="{height + 2}" viewBox="-1 -1 {width + 2} {height + 2}" role="img" '
+        f'aria-label="a board">'
+    ]
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            x, y = c * size, r * size
+            marked = cell.endswith("!")
+            value = cell.rstrip("!")
+            fill = "#ffe680" if marked else ("#bdbdbd" if value == "?" else "#eeeeee")
+            parts.append(
+                f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" '
+                'stroke="#888" stroke-width="1"/>'
+            )
+            middle_x, middle_y = x + size / 2, y + size / 2
+            if value == "*":
+                parts.append(f'<circle cx="{middle_x}" cy="{middle_y}" r="7" fill="#222"/>')
+            elif value.isdigit() and value != "0":
+                colour = _COLOURS.get(int(value), "#333")
+                parts.append(
+                    f'<text x="{middle_x}" y="{middle_y + 6}" text-anchor="middle" '
+                    f'font-family="sans-serif" font-weight="bold" font-size="17" '
+                    f'fill="{colour}">{value}</text>'
+                )
+    parts.append("</svg>")
+    return "".join(parts)
