@@ -32,6 +32,7 @@ rules:       board, errors, formats, game, solver, agents
 replay:      board, errors, formats, game
 studies:     board, errors, formats, game, solver, rating, generate, probability, agents
 grading:     board, errors, formats
+web:         board, errors, formats, game, solver, generate, probability, agents, rules, replay
 cli:         everything
 """
 

@@ -25,6 +25,7 @@ from . import (
     rate,
     replay,
     rules,
+    serve,
     solve,
 )
 from .logs import verbose_logging
@@ -166,6 +167,7 @@ app.command("replay", help=replay.HELP)(replay.command)
 app.add_typer(rules.app, name="rules", help=rules.HELP)
 app.command("board", help=board.HELP)(board.command)
 app.add_typer(experiment.app, name="experiment", help=experiment.HELP)
+app.command("serve", help=serve.HELP)(serve.command)
 
 
 def main() -> None:

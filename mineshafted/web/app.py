@@ -1,0 +1,753 @@
+"""App: the ASGI application of ``mineshafted serve``: the page, its assets and the JSON API.
+
+Needs the ``web`` extra (FastAPI). Every answer carries a content security policy that lets
+the page load only its own server's script and style and talk only to its own server; every
+refusal is one line of JSON, ``{"error": "..."}``, with a 4xx status (503 past the compute
+budget), never a traceback.
+
+Glossary
+--------
+guard
+    The ASGI middleware around everything: it refuses a body over the size limit (413)
+    before reading it whole, a POST whose body is not declared JSON (415), and adds the
+    security headers to every answer.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..game import FirstMove
+from ..generate import generate
+from ..solver import Technique
+from . import schema
+from .bodies import cell_field, choice_field, int_field, json_object, text_field
+from .errors import RequestError
+from .games import LiveGame, Settings, Store
+from .hints import first_hint
+from .limits import MAX_GAME_CELLS, MAX_SEED, Limits
+from .watching import RULES, Watch, players
+from .workers import Workers
+
+__all__ = ["CSP", "LEVELS", "create_app"]
+
+log = logging.getLogger(__name__)
+
+CSP: Final = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The content security policy of every answer: the page's own script, style and API, and
+nothing from anywhere else."""
+
+HEADERS: Final = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+}
+"""The headers the guard adds to every answer."""
+
+LEVELS: Final = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (16, 30, 99),
+}
+"""The classic levels: rows, columns, mines."""
+
+ASSETS: Final = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/app.css": ("app.css", "text/css; charset=utf-8"),
+}
+"""The page's files, read once from the package when the app is made: no request reads a
+file."""
+
+SLOW: Final = {
+    "analyze": ": the clues' frontier is too wide to count exactly",
+    "explain": ": the clues' frontier is too wide to count exactly",
+    "hint": ": the clues' frontier is too wide to count exactly",
+    "generate": ": no no-guess board was made in time; lower the density",
+    "watch": ": the player did not finish the board in time",
+    "load": ": the text is too large",
+}
+"""What a job past the compute budget is told, after the budget."""
+
+ERRORS: Final[dict[int | str, dict[str, Any]]] = {
+    status: {"model": schema.ErrorOut, "description": description}
+    for status, description in {
+        400: "Not JSON.",
+        404: "No such live game.",
+        409: "Not now (the game is over, or not started).",
+        413: "The body is larger than 8 MiB.",
+        415: "The body is not declared application/json.",
+        422: "Malformed, off the board, or not decided.",
+        503: "Past the compute budget, or every worker busy.",
+    }.items()
+}
+"""The refusals every endpoint may answer, for the OpenAPI document."""
+
+
+@dataclass
+class _State:
+    """What the app keeps while it runs."""
+
+    limits: Limits
+    workers: Workers | None
+    games: Store[LiveGame]
+    watches: Store[_Watched]
+
+
+@dataclass
+class _Watched:
+    """A watched game: its steps, and how many the page has taken."""
+
+    rows: int
+    cols: int
+    mines: int
+    player: str
+    note: str
+    steps: list[dict[str, Any]]
+    status: str
+    guesses: int
+    taken: int = 0
+
+    def meta(self, key: str) -> dict[str, Any]:
+        return {
+            "id": key,
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "player": self.player,
+            "note": self.note,
+            "total": len(self.steps),
+            "step": self.taken,
+        }
+
+
+def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) -> FastAPI:
+    """The application: the page at ``/``, the API under ``/api``, its document at ``/api``.
+
+    Parameters
+    ----------
+    limits:
+        The server's bounds (:class:`~.limits.Limits`); the defaults when ``None``.
+    hosts:
+        The ``Host`` headers to answer (``None``: any). A server bound to this machine only
+        answers its own names, so a web page elsewhere cannot reach it by renaming an address
+        (DNS rebinding).
+
+    Returns
+    -------
+    FastAPI
+        The ASGI app; its worker processes start with its lifespan (uvicorn's, or a test
+        client's ``with`` block) and end with it.
+    """
+    limits = limits if limits is not None else Limits()
+    assets = {path: (_asset(name), kind) for path, (name, kind) in ASSETS.items()}
+    state = _State(
+        limits,
+        None,
+        Store(limits.games, idle=limits.idle, what="game"),
+        Store(limits.games, idle=limits.idle, what="watched game"),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        workers = Workers(limits.workers, seconds=limits.seconds, memory=limits.memory)
+        await run_in_threadpool(workers.start)
+        state.workers = workers
+        log.info("%d worker(s) started", limits.workers)
+        try:
+            yield
+        finally:
+            state.workers = None
+            await run_in_threadpool(workers.close)
+
+    app = FastAPI(
+        title="mineshafted",
+        version=_version(),
+        description="The live Minesweeper environment's API: exact odds, explanations, live "
+        'games and watched games. Every refusal is `{"error": "one line"}`.',
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.add_middleware(_Guard, limit=limits.body, hosts=hosts)
+    _handlers(app)
+
+    async def compute(job: str, argument: object) -> Any:
+        workers = state.workers
+        if workers is None:
+            raise RequestError(503, "the server is not running its workers")
+        slow = SLOW.get(job, "")
+        return await run_in_threadpool(lambda: workers.run(job, argument, slow=slow))
+
+    async def body(request: Request) -> bytes:
+        return await request.body()
+
+    # -- the page -------------------------------------------------------------------------
+
+    for path, (content, kind) in assets.items():
+        app.add_api_route(path, _static(content, kind), methods=["GET"], include_in_schema=False)
+
+    api_page: list[str] = []
+
+    @app.get("/api", include_in_schema=False)
+    async def api_document() -> HTMLResponse:
+        if not api_page:
+            api_page.append(_api_page(app.openapi()))
+        return HTMLResponse(api_page[0])
+
+    @app.get("/api/config", response_model=schema.ConfigOut, summary="What the server offers")
+    async def config() -> dict[str, Any]:
+        """The players Watch offers, the techniques a no-guess board can be made for, the
+        classic levels and the limits."""
+        return {
+            "players": players(),
+            "techniques": _techniques(),
+            "levels": {name: list(level) for name, level in LEVELS.items()},
+            "limits": {
+                "seconds": limits.seconds,
+                "body_bytes": limits.body,
+                "game_cells": MAX_GAME_CELLS,
+                "games": limits.games,
+                "idle_seconds": limits.idle,
+            },
+        }
+
+    # -- positions ------------------------------------------------------------------------
+
+    @app.post(
+        "/api/analyze",
+        response_model=schema.AnalysisOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.PositionIn),
+        summary="Exact odds, decided cells and the best move of a position",
+    )
+    async def analyze(request: Request) -> Response:
+        """The body is a position as `mineshafted probabilities` reads it; the answer's
+        `probabilities` are exactly that command's `--json` values."""
+        return _json_bytes(await compute("analyze", await body(request)))
+
+    @app.post(
+        "/api/explain",
+        response_model=schema.ExplanationOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.ExplainIn),
+        summary="Why a position decides a cell",
+    )
+    async def explain(request: Request) -> Response:
+        """A sound and minimal set of clues that force the cell, whether the mine total is
+        needed, and the weakest technique that decides it. A cell the position does not
+        decide is a 422."""
+        return _json_bytes(await compute("explain", await body(request)))
+
+    @app.post(
+        "/api/load",
+        response_model=schema.LoadOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.LoadIn),
+        summary="The position a pasted or uploaded text holds",
+    )
+    async def load(request: Request) -> Response:
+        """A position file, a puzzle file (shown after its first move), a game record
+        (shown at its end), or a text grid."""
+        return _json_bytes(await compute("load", await body(request)))
+
+    # -- live games -----------------------------------------------------------------------
+
+    @app.post(
+        "/api/games",
+        response_model=schema.GameOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.GameIn),
+        summary="Start a live game",
+    )
+    async def new_game(request: Request) -> dict[str, Any]:
+        """The board stays on the server; a random board is drawn, and a no-guess board
+        made, at the first click, from the seed."""
+        data = json_object(await body(request), fields=tuple(schema.GameIn.model_fields))
+        settings = _settings(data)
+        live = LiveGame(settings)
+        key = state.games.add(live)
+        return {"id": key, **live.view()}
+
+    @app.get(
+        "/api/games/{key}", response_model=schema.GameOut, responses=ERRORS, summary="A live game"
+    )
+    async def get_game(key: str) -> dict[str, Any]:
+        """What the page shows of the game."""
+        return {"id": key, **state.games.get(key).view()}
+
+    @app.delete("/api/games/{key}", status_code=204, responses=ERRORS, summary="End a live game")
+    async def end_game(key: str) -> Response:
+        """Forget the game."""
+        state.games.get(key)
+        state.games.remove(key)
+        return Response(status_code=204)
+
+    async def cell_of(request: Request, live: LiveGame) -> tuple[int, int]:
+        data = json_object(await body(request), fields=("cell",))
+        s = live.settings
+        return cell_field(data.get("cell"), s.rows, s.cols)
+
+    @app.post(
+        "/api/games/{key}/reveal",
+        response_model=schema.MoveOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.CellIn),
+        summary="Reveal a cell",
+    )
+    async def reveal(key: str, request: Request) -> dict[str, Any]:
+        """A zero opens its region; a mine ends the game, and the answer then holds every
+        mine."""
+        live = state.games.get(key)
+        cell = await cell_of(request, live)
+        if live.needs_board:
+            await _make_board(live, cell)
+        return live.reveal(cell)
+
+    @app.post(
+        "/api/games/{key}/flag",
+        response_model=schema.MoveOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.CellIn),
+        summary="Flag a cell, or take its flag off",
+    )
+    async def flag(key: str, request: Request) -> dict[str, Any]:
+        """A hidden cell only."""
+        live = state.games.get(key)
+        return live.flag(await cell_of(request, live))
+
+    @app.post(
+        "/api/games/{key}/chord",
+        response_model=schema.MoveOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.CellIn),
+        summary="Reveal around a satisfied clue",
+    )
+    async def chord(key: str, request: Request) -> dict[str, Any]:
+        """Every hidden, unflagged neighbour of a clue with as many flags around it as its
+        value; nothing (and a `note`) otherwise."""
+        live = state.games.get(key)
+        return live.chord(await cell_of(request, live))
+
+    @app.post(
+        "/api/games/{key}/hint",
+        response_model=schema.HintOut,
+        responses=ERRORS,
+        summary="The cell to reveal next",
+    )
+    async def hint(key: str) -> dict[str, Any]:
+        """A safe cell with its explanation if there is one; else the best policy's guess
+        with its exact mine probability."""
+        live = state.games.get(key)
+        if live.status.value != "playing":
+            raise RequestError(409, f"the game is over ({live.status.value})")
+        if not live.started:
+            return first_hint().to_json()
+        answer: dict[str, Any] = await compute("hint", live.position())
+        return answer
+
+    async def _make_board(live: LiveGame, cell: tuple[int, int]) -> None:
+        if getattr(live, "making", False):
+            raise RequestError(409, "the board is being made: wait for the first click's answer")
+        s = live.settings
+        live.making = True  # type: ignore[attr-defined]
+        try:
+            mines = await compute(
+                "generate",
+                {
+                    "rows": s.rows,
+                    "cols": s.cols,
+                    "mines": s.mines,
+                    "seed": s.seed,
+                    "start": cell[0] * s.cols + cell[1],
+                    "timeout": limits.seconds * 0.8,
+                    "extra": _generator_options(s.technique),
+                },
+            )
+        finally:
+            live.making = False  # type: ignore[attr-defined]
+        if live.needs_board:
+            live.place(mines)
+
+    # -- watched games --------------------------------------------------------------------
+
+    @app.post(
+        "/api/watch",
+        response_model=schema.WatchOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.WatchIn),
+        summary="Have a player play a board, to watch step by step",
+    )
+    async def new_watch(request: Request) -> dict[str, Any]:
+        """The game is played at once on the server (within the compute budget) and kept;
+        the page takes its steps one by one."""
+        data = json_object(await body(request), fields=tuple(schema.WatchIn.model_fields))
+        spec = _watch_spec(data, state.games, limits.seconds)
+        played: dict[str, Any] = await compute("watch", spec)
+        watched = _Watched(
+            spec.rows,
+            spec.cols,
+            spec.mines,
+            spec.player,
+            played["note"],
+            played["steps"],
+            played["status"],
+            played["guesses"],
+        )
+        key = state.watches.add(watched)
+        return watched.meta(key)
+
+    @app.get(
+        "/api/watch/{key}",
+        response_model=schema.WatchOut,
+        responses=ERRORS,
+        summary="A watched game",
+    )
+    async def get_watch(key: str) -> dict[str, Any]:
+        """The board, the player, and how far the page has stepped."""
+        return state.watches.get(key).meta(key)
+
+    @app.post(
+        "/api/watch/{key}/step",
+        response_model=schema.StepsOut,
+        responses=ERRORS,
+        openapi_extra=_body(schema.StepIn, required=False),
+        summary="The next steps of a watched game",
+    )
+    async def step(key: str, request: Request) -> dict[str, Any]:
+        """Each step with what it revealed and why; an empty body takes one."""
+        watched = state.watches.get(key)
+        raw = await body(request)
+        count = 1
+        if raw.strip():
+            asked = json_object(raw, fields=("count",))
+            count = int_field(asked, "count", low=1, high=1000, default=1)
+        steps = watched.steps[watched.taken : watched.taken + count]
+        watched.taken += len(steps)
+        done = watched.taken == len(watched.steps)
+        status = steps[-1]["status"] if steps else ("playing" if not done else watched.status)
+        answer: dict[str, Any] = {
+            "steps": steps,
+            "step": watched.taken,
+            "total": len(watched.steps),
+            "done": done,
+            "status": watched.status if done else status,
+        }
+        if done:
+            answer["guesses"] = watched.guesses
+        return answer
+
+    return app
+
+
+# -- the guard ----------------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class _TooLarge(Exception):
+    """The body grew past the limit while it was read."""
+
+
+class _Guard:
+    """Refuse a body over ``limit`` bytes (413: at once from ``Content-Length``, or as soon
+    as the stream passes it), a POST not declared JSON (415), a ``Host`` not in ``hosts``
+    (400); add :data:`HEADERS` to every answer."""
+
+    def __init__(self, app: ASGIApp, *, limit: int, hosts: list[str] | None) -> None:
+        self.app = app
+        self.limit = limit
+        self.hosts = None if hosts is None else {h.lower() for h in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        started = False
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                extra = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        refusal = self._refusal(scope, headers)
+        if refusal is not None:
+            await _error(refusal)(scope, receive, guarded_send)
+            return
+        seen = 0
+
+        async def counted_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted_receive, guarded_send)
+        except _TooLarge:
+            if started:  # pragma: no cover - every endpoint reads its body before answering
+                raise
+            await _error(RequestError(413, self._too_large()))(scope, receive, guarded_send)
+
+    def _refusal(self, scope: Scope, headers: dict[str, str]) -> RequestError | None:
+        """Why the request is refused before it is read, if it is."""
+        if self.hosts is not None:
+            host = headers.get("host", "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.strip("[]").lower() not in self.hosts:
+                return RequestError(400, f"this server does not answer to the host {host[:60]!r}")
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            return RequestError(413, self._too_large())
+        if scope["method"] == "POST" and length != "0":
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind != "application/json" and (length is not None or kind):
+                shown = kind or "none"
+                return RequestError(
+                    415, f"the body must be JSON, sent as application/json (not {shown[:60]})"
+                )
+        return None
+
+    def _too_large(self) -> str:
+        return f"the body is larger than {self.limit:,} bytes ({self.limit // 2**20} MiB)"
+
+
+def _error(error: RequestError) -> JSONResponse:
+    """The answer to a refusal."""
+    return JSONResponse({"error": str(error)}, status_code=error.status)
+
+
+def _handlers(app: FastAPI) -> None:
+    """Every refusal as one line of JSON; nothing else ever reaches the client."""
+
+    @app.exception_handler(RequestError)
+    async def refused(_request: Request, error: RequestError) -> JSONResponse:
+        return _error(error)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        detail = error.detail if isinstance(error.detail, str) else "refused"
+        return _error(RequestError(error.status_code, detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid"}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "path")
+        return _error(RequestError(422, f"{where}: {first.get('msg', 'invalid')}"))
+
+    @app.exception_handler(Exception)
+    async def failed(_request: Request, error: Exception) -> JSONResponse:
+        log.error("internal error", exc_info=error)
+        return _error(
+            RequestError(500, f"internal error ({type(error).__name__}): see the server's log")
+        )
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _settings(data: dict[str, Any]) -> Settings:
+    """A new live game's settings, checked."""
+    rows = int_field(data, "rows", low=1, high=1000)
+    cols = int_field(data, "cols", low=1, high=1000)
+    if rows * cols > MAX_GAME_CELLS:
+        raise RequestError(422, f"rows, cols: {rows}x{cols} is more than {MAX_GAME_CELLS:,} cells")
+    first = FirstMove(choice_field(data, "first", ("safe", "opening"), "safe"))
+    no_guess = choice_field(data, "board", ("random", "no-guess"), "random") == "no-guess"
+    zone = 1 if first is FirstMove.SAFE and not no_guess else min(rows, 3) * min(cols, 3)
+    mines = int_field(data, "mines", low=0, high=rows * cols - zone)
+    seed = int_field(data, "seed", low=0, high=MAX_SEED, default=-1)
+    if seed < 0:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    technique = text_field(data, "technique", required=False)
+    if technique is not None:
+        if not no_guess:
+            raise RequestError(422, "technique: only a no-guess board is made for a technique")
+        technique = _technique(technique).value
+    return Settings(rows, cols, mines, seed, first, no_guess, technique)
+
+
+def _watch_spec(data: dict[str, Any], games: Store[LiveGame], seconds: float) -> Watch:
+    """A watch request, checked."""
+    player = text_field(data, "player")
+    assert player is not None
+    if player not in players():
+        raise RequestError(422, f"player: {player!r} is not one of {', '.join(players())}")
+    rules = text_field(data, "rules", required=False)
+    if player == RULES and not rules:
+        raise RequestError(422, "rules: missing: the S4 rule file's text")
+    key = text_field(data, "game", required=False)
+    if key is not None:
+        live = games.get(key)
+        game = live.game
+        if game is None or not game.over:
+            raise RequestError(409, "game: finish the game first: its board is hidden until then")
+        assert game.board is not None and game.record.header.first is not None
+        s = live.settings
+        return Watch(
+            s.rows,
+            s.cols,
+            s.mines,
+            player,
+            s.seed,
+            start=game.record.header.first,
+            layout=tuple(sorted(game.board.mines)),
+            rules=rules,
+            seconds=seconds * 0.8,
+        )
+    settings = _settings({k: v for k, v in data.items() if k in schema.GameIn.model_fields})
+    start = data.get("start")
+    row, col = (0, 0)
+    if start is not None:
+        row, col = cell_field(start, settings.rows, settings.cols, name="start")
+    return Watch(
+        settings.rows,
+        settings.cols,
+        settings.mines,
+        player,
+        settings.seed,
+        first=settings.first,
+        start=row * settings.cols + col,
+        no_guess=settings.no_guess,
+        rules=rules,
+        seconds=seconds * 0.8,
+        generator=_generator_options(settings.technique),
+    )
+
+
+def _techniques() -> list[str]:
+    """The techniques the no-guess generator can make boards for (none if it takes none)."""
+    if "technique" not in inspect.signature(generate).parameters:
+        return []
+    return [t.value for t in Technique.solving()]
+
+
+def _technique(name: str) -> Technique:
+    """The technique named ``name``, if the generator takes it."""
+    offered = _techniques()
+    if not offered:
+        raise RequestError(422, "technique: this version's generator makes no boards by technique")
+    refusal = RequestError(422, f"technique: {name[:40]!r} is not one of {', '.join(offered)}")
+    try:
+        technique = Technique.parse(name)
+    except ValueError:
+        raise refusal from None
+    if technique.value not in offered:
+        raise refusal
+    return technique
+
+
+def _generator_options(technique: str | None) -> dict[str, Any]:
+    """The generator's keyword arguments for ``technique``."""
+    return {} if technique is None else {"technique": Technique.parse(technique)}
+
+
+def _body(model: type[BaseModel], *, required: bool = True) -> dict[str, Any]:
+    """The OpenAPI request body of an endpoint that reads its body itself."""
+    return {
+        "requestBody": {
+            "required": required,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        }
+    }
+
+
+def _json_bytes(content: bytes) -> Response:
+    """An answer whose JSON a worker made."""
+    return Response(content, media_type="application/json")
+
+
+def _static(content: bytes, kind: str) -> Callable[[], Awaitable[Response]]:
+    """An endpoint answering one of the page's files."""
+
+    async def asset() -> Response:
+        return Response(content, media_type=kind)
+
+    return asset
+
+
+def _asset(name: str) -> bytes:
+    """One of the page's files, from the package."""
+    return resources.files(__package__).joinpath("static", name).read_bytes()
+
+
+def _version() -> str:
+    """The installed package's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mineshafted")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree not installed
+        return "unknown"
+
+
+def _api_page(document: dict[str, Any]) -> str:
+    """The API's OpenAPI document as a page of its own (no script, nothing fetched)."""
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<title>mineshafted API</title><link rel='stylesheet' href='/app.css'></head>",
+        "<body class='api'><h1>mineshafted API</h1>",
+        f"<p>{html.escape(document['info'].get('description', ''))}</p>",
+        "<p>The same document as JSON: <a href='/openapi.json'>/openapi.json</a>. "
+        "Back to <a href='/'>the page</a>.</p>",
+    ]
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            parts.append(
+                f"<section class='endpoint'><h2><code>{method.upper()} {html.escape(path)}"
+                f"</code> {html.escape(operation.get('summary', ''))}</h2>"
+            )
+            parts.append(f"<p>{html.escape(operation.get('description', ''))}</p>")
+            request = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if request:
+                parts.append("<h3>Body</h3>")
+                parts.append(f"<pre>{html.escape(json.dumps(request['schema'], indent=1))}</pre>")
+            answers = operation.get("responses", {})
+            ok = next((v for k, v in answers.items() if k.startswith("2")), None)
+            if ok:
+                found = ok.get("content", {}).get("application/json", {}).get("schema")
+                if found:
+                    parts.append("<h3>Answer</h3>")
+                    parts.append(f"<pre>{html.escape(json.dumps(found, indent=1))}</pre>")
+            refusals = ", ".join(k for k in answers if not k.startswith("2"))
+            if refusals:
+                parts.append(f"<p>Refusals: {refusals} (<code>ErrorOut</code>).</p>")
+            parts.append("</section>")
+    schemas = document.get("components", {}).get("schemas", {})
+    parts.append("<h2>Schemas</h2>")
+    for name, found in schemas.items():
+        parts.append(f"<h3 id='{html.escape(name)}'>{html.escape(name)}</h3>")
+        parts.append(f"<pre>{html.escape(json.dumps(found, indent=1))}</pre>")
+    parts.append("</body></html>")
+    return "".join(parts)

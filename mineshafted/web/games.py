@@ -1,0 +1,331 @@
+"""Games: the live games of Play, each with its hidden board, kept by the server.
+
+The board never leaves the server while the game is on: a request gets what the player sees
+(the cells each action revealed, the counters), and the mines only once the game has ended.
+
+Glossary
+--------
+live game
+    A game being played in a page, kept in a :class:`Store` under a random id.
+no-guess board
+    Made at the first reveal, from the seed, by the generator with the clicked cell as its
+    start (so the first click opens a region, and logic alone finishes the board).
+chord
+    A click on a revealed clue with as many flags around it as its value: every other hidden
+    neighbour is revealed (a wrong flag loses the game, as in every Minesweeper).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from ..board import MINE, Board, Cell
+from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
+from .errors import RequestError
+
+__all__ = ["LiveGame", "Settings", "Store"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a live game is played."""
+
+    rows: int
+    cols: int
+    mines: int
+    seed: int
+    first: FirstMove = FirstMove.SAFE
+    """``SAFE`` or ``OPENING``; a no-guess board always opens at the first click."""
+    no_guess: bool = False
+    technique: str | None = None
+    """The technique a no-guess board is made for, when the generator takes one."""
+
+    def to_json(self) -> dict[str, object]:
+        """The settings, JSON-ready."""
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "seed": self.seed,
+            "first": self.first.value,
+            "board": "no-guess" if self.no_guess else "random",
+            "technique": self.technique,
+        }
+
+
+class LiveGame:
+    """One game of Play: the engine's game, the clock, and what the page may see of it.
+
+    Examples
+    --------
+    >>> live = LiveGame(Settings(3, 3, 1, seed=4))
+    >>> answer = live.reveal((0, 0))
+    >>> answer["status"], len(answer["revealed"]) > 0, "mines" in answer
+    ('playing', True, False)
+    """
+
+    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.rules = Rules(
+            FirstMove.NONE if settings.no_guess else settings.first,
+            auto_expand=True,
+            after_mine=AfterMine.END,
+            total_known=True,
+        )
+        self.game: Game | None = None
+        if not settings.no_guess:
+            self.game = Game.draw(
+                settings.rows, settings.cols, settings.mines, rules=self.rules, seed=settings.seed
+            )
+        self.began: float | None = None
+        self.ended: float | None = None
+
+    @property
+    def needs_board(self) -> bool:
+        """Whether the board is still to be made (a no-guess game before its first click)."""
+        return self.game is None
+
+    def place(self, mines: list[Cell]) -> None:
+        """Lay the no-guess board made for this game (its mines)."""
+        s = self.settings
+        self.game = Game.on(Board.from_mines(s.rows, s.cols, mines), rules=self.rules)
+
+    @property
+    def started(self) -> bool:
+        """Whether the first cell has been revealed."""
+        return self.began is not None
+
+    @property
+    def status(self) -> GameStatus:
+        """Playing, won or lost."""
+        return GameStatus.PLAYING if self.game is None else self.game.status
+
+    def seconds(self) -> float:
+        """Seconds since the first reveal (until the end, once over)."""
+        if self.began is None:
+            return 0.0
+        end = self.ended if self.ended is not None else self.clock()
+        return end - self.began
+
+    # -- actions --------------------------------------------------------------------------
+
+    def reveal(self, cell: tuple[int, int]) -> dict[str, Any]:
+        """Reveal ``cell``; the cells revealed and the counters.
+
+        Raises
+        ------
+        RequestError
+            409: the game is over, or its board is not made yet; 422: the cell is flagged.
+        """
+        game = self._playing()
+        index = self._index(cell)
+        if index in game.flags:
+            raise RequestError(422, f"cell: {list(cell)} is flagged: take the flag off first")
+        if self.began is None:
+            self.began = self.clock()
+        event = game.reveal(index)
+        return self._answer([event.revealed])
+
+    def flag(self, cell: tuple[int, int]) -> dict[str, Any]:
+        """Flag ``cell``, or take its flag off.
+
+        Raises
+        ------
+        RequestError
+            409: the game is over; 422: the cell is revealed.
+        """
+        game = self._playing()
+        index = self._index(cell)
+        if game.shown(index) is not None:
+            raise RequestError(422, f"cell: {list(cell)} is revealed: only hidden cells take flags")
+        if index in game.flags:
+            game.unflag(index)
+        else:
+            game.flag(index)
+        return self._answer([])
+
+    def chord(self, cell: tuple[int, int]) -> dict[str, Any]:
+        """Reveal every hidden, unflagged neighbour of a clue whose flags match its value.
+
+        A clue with more or fewer flags around it than its value changes nothing (the
+        answer's ``note`` says so).
+
+        Raises
+        ------
+        RequestError
+            409: the game is over; 422: the cell is not a revealed clue.
+        """
+        game = self._playing()
+        index = self._index(cell)
+        value = game.shown(index)
+        if value is None or value == MINE:
+            raise RequestError(422, f"cell: {list(cell)} is not a revealed clue")
+        around = game.geometry.neighbours(index)
+        flags = sum(n in game.flags for n in around)
+        if flags != value:
+            answer = self._answer([])
+            answer["note"] = (
+                f"the clue at {tuple(cell)} shows {value} but has {flags} flag(s) around it"
+            )
+            return answer
+        opened = []
+        for n in around:
+            if game.over:
+                break
+            if game.shown(n) is None and n not in game.flags:
+                opened.append(game.reveal(n).revealed)
+        return self._answer(opened)
+
+    def view(self) -> dict[str, Any]:
+        """Everything the page shows of the game: the settings, the grid (``None`` hidden),
+        the flags, the counters, and the mines once the game is over."""
+        s = self.settings
+        grid: list[list[int | None]] = [[None] * s.cols for _ in range(s.rows)]
+        flagged: list[list[int]] = []
+        if self.game is not None:
+            grid = self.game.view().grid
+            flagged = [list(divmod(c, s.cols)) for c in sorted(self.game.flags)]
+        answer = self._counters()
+        answer.update(settings=s.to_json(), board=grid, flagged=flagged)
+        return answer
+
+    def position(self) -> tuple[list[list[int | None]], int]:
+        """The player's position: revealed clues, ``None`` elsewhere (flags are the player's
+        opinion, not knowledge), and the mine total."""
+        s = self.settings
+        if self.game is None:
+            return [[None] * s.cols for _ in range(s.rows)], s.mines
+        grid = [list(row) for row in self.game.view().grid]
+        return grid, s.mines
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _playing(self) -> Game:
+        """The game, once it is known to be on and its board made."""
+        if self.game is None:
+            raise RequestError(409, "the board is not made yet: reveal a cell first")
+        if self.game.over:
+            raise RequestError(409, f"the game is over ({self.game.status})")
+        return self.game
+
+    def _index(self, cell: tuple[int, int]) -> Cell:
+        return cell[0] * self.settings.cols + cell[1]
+
+    def _counters(self) -> dict[str, Any]:
+        """Status, flags, mines left to flag, seconds; the mines and wrong flags once over."""
+        game = self.game
+        flags = 0 if game is None else len(game.flags)
+        answer: dict[str, Any] = {
+            "status": self.status.value,
+            "flags": flags,
+            "mines_left": self.settings.mines - flags,
+            "seconds": round(self.seconds(), 3),
+        }
+        if game is not None and game.over:
+            if self.ended is None:
+                self.ended = self.clock()
+                answer["seconds"] = round(self.seconds(), 3)
+            cols = self.settings.cols
+            assert game.board is not None
+            mines = game.board.mines
+            answer["mines"] = [list(divmod(c, cols)) for c in sorted(mines)]
+            answer["wrong_flags"] = [list(divmod(c, cols)) for c in sorted(game.flags - mines)]
+            answer["hit"] = [list(divmod(c, cols)) for c in game.mines_hit]
+        return answer
+
+    def _answer(self, reveals: list[tuple[tuple[Cell, int], ...]]) -> dict[str, Any]:
+        """An action's answer: the cells revealed (``[row, column, value]``), the flags and
+        the counters."""
+        cols = self.settings.cols
+        answer = self._counters()
+        answer["revealed"] = [[c // cols, c % cols, v] for revealed in reveals for c, v in revealed]
+        assert self.game is not None
+        answer["flagged"] = [list(divmod(c, cols)) for c in sorted(self.game.flags)]
+        return answer
+
+
+class Store(Generic[T]):
+    """Live things by id, at most ``limit`` of them, each dropped ``idle`` seconds after its
+    last use; making one past the limit drops the least recently used.
+
+    Examples
+    --------
+    >>> store: Store[str] = Store(2, idle=60.0)
+    >>> a, b = store.add("a"), store.add("b")
+    >>> c = store.add("c")  # "a" is dropped
+    >>> store.get(c), len(store)
+    ('c', 2)
+    >>> store.get(a)
+    Traceback (most recent call last):
+    ...
+    mineshafted.web.errors.RequestError: no live game ... (ended, expired or never made)
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        *,
+        idle: float,
+        what: str = "game",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit = limit
+        self.idle = idle
+        self.what = what
+        self.clock = clock
+        self._items: OrderedDict[str, tuple[T, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def add(self, item: T) -> str:
+        """Keep ``item``; return its new id."""
+        self._expire()
+        while len(self._items) >= self.limit:
+            old, _ = self._items.popitem(last=False)
+            log.info("dropped live %s %s: %d kept at most", self.what, old, self.limit)
+        key = secrets.token_urlsafe(12)
+        self._items[key] = (item, self.clock())
+        return key
+
+    def get(self, key: str) -> T:
+        """The item kept as ``key``, now used.
+
+        Raises
+        ------
+        RequestError
+            404: no item has that id (it expired, was dropped, or never was).
+        """
+        self._expire()
+        found = self._items.get(key)
+        if found is None:
+            shown = key if len(key) <= 24 and key.isprintable() else key[:24] + "..."
+            raise RequestError(404, f"no live {self.what} {shown!r} (ended, expired or never made)")
+        self._items[key] = (found[0], self.clock())
+        self._items.move_to_end(key)
+        return found[0]
+
+    def remove(self, key: str) -> None:
+        """Drop ``key`` (nothing if it is not kept)."""
+        self._items.pop(key, None)
+
+    def _expire(self) -> None:
+        """Drop every item unused for ``idle`` seconds."""
+        now = self.clock()
+        while self._items:
+            key, (_, used) = next(iter(self._items.items()))
+            if now - used < self.idle:
+                return
+            del self._items[key]
+            log.info("live %s %s expired", self.what, key)
