@@ -104,7 +104,7 @@ def command(
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
     from ..grading import Sandbox, grade
     from ..grading.sandbox import NONE_WARNING
-    from ..grading.text import visible
+    from ..text import visible
 
     if log is not None and log.exists() and not force:
         fail(f"{log}: already exists (use --force to overwrite)")
@@ -195,7 +195,7 @@ def _print_grade(report: GradeReport) -> None:
     from rich.table import Table
 
     from ..grading import Outcome
-    from ..grading.text import visible
+    from ..text import visible
 
     def shown(text: str) -> str:
         return escape(visible(text))
