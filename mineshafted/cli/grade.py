@@ -77,7 +77,13 @@ def command(
         ),
     ] = None,
     memory: Annotated[
-        int, typer.Option(min=64, metavar="MB", help="Address-space limit per board, in MiB.")
+        int,
+        typer.Option(
+            min=64,
+            metavar="MB",
+            help="Memory per board, in MiB: of all its processes together (and its /tmp) "
+            "where a cgroup can be made, else the address space of each process.",
+        ),
     ] = 1024,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, max=64, help="Boards graded at once.")
@@ -228,3 +234,5 @@ def _print_grade(report: GradeReport) -> None:
     console.print(rubric)
     earned = sum(a.earned for a in report.achievements)
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")
+    for warning in report.warnings:
+        console.print(f"warning: {shown(warning)}", style="yellow")

@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..formats import Puzzle
+from .cgroup import unenforced
 from .errors import GradingError, PuzzleStartError, SubmissionError
 from .limits import Limits, board_timeout
 from .referee import Referee
@@ -204,7 +205,7 @@ def grade(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(one, puzzles))
     scored = achievements((r.mines, r.outcome is Outcome.SOLVED) for r in results)
-    return GradeReport(str(submission), results, scored)
+    return GradeReport(str(submission), results, scored, unenforced())
 
 
 _OUTCOMES: dict[Ending, Outcome] = {
