@@ -38,8 +38,10 @@ HELP = (
     "3 Mines 20%, 4 Mines 25%, 5+ Mines 30%, each earned when every graded board with that\n"
     "many mines is solved. Each board runs in a bubblewrap sandbox where bwrap works (no\n"
     "network, a read-only system, none of your files but the submission), else as a plain\n"
-    "process, with a note. Exit status: 0 graded (whatever the score); 2 unusable arguments\n"
-    "or a submission that cannot be imported."
+    "process, with a note; and in a cgroup bounding the memory and number of its processes\n"
+    "together where one can be made, else the report warns of what is not enforced.\n"
+    "Exit status: 0 graded (whatever the score); 2 unusable arguments or a submission that\n"
+    "cannot be imported."
 )
 """The command's ``--help`` text."""
 

@@ -205,13 +205,12 @@ def unenforced(plan: Plan | None = None, *, root: bool | None = None) -> list[st
         )
     if "pids" in plan.missing:
         held = (
-            "the kernel does not hold root to RLIMIT_NPROC"
+            "is not bounded (the kernel does not hold root to RLIMIT_NPROC"
             if root
-            else "RLIMIT_NPROC counts all of the user's processes, not a board's"
+            else "is bounded only with all of the user's processes (RLIMIT_NPROC counts them all"
         )
         warnings.append(
-            f"the number of a board's processes is not bounded ({held}; no cgroup for "
-            f"pids: {plan.missing['pids']})"
+            f"the number of a board's processes {held}; no cgroup for pids: {plan.missing['pids']})"
         )
     return warnings
 
