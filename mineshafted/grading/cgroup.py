@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import itertools
 import logging
 import os
 import re
@@ -62,11 +63,12 @@ CONTROLLERS = ("memory", "pids")
 GROUP_PREFIX = "mineshafted-grade-"
 """How a board's group is named: then the grader's process id, a dash and a random part."""
 
-_ROUNDS = 100
-"""Rounds at most of killing what is left in a group and trying to remove it."""
+_PATIENCE = 1.0
+"""Seconds at most spent killing what is left in a group and trying to remove it."""
 
-_PAUSE = 0.01
-"""Seconds between those rounds (the kernel may still be ending a killed process)."""
+_PAUSES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02)
+"""Seconds between those tries, the last repeated: a killed process is usually gone within a
+millisecond or two, but the kernel may take longer to end a big one."""
 
 
 @dataclass(frozen=True)
@@ -395,9 +397,10 @@ def _remove(folder: Path) -> bool:
     Notes
     -----
     A process killed is in the group until the kernel has ended it, so this tries again for
-    up to about a second (:data:`_ROUNDS`).
+    up to :data:`_PATIENCE` seconds.
     """
-    for _ in range(_ROUNDS):
+    deadline = time.monotonic() + _PATIENCE
+    for round_ in itertools.count():
         kill = folder / "cgroup.kill"  # v2 since Linux 5.14: every process at once
         try:
             if kill.exists():
@@ -410,10 +413,10 @@ def _remove(folder: Path) -> bool:
         except FileNotFoundError:
             return True
         except OSError as error:
-            if error.errno != errno.EBUSY:  # not a group still ending its processes
-                return False
-            time.sleep(_PAUSE)
-    return False
+            if error.errno != errno.EBUSY or time.monotonic() > deadline:
+                return False  # not a group still ending its processes, or too long
+            time.sleep(_PAUSES[min(round_, len(_PAUSES) - 1)])
+    return False  # pragma: no cover - the loop above ends only by returning
 
 
 def _members(folder: Path) -> list[int]:
