@@ -149,7 +149,7 @@ def plan_from(cgroups: str, mounts: str) -> Plan:
     A v2 place is kept for the controllers its ``cgroup.subtree_control`` passes on, after
     asking it to pass on those it offers (``cgroup.controllers``) but does not: the kernel
     allows that only to a cgroup without processes of its own, such as the root. v1 places
-    fill in the controllers v2 does not bound. Nothing is made here (see :func:`group_plan`).
+    fill in the controllers v2 does not bound. No group is made here (see :func:`group_plan`).
     """
     paths: dict[str, str] = {}
     for line in cgroups.splitlines():
@@ -348,9 +348,10 @@ def _passed_on(folder: Path) -> tuple[list[str], dict[str, str]]:
             control.write_text(" ".join(f"+{name}" for name in wanted))
             passed = [name.lstrip("+") for name in control.read_text().split()]
     except OSError as error:
+        busy = ": it holds processes" if error.errno == errno.EBUSY else ""
         why = (
             f"cgroup v2 at {folder} does not pass {' and '.join(wanted)} on to its children "
-            f"and cannot be made to ({error.strerror}: the grader's cgroup holds processes)"
+            f"and cannot be made to ({error.strerror}{busy})"
         )
         return [], missing | dict.fromkeys(wanted, why)
     return [name for name in wanted if name in passed], missing

@@ -99,6 +99,23 @@ def test_each_controller_no_hierarchy_offers_is_named_with_why(tmp_path: Path) -
     )
 
 
+def test_a_v2_cgroup_that_cannot_pass_controllers_on_leaves_them_to_v1(tmp_path: Path) -> None:
+    own = _folder(tmp_path / "v2" / "session", cgroup_controllers="memory pids\n")
+    (own / "cgroup.subtree_control").mkdir()  # neither read nor written, like a refusal
+    mounts = "\n".join(
+        [
+            _mount(30, "/", tmp_path / "v2", "cgroup2", "rw"),
+            _mount(39, "/", tmp_path / "pids", "cgroup", "rw,pids"),
+        ]
+    )
+    plan = plan_from("1:pids:/\n0::/session\n", mounts)
+    assert plan.places == (Place(tmp_path / "pids", 1, ("pids",)),)
+    assert plan.missing["memory"].startswith(
+        f"cgroup v2 at {own} does not pass memory and pids on to its children and cannot be "
+        "made to ("
+    )
+
+
 def test_a_group_s_limits_are_written_in_each_place(tmp_path: Path) -> None:
     v2 = Place(_folder(tmp_path / "v2"), 2, ("memory",))
     v1 = Place(_folder(tmp_path / "v1"), 1, ("pids",))
