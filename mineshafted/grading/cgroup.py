@@ -7,8 +7,8 @@ own, which the child joins before it runs anything (:mod:`.process`), so that ev
 submission starts is in it too:
 
 - memory: ``memory.max`` (cgroup v2) or ``memory.limit_in_bytes`` (v1), with no swap beyond
-  it (``memory.swap.max`` 0; ``memory.memsw.limit_in_bytes``): past it the kernel's
-  out-of-memory killer ends one of the board's processes;
+  it where the kernel accounts swap (``memory.swap.max`` 0; ``memory.memsw.limit_in_bytes``):
+  past it the kernel's out-of-memory killer ends one of the board's processes;
 - tasks: ``pids.max``: past it ``fork`` fails (``EAGAIN``) whoever the user, root included.
 
 Each group is made below the grader's own cgroup, so whatever bounds the grader bounds its
