@@ -20,6 +20,7 @@ PACKAGE = Path(mineshafted.__file__).resolve().parent
 # anything above it, no import cycle can form, and only the lazy CLI sees everything.
 LAYERS = """
 errors:      (nothing)
+text:        (nothing)
 board:       errors
 formats:     board, errors
 game:        board, errors
@@ -31,7 +32,7 @@ agents:      board, errors, game, solver, probability
 rules:       board, errors, formats, game, solver, agents
 replay:      board, errors, formats, game
 studies:     board, errors, formats, game, solver, rating, generate, probability, agents
-grading:     board, errors, formats
+grading:     board, errors, formats, text
 cli:         everything
 """
 
