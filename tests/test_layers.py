@@ -32,7 +32,7 @@ agents:      board, errors, game, solver, probability
 rules:       board, errors, formats, game, solver, agents
 replay:      board, errors, formats, game
 studies:     board, errors, formats, game, solver, rating, generate, probability, agents
-grading:     board, errors, formats, text
+grading:     board, errors, formats, text, solver, generate
 cli:         everything
 """
 
