@@ -74,7 +74,6 @@ def command(
         Path | None,
         typer.Option(
             metavar="FILE.jsonl",
-            dir_okay=False,
             help="Play the boards of this file, one a line, each once and exactly as given "
             "(instead of drawing ROWS COLS MINES).",
         ),
