@@ -255,3 +255,31 @@ def test_a_copy_of_a_study_plays_the_same_game_from_its_own_reading(expert: Path
     copy = pickle.loads(pickle.dumps(study))
     assert isinstance(copy, BoardsStudy) and copy == study
     assert outcomes([copy.play(2)]) == outcomes([study.play(2)])
+
+
+@pytest.mark.parametrize(
+    ("first", "start"), [(FirstMove.SAFE, "corner"), (FirstMove.OPENING, "3,3")]
+)
+def test_the_boards_a_drawn_study_plays_give_its_games(
+    tmp_path: Path, first: FirstMove, start: str
+) -> None:
+    # Written as another program would receive them, the boards of a drawn study played from a
+    # file with the same seed are the same games, guess for guess.
+    from mineshafted.game import AfterMine, Game, Rules
+    from mineshafted.probability import start_cell
+    from mineshafted.studies import Study
+
+    drawn = Study(16, 30, 99, games=10, seed=2, first=first, start=start)
+    cell = start_cell(start, 16, 30)
+    rules = Rules(first, auto_expand=True, after_mine=AfterMine.END, total_known=True)
+    lines = []
+    for index in range(drawn.count):
+        game = Game.draw(16, 30, 99, rules=rules, seed=game_seed(2, index))
+        game.reveal(cell)
+        assert game.board is not None
+        mines = [game.geometry.coords(c) for c in sorted(game.board.mines)]
+        lines.append({"rows": 16, "cols": 30, "mines": mines, "first": game.geometry.coords(cell)})
+    path = tmp_path / "drawn.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    given = boards_study(path, first=first, seed=2)
+    assert outcomes(run_study(given).lines) == outcomes(run_study(drawn).lines)
