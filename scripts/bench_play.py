@@ -33,6 +33,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -191,20 +192,19 @@ def paired_table(name: str, rows: dict[str, Row]) -> list[str]:
 
 def boards(
     path: Path, policies: list[str], first: FirstMove, seed: int, jobs: int, out: Path | None
-) -> list[str]:
-    """The boards of ``path`` played by each policy: the strength table, then each policy
-    paired with the first."""
+) -> Iterator[str]:
+    """The boards of ``path`` played by each policy: the strength table, a row as each policy
+    finishes, then each policy paired with the first."""
     rows: dict[str, Row] = {}
-    lines = [*HEADING]
+    yield from HEADING
     for policy in policies:
         study = boards_study(path, first=first, policy=policy, seed=seed)
         file = f"{path.stem}-{first.value}-{policy}-{seed}.jsonl"
         rows[policy] = played(study, path.name, "", jobs, out, file)
-        lines.append(rows[policy].row)
         print(f"  ({rows[policy].seconds:.0f} s)", file=sys.stderr, flush=True)
+        yield rows[policy].row
     if len(rows) > 1:
-        lines += ["", *PAIRED_HEADING, *paired_table(path.name, rows)]
-    return lines
+        yield from ["", *PAIRED_HEADING, *paired_table(path.name, rows)]
 
 
 def write_boards(path: Path, level: Level, games: int, seed: int) -> None:
@@ -230,19 +230,24 @@ def compared(first: Path, second: Path) -> list[str]:
     ours, theirs = read_results(first), read_results(second)
     result = compare(ours, theirs)
     lines = ["| results | games | wins | win rate | 95% CI |", "|---|---|---|---|---|"]
-    for results in (ours, theirs):
+    for name, results in (("A", ours), ("B", theirs)):
         wins, games = sum(results.won.values()), len(results.won)
         low, high = wilson(wins, games)
         lines.append(
-            f"| {results.path} | {games} | {wins} | {wins / max(games, 1):.2%} | "
-            f"{low:.2%} - {high:.2%} |"
+            f"| {name} | {games} | {wins} | {wins / max(games, 1):.2%} | {low:.2%} - {high:.2%} |"
         )
     alone = len(ours.won.keys() ^ theirs.won.keys())
+    low, high = result.ci95
     lines += [
         "",
-        *PAIRED_HEADING,
-        paired_row("paired", str(first), str(second), result),
+        "| games in both | A wins | B wins | A - B | 95% CI | only A won | only B won "
+        "| McNemar p |",
+        "|---|---|---|---|---|---|---|---|",
+        f"| {result.games} | {result.first_wins} | {result.second_wins} | "
+        f"{result.difference * 100:+.2f} points | {low * 100:+.2f} to {high * 100:+.2f} | "
+        f"{result.first_only} | {result.second_only} | {result.p_value:.3g} |",
         "",
+        f"A is {first}, B {second}.",
         f"Paired by index: {result.games} games in both"
         + (f"; {alone} in one file only, left out" if alone else "")
         + (
