@@ -129,7 +129,8 @@ class BoardsStudy:
         Raises
         ------
         BoardsError
-            The file cannot be read, or has changed since it was checked.
+            The file cannot be read, or has changed since it was checked (its size or time of
+            change differ).
 
         Notes
         -----
@@ -137,6 +138,11 @@ class BoardsStudy:
         that reads it again from the top. So parts asked for in order (as the runner asks)
         read the file once in all.
         """
+        if _stamp(self.path) != self.stamp:
+            raise BoardsError(
+                f"{self.path}: changed since it was checked: run the command again",
+                path=self.path,
+            )
         lines = {i: self._cursor.line(self, i + 1) for i in sorted(indices)}
         return BoardsPart(str(self.path), self.first, self.policy, self.seed, lines)
 
@@ -242,14 +248,9 @@ class _Cursor:
         Raises
         ------
         BoardsError
-            The file cannot be read, has changed since it was checked, or is too short.
+            The file cannot be read, or is too short.
         """
         if self._lines is None or number < self._next:
-            if _stamp(study.path) != study.stamp:
-                raise BoardsError(
-                    f"{study.path}: changed since it was checked: run the command again",
-                    path=study.path,
-                )
             self._lines, self._next = _lines(study.path), 1
         for found, text in self._lines:
             self._next = found + 1

@@ -221,6 +221,18 @@ def test_a_file_changed_after_its_check_is_refused(boards_file: BoardsFile) -> N
         run_study(study)
 
 
+def test_a_file_changed_while_it_is_played_is_refused_at_the_next_game(
+    boards_file: BoardsFile,
+) -> None:
+    path = boards_file(4)
+    study = boards_study(path)
+    study.play(0)  # the file is open, read past line 1
+    with path.open("a") as more:  # its size changes: a change within the clock's tick shows
+        more.write(mine_list(9, 9, 10, 99) + "\n")
+    with pytest.raises(BoardsError, match="changed since it was checked"):
+        study.play(1)
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_the_file_is_read_once_to_check_and_once_to_play(
     boards_file: BoardsFile, monkeypatch: pytest.MonkeyPatch, jobs: int
