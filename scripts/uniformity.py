@@ -169,7 +169,9 @@ def main(argv: list[str] | None = None) -> None:
     for name, uniform in (("uniform", True), ("perturbation", False)):
         layouts = [
             g.board.mines
-            for g in boards(rows, cols, mines, draws, args.seed, uniform=uniform, technique=technique)
+            for g in boards(
+                rows, cols, mines, draws, args.seed, uniform=uniform, technique=technique
+            )
         ]
         drawn[name] = layouts
         counts = Counter(layouts)
@@ -182,7 +184,11 @@ def main(argv: list[str] | None = None) -> None:
     print("| boards | " + " | ".join(REGIONS) + " |")
     print("|---|" + "---:|" * len(REGIONS))
     exact, total = shares(geometry, kept)
-    print("| every solvable layout (exact) | " + " | ".join(f"{exact[r] / total:.1%}" for r in REGIONS) + " |")
+    print(
+        "| every solvable layout (exact) | "
+        + " | ".join(f"{exact[r] / total:.1%}" for r in REGIONS)
+        + " |"
+    )
     for name, layouts in drawn.items():
         print(_shares_row(f"{name} ({len(layouts):,})", geometry, layouts))
     rows, cols, mines = args.large
