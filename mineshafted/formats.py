@@ -3,11 +3,16 @@
 A puzzle is a JSON object ``{"board": [[...]], "name": ..., "source": ..., "start": [r, c]}``
 (only ``board`` required), or a bare 2D list. Several puzzles may share one file as JSON Lines,
 one puzzle per line. Unknown fields are kept, so reading and writing a puzzle loses nothing.
+
+A boards file (``mineshafted play --boards``) is JSON Lines of boards to play, each a puzzle or
+a mine list ``{"rows": R, "cols": C, "mines": [[r, c], ...], "first": [r, c]}``
+(:func:`parse_board`); it is read a line at a time (:func:`read_lines`), never whole.
 """
 
 from __future__ import annotations
 
 import json
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -25,8 +30,10 @@ __all__ = [
     "dump_puzzle",
     "find_puzzle_files",
     "format_puzzle",
+    "parse_board",
     "parse_puzzles",
     "read_bytes",
+    "read_lines",
     "read_puzzles",
     "read_text",
 ]
@@ -225,6 +232,199 @@ def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
             f"larger than {cap:,} bytes: not read past that cap", source=source, limit=cap
         )
     return data
+
+
+def read_lines(path: str | Path, *, limit: int | None = None) -> Iterator[tuple[int, str]]:
+    """The lines of the regular file at ``path``, one at a time: each numbered from 1, with its
+    line break, at most ``limit`` bytes.
+
+    Only a regular file is read (one that can be read again the same: a device, a pipe or
+    standard input cannot), a line at a time, so the file may be of any size.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    limit : int, optional
+        The byte cap of one line; by default :data:`MAX_FILE_BYTES`.
+
+    Yields
+    ------
+    tuple of int and str
+        The line's number and its text.
+
+    Raises
+    ------
+    InputError
+        The file is missing, not a regular file, cannot be read, or a line holds more than
+        ``limit`` bytes or is not UTF-8. The message starts with the file's name, and names
+        the line at fault.
+
+    Examples
+    --------
+    >>> list(read_lines("/dev/zero"))
+    Traceback (most recent call last):
+    ...
+    mineshafted.errors.InputError: /dev/zero: not a regular file: lines are read from a file
+
+    Notes
+    -----
+    Holds one line at a time: ``O(limit)`` memory at most, whatever the file's size.
+    """
+    cap = MAX_FILE_BYTES if limit is None else limit
+    source = _origin(path)
+    try:
+        mode = Path(path).stat().st_mode if str(path) != STDIN else 0
+        if stat.S_ISDIR(mode):
+            raise InputError("is a directory, not a file to read", source=source)
+        if not stat.S_ISREG(mode):
+            raise InputError("not a regular file: lines are read from a file", source=source)
+        stream = open(path, "rb")  # noqa: SIM115 - closed below, when the lines end or stop
+    except FileNotFoundError:
+        raise InputError("no such file", source=source) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+    with stream:
+        number = 0
+        while data := _read_line(stream, source, number + 1, cap):
+            number += 1
+            if len(data) > cap + data.endswith(b"\n"):
+                raise InputError(
+                    f"line {number}: longer than {cap:,} bytes: not read past that cap",
+                    source=source,
+                    limit=cap,
+                )
+            try:
+                yield number, data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(
+                    f"line {number}: not UTF-8 text (byte {error.start})", source=source
+                ) from None
+
+
+def _read_line(stream: Any, source: str, number: int, cap: int) -> bytes:
+    """Line ``number`` of ``stream``, at most ``cap + 1`` bytes (one more shows it is too long).
+
+    Raises
+    ------
+    InputError
+        The read fails.
+    """
+    try:
+        data: bytes = stream.readline(cap + 1)
+    except OSError as error:
+        raise InputError(f"line {number}: cannot read: {error.strerror}", source=source) from None
+    return data
+
+
+def parse_board(text: str, *, where: str) -> Puzzle:
+    """One board of a boards file: a puzzle, or a mine list (``rows``, ``cols``, ``mines``,
+    ``first``) made a puzzle whose start is ``first``.
+
+    Parameters
+    ----------
+    text : str
+        One line of JSON.
+    where : str
+        Where the line is, to begin every message (``boards.jsonl: line 3``).
+
+    Returns
+    -------
+    Puzzle
+        The board and its start (a safe cell); any other field in :attr:`Puzzle.extra`.
+
+    Raises
+    ------
+    PuzzleFormatError
+        The line is not JSON, is neither form, or a field is wrong: a size that is not a
+        positive integer or makes more than :data:`MAX_CELLS` cells, a mine that is not
+        ``[row, column]``, off the board or given twice, ``first`` missing, off the board or
+        a mine. The message names the field and the item at fault.
+
+    Examples
+    --------
+    >>> puzzle = parse_board('{"rows": 2, "cols": 3, "mines": [[1, 2]], "first": [0, 0]}',
+    ...                      where="line 1")
+    >>> puzzle.board.to_grid(), puzzle.start
+    ([[0, 1, 1], [0, 1, -1]], 0)
+    >>> parse_board('{"rows": 2, "cols": 3, "mines": [[1, 2], [1, 2]], "first": [0, 0]}',
+    ...             where="line 2")
+    Traceback (most recent call last):
+    ...
+    mineshafted.errors.PuzzleFormatError: line 2: "mines"[1] [1, 2] is a mine already, at \
+"mines"[0]
+    """
+    if not text.strip():
+        raise PuzzleFormatError(f"{where}: empty: one board a line")
+    try:
+        value = _loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleFormatError(f"{where}: {_describe(error, one_line=True)}") from None
+    if not isinstance(value, dict) or "mines" not in value:
+        if isinstance(value, dict) and "board" not in value:
+            raise PuzzleFormatError(
+                f'{where}: neither "board" nor "mines": a board is a puzzle or a mine list'
+            )
+        return _puzzle(value, where)
+    if "board" in value:
+        raise PuzzleFormatError(f'{where}: both "board" and "mines": give one of them')
+    return _mine_list(value, where)
+
+
+def _mine_list(value: dict[str, Any], where: str) -> Puzzle:
+    """The puzzle of a mine list ``{"rows", "cols", "mines", "first"}``."""
+    rows, cols = value.get("rows"), value.get("cols")
+    for name, size in (("rows", rows), ("cols", cols)):
+        if type(size) is not int or size < 1:
+            raise PuzzleFormatError(
+                f'{where}: "{name}" must be an integer of 1 or more, not {_shown(size)}'
+            )
+    assert isinstance(rows, int) and isinstance(cols, int)
+    if rows * cols > MAX_CELLS:
+        raise PuzzleFormatError(f"{where}: {rows}x{cols}: more than {MAX_CELLS:,} cells")
+    mines = value["mines"]
+    if not isinstance(mines, list):
+        raise PuzzleFormatError(
+            f'{where}: "mines" must be a list of [row, column] pairs, not {_kind(mines)}'
+        )
+    cells: dict[Cell, int] = {}
+    for number, pair in enumerate(mines):
+        cell = _cell_at(pair, rows, cols, f'{where}: "mines"[{number}]')
+        if cell in cells:
+            raise PuzzleFormatError(
+                f'{where}: "mines"[{number}] {json.dumps(pair)} is a mine already, at '
+                f'"mines"[{cells[cell]}]'
+            )
+        cells[cell] = number
+    if "first" not in value:
+        raise PuzzleFormatError(f'{where}: no "first": name the first click as [row, column]')
+    start = _cell_at(value["first"], rows, cols, f'{where}: "first"')
+    if start in cells:
+        raise PuzzleFormatError(
+            f'{where}: "first" {json.dumps(value["first"])} is a mine: the first click must be safe'
+        )
+    board = Board.from_mines(rows, cols, cells)
+    extra = {k: v for k, v in value.items() if k not in ("rows", "cols", "mines", "first")}
+    return Puzzle(board=board, start=start, extra=extra)
+
+
+def _cell_at(pair: Any, rows: int, cols: int, what: str) -> Cell:
+    """The cell of a ``[row, column]`` pair on a ``rows`` x ``cols`` board."""
+    if not isinstance(pair, list) or len(pair) != 2 or any(type(v) is not int for v in pair):
+        raise PuzzleFormatError(f"{what} must be [row, column], not {_shown(pair)}")
+    row, col = pair
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise PuzzleFormatError(
+            f"{what} {json.dumps(pair)} is off the {rows}x{cols} board (rows 0..{rows - 1}, "
+            f"columns 0..{cols - 1})"
+        )
+    return int(row * cols + col)
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as a message shows it: short values as JSON, others by kind."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else _kind(value)
 
 
 def find_puzzle_files(paths: Iterable[str | Path]) -> Iterator[Path]:

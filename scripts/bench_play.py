@@ -4,28 +4,56 @@ Strength: every policy plays the same games (the same base seed, so game ``i`` i
 board for each) on beginner 8x8/10 and 9x9/10, intermediate 16x16/40 and expert 30x16/99,
 first click safe at the corner (Tu et al. 2017's rules), and expert with an opening at (3,3)
 too. Printed as a Markdown table: games, wins, win rate and its 95% Wilson interval, and the
-published figure to compare with. ``--ablation`` adds expert rows for ``best`` with each
+published figure to compare with; then, with two policies or more, each policy paired game by
+game with the first one (the difference of win rates with its 95% Newcombe interval, the games
+only one of them won, McNemar's exact p). ``--ablation`` adds expert rows for ``best`` with each
 ingredient switched off in turn. ``--speed`` times expert games: the median time of one game
 in this process, and games per second with ``--jobs`` processes.
+
+``--boards FILE`` plays the boards of a file (``mineshafted play --boards``'s format) with each
+policy instead of the levels, and pairs them the same way. ``--compare A B`` pairs two results
+files game by game: two of ours (``--out``), or one of another program's harness that played
+the same boards (one JSON line a game, with ``index`` and ``outcome``). ``--write-boards FILE``
+writes the boards a level's games are played on (the first level of ``--levels``, its number
+of games, ``--seed``) as a boards file, for another program to play, and plays nothing.
 
     python scripts/bench_play.py                                 # 2,000 games a row, 2 jobs
     python scripts/bench_play.py --games 20000 --expert-games 100000 --jobs 2
     python scripts/bench_play.py --games 200 --levels expert --ablation --speed
     python scripts/bench_play.py ... --out bench/   # keep the games; an interrupted run resumes
+    python scripts/bench_play.py --levels expert --games 1000 --write-boards expert.jsonl
+    python scripts/bench_play.py --boards expert.jsonl --policies best,safest --out bench/
+    python scripts/bench_play.py --compare bench/best.jsonl theirs.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from mineshafted.game import FirstMove
-from mineshafted.probability import play_game
-from mineshafted.studies import Study, game_seed, run_study, summarise
+from mineshafted.errors import MineshaftedError
+from mineshafted.game import AfterMine, FirstMove, Game, GameStatus, Rules
+from mineshafted.probability import play_game, start_cell
+from mineshafted.studies import (
+    BoardsStudy,
+    GameLine,
+    Paired,
+    Study,
+    boards_study,
+    compare,
+    game_seed,
+    pair,
+    read_results,
+    run_study,
+    summarise,
+    wilson,
+)
 
 
 @dataclass(frozen=True)
@@ -74,11 +102,34 @@ ABLATION = [
 """``best`` and each ingredient switched off in turn (``policy_named`` reads the names)."""
 
 
+HEADING = [
+    "| level | policy | games | wins | win rate | 95% CI | guesses/game | published |",
+    "|---|---|---|---|---|---|---|---|",
+]
+"""The strength table's head."""
+
+PAIRED_HEADING = [
+    "| level | policy | vs | games | wins | vs wins | difference | 95% CI | only policy won "
+    "| only vs won | McNemar p |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+]
+"""The paired table's head: each policy against the first, game by game."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One policy's games on one level: its strength row, its games and the seconds taken."""
+
+    row: str
+    lines: list[GameLine]
+    seconds: float
+
+
 def strength(
     level: Level, policy: str, games: int, seed: int, jobs: int, out: Path | None = None
-) -> tuple[str, float]:
-    """One Markdown row for ``policy`` on ``level``, and the seconds it took; with ``out``
-    (a directory) the games are kept there, one JSON Lines file a row, and a run resumes."""
+) -> Row:
+    """``policy`` on ``level``: its Markdown row and games; with ``out`` (a directory) the
+    games are kept there, one JSON Lines file a row, and a run resumes."""
     study = Study(
         level.rows,
         level.cols,
@@ -89,20 +140,123 @@ def strength(
         start=level.start,
         policy=policy,
     )
+    name = f"{level.rows}x{level.cols}-{level.mines}-{level.start}-{policy}-{seed}.jsonl"
+    return played(study, level.name, level.target, jobs, out, name)
+
+
+def played(
+    study: Study | BoardsStudy, name: str, target: str, jobs: int, out: Path | None, file: str
+) -> Row:
+    """``study`` run (kept in ``out / file`` when ``out`` is given): its row and games."""
     began = time.perf_counter()
     path = None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{level.rows}x{level.cols}-{level.mines}-{level.start}-{policy}-{seed}.jsonl"
-    summary = summarise(run_study(study, jobs=jobs, out=path).lines)
+        path = out / file
+    lines = run_study(study, jobs=jobs, out=path).lines
+    summary = summarise(lines)
     took = time.perf_counter() - began
     low, high = summary.ci95
     row = (
-        f"| {level.name} | {policy} | {summary.games} | {summary.wins} | "
+        f"| {name} | {study.policy} | {summary.games} | {summary.wins} | "
         f"{summary.win_rate:.2%} | {low:.2%} - {high:.2%} | {summary.guesses_per_game:.2f} | "
-        f"{level.target} |"
+        f"{target} |"
     )
-    return row, took
+    return Row(row, lines, took)
+
+
+def won(lines: list[GameLine]) -> dict[int, bool]:
+    """Whether each game was won, by index."""
+    return {line.index: line.outcome is GameStatus.WON for line in lines}
+
+
+def paired_row(name: str, policy: str, base: str, result: Paired) -> str:
+    """One Markdown row: ``policy`` against ``base`` on the same games."""
+    low, high = result.ci95
+    return (
+        f"| {name} | {policy} | {base} | {result.games} | {result.first_wins} | "
+        f"{result.second_wins} | {result.difference * 100:+.2f} points | "
+        f"{low * 100:+.2f} to {high * 100:+.2f} | {result.first_only} | {result.second_only} | "
+        f"{result.p_value:.3g} |"
+    )
+
+
+def paired_table(name: str, rows: dict[str, Row]) -> list[str]:
+    """Each policy of ``rows`` after the first, paired with the first on ``name``'s games."""
+    (base, first), *others = rows.items()
+    return [
+        paired_row(name, policy, base, pair(won(row.lines), won(first.lines)))
+        for policy, row in others
+    ]
+
+
+def boards(
+    path: Path, policies: list[str], first: FirstMove, seed: int, jobs: int, out: Path | None
+) -> Iterator[str]:
+    """The boards of ``path`` played by each policy: the strength table, a row as each policy
+    finishes, then each policy paired with the first."""
+    rows: dict[str, Row] = {}
+    yield from HEADING
+    for policy in policies:
+        study = boards_study(path, first=first, policy=policy, seed=seed)
+        file = f"{path.stem}-{first.value}-{policy}-{seed}.jsonl"
+        rows[policy] = played(study, path.name, "", jobs, out, file)
+        print(f"  ({rows[policy].seconds:.0f} s)", file=sys.stderr, flush=True)
+        yield rows[policy].row
+    if len(rows) > 1:
+        yield from ["", *PAIRED_HEADING, *paired_table(path.name, rows)]
+
+
+def write_boards(path: Path, level: Level, games: int, seed: int) -> None:
+    """The boards of ``level``'s first ``games`` games from ``seed``, as ``play`` draws them
+    (the mines drawn at the first click, outside its zone), one mine list a line."""
+    with path.open("w", encoding="utf-8") as stream:
+        for index in range(games):
+            rules = Rules(level.first, auto_expand=True, after_mine=AfterMine.END, total_known=True)
+            game = Game.draw(
+                level.rows, level.cols, level.mines, rules=rules, seed=game_seed(seed, index)
+            )
+            start = start_cell(level.start, level.rows, level.cols)
+            game.reveal(start)
+            assert game.board is not None
+            mines = [list(game.geometry.coords(cell)) for cell in sorted(game.board.mines)]
+            first = list(game.geometry.coords(start))
+            line = {"rows": level.rows, "cols": level.cols, "mines": mines, "first": first}
+            stream.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+
+def compared(first: Path, second: Path) -> list[str]:
+    """Two results files of the same games: each one's wins, then the two paired."""
+    ours, theirs = read_results(first), read_results(second)
+    result = compare(ours, theirs)
+    lines = ["| results | games | wins | win rate | 95% CI |", "|---|---|---|---|---|"]
+    for name, results in (("A", ours), ("B", theirs)):
+        wins, games = sum(results.won.values()), len(results.won)
+        low, high = wilson(wins, games)
+        lines.append(
+            f"| {name} | {games} | {wins} | {wins / max(games, 1):.2%} | {low:.2%} - {high:.2%} |"
+        )
+    alone = len(ours.won.keys() ^ theirs.won.keys())
+    low, high = result.ci95
+    lines += [
+        "",
+        "| games in both | A wins | B wins | A - B | 95% CI | only A won | only B won "
+        "| McNemar p |",
+        "|---|---|---|---|---|---|---|---|",
+        f"| {result.games} | {result.first_wins} | {result.second_wins} | "
+        f"{result.difference * 100:+.2f} points | {low * 100:+.2f} to {high * 100:+.2f} | "
+        f"{result.first_only} | {result.second_only} | {result.p_value:.3g} |",
+        "",
+        f"A is {first}, B {second}.",
+        f"Paired by index: {result.games} games in both"
+        + (f"; {alone} in one file only, left out" if alone else "")
+        + (
+            ""
+            if ours.study and theirs.study
+            else "; a file without a study line is taken on trust to hold the same boards"
+        ),
+    ]
+    return lines
 
 
 def speed(games: int, seed: int, jobs: int) -> list[str]:
@@ -144,37 +298,89 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--out", type=Path, default=None, help="keep every row's games here, and resume from them"
     )
+    parser.add_argument(
+        "--boards", type=Path, default=None, help="play this boards file instead of the levels"
+    )
+    parser.add_argument(
+        "--first",
+        choices=[FirstMove.SAFE.value, FirstMove.OPENING.value],
+        default=FirstMove.SAFE.value,
+        help="with --boards: the first move (opening: every first click must be a 0)",
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        nargs=2,
+        metavar=("A.jsonl", "B.jsonl"),
+        default=None,
+        help="pair two results files of the same games, game by game, and play nothing",
+    )
+    parser.add_argument(
+        "--write-boards",
+        type=Path,
+        default=None,
+        metavar="FILE.jsonl",
+        help="write the boards of the first level's games as a boards file, and play nothing",
+    )
     args = parser.parse_args(argv)
     expert_games = args.expert_games if args.expert_games is not None else args.games
     print(
         f"Command: python scripts/bench_play.py {' '.join(sys.argv[1:] if argv is None else argv)}"
     )
     print()
-    print("| level | policy | games | wins | win rate | 95% CI | guesses/game | published |")
-    print("|---|---|---|---|---|---|---|---|")
-    rows: dict[tuple[str, str], str] = {}
+    try:
+        if args.compare is not None:
+            print("\n".join(compared(*args.compare)))
+            return
+        if args.write_boards is not None:
+            key = next(filter(None, args.levels.split(",")))
+            games = expert_games if key.startswith("expert") else args.games
+            write_boards(args.write_boards, LEVELS[key], games, args.seed)
+            print(f"{games} boards of {LEVELS[key].name} (seed {args.seed}) in {args.write_boards}")
+            return
+        if args.boards is not None:
+            policies = args.policies.split(",")
+            first = FirstMove(args.first)
+            for line in boards(args.boards, policies, first, args.seed, args.jobs, args.out):
+                print(line, flush=True)
+            return
+    except MineshaftedError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    print("\n".join(HEADING))
+    rows: dict[tuple[str, str], Row] = {}
     for key in filter(None, args.levels.split(",")):
         level = LEVELS[key]
         games = expert_games if key.startswith("expert") else args.games
         for policy in args.policies.split(","):
-            row, took = strength(level, policy, games, args.seed, args.jobs, args.out)
-            rows[key, policy] = row
-            print(row, flush=True)
-            print(f"  ({took:.0f} s)", file=sys.stderr, flush=True)
+            rows[key, policy] = strength(level, policy, games, args.seed, args.jobs, args.out)
+            print(rows[key, policy].row, flush=True)
+            print(f"  ({rows[key, policy].seconds:.0f} s)", file=sys.stderr, flush=True)
+    paired = [
+        line
+        for key in filter(None, args.levels.split(","))
+        for line in paired_table(
+            LEVELS[key].name, {p: row for (k, p), row in rows.items() if k == key}
+        )
+    ]
+    if paired:
+        print()
+        print("Each policy against the first, game by game on the same boards:")
+        print()
+        print("\n".join([*PAIRED_HEADING, *paired]), flush=True)
     if args.ablation:
         print()
         print("What each ingredient of best adds (expert 30x16/99, safe corner, same seeds):")
         print()
-        print("| level | policy | games | wins | win rate | 95% CI | guesses/game | published |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("\n".join(HEADING))
+        ablated: dict[str, Row] = {}
         for policy in ABLATION:
-            row = (
-                rows.get(("expert", policy))
-                or strength(LEVELS["expert"], policy, expert_games, args.seed, args.jobs, args.out)[
-                    0
-                ]
+            ablated[policy] = rows.get(("expert", policy)) or strength(
+                LEVELS["expert"], policy, expert_games, args.seed, args.jobs, args.out
             )
-            print(row, flush=True)
+            print(ablated[policy].row, flush=True)
+        print()
+        print("\n".join([*PAIRED_HEADING, *paired_table(LEVELS["expert"].name, ablated)]))
     if args.speed:
         print()
         for line in speed(args.speed_games, args.seed, args.jobs):

@@ -10,6 +10,8 @@ or the generator. A new command is one new module and one registration line belo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -29,6 +31,12 @@ from . import (
     solve,
 )
 from .logs import verbose_logging
+from .output import fail
+
+try:  # a recent typer keeps its own copy of click; an older one used click itself
+    from typer._click.exceptions import UsageError
+except ImportError:  # pragma: no cover - an older typer
+    from click.exceptions import UsageError  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # typer carries its own copy of click; its Context is what groups parse with
     from typer._click import Context
@@ -47,6 +55,10 @@ class _App(TyperGroup):
     Help texts are plain text: typer renders them as rich markup, which would swallow
     ``[dask]`` in ``pip install 'mineshafted[dask]'`` and break lines where the source string
     does. Each command handed out is made literal first (:func:`_literal`).
+
+    A usage error (a missing argument, a value of the wrong type, an unknown option or
+    command), raised while the root or any command below it parses its arguments, is one line
+    on stderr like every other bad input (:func:`_one_line_usage_errors`), not typer's box.
     """
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
@@ -59,7 +71,13 @@ class _App(TyperGroup):
     def make_context(self, info_name: str | None, args: list[str], *rest: Any, **extra: Any) -> Any:
         """The root's context, once its own help is made literal too."""
         _literal(self)
-        return super().make_context(info_name, args, *rest, **extra)
+        with _one_line_usage_errors():
+            return super().make_context(info_name, args, *rest, **extra)
+
+    def invoke(self, ctx: Context) -> Any:
+        """Run the command named, a usage error below the root made one line."""
+        with _one_line_usage_errors():
+            return super().invoke(ctx)
 
     def get_command(self, ctx: Context, cmd_name: str) -> Any:
         """The command ``cmd_name``, its help (and its commands', for a group) made literal."""
@@ -68,6 +86,29 @@ class _App(TyperGroup):
             _literal(command)
             _negative_numbers(command)
         return command
+
+
+@contextmanager
+def _one_line_usage_errors() -> Iterator[None]:
+    """Turn a usage error raised in the block into :func:`~.output.fail`'s one line, exit 2.
+
+    The line is click's message and the command's help to try:
+    ``error: Invalid value for '--jobs' / '-j': ... (see 'mineshafted grade --help')``. A
+    group named without a command (``mineshafted rules``) still shows its help.
+
+    Raises
+    ------
+    typer.Exit
+        For a usage error, with its exit status (2).
+    """
+    try:
+        yield
+    except UsageError as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # the help, shown as it always was
+            raise
+        ctx = getattr(error, "ctx", None)
+        where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        fail(f"{error.format_message()}{where}", error.exit_code)
 
 
 _VERBOSE = re.compile(r"-v+|--verbose")

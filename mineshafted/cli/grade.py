@@ -38,8 +38,10 @@ HELP = (
     "3 Mines 20%, 4 Mines 25%, 5+ Mines 30%, each earned when every graded board with that\n"
     "many mines is solved. Each board runs in a bubblewrap sandbox where bwrap works (no\n"
     "network, a read-only system, none of your files but the submission), else as a plain\n"
-    "process, with a note. Exit status: 0 graded (whatever the score); 2 unusable arguments\n"
-    "or a submission that cannot be imported."
+    "process, with a note; and in a cgroup bounding the memory and number of its processes\n"
+    "together where one can be made, else the report warns of what is not enforced.\n"
+    "Exit status: 0 graded (whatever the score); 2 unusable arguments or a submission that\n"
+    "cannot be imported."
 )
 """The command's ``--help`` text."""
 
@@ -77,7 +79,13 @@ def command(
         ),
     ] = None,
     memory: Annotated[
-        int, typer.Option(min=64, metavar="MB", help="Address-space limit per board, in MiB.")
+        int,
+        typer.Option(
+            min=64,
+            metavar="MB",
+            help="Memory per board, in MiB: of all its processes together (and its /tmp) "
+            "where a cgroup can be made, else the address space of each process.",
+        ),
     ] = 1024,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, max=64, help="Boards graded at once.")
@@ -104,7 +112,7 @@ def command(
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
     from ..grading import Sandbox, grade
     from ..grading.sandbox import NONE_WARNING
-    from ..grading.text import visible
+    from ..text import visible
 
     if log is not None and log.exists() and not force:
         fail(f"{log}: already exists (use --force to overwrite)")
@@ -195,7 +203,7 @@ def _print_grade(report: GradeReport) -> None:
     from rich.table import Table
 
     from ..grading import Outcome
-    from ..grading.text import visible
+    from ..text import visible
 
     def shown(text: str) -> str:
         return escape(visible(text))
@@ -228,3 +236,5 @@ def _print_grade(report: GradeReport) -> None:
     console.print(rubric)
     earned = sum(a.earned for a in report.achievements)
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")
+    for warning in report.warnings:
+        console.print(f"warning: {shown(warning)}", style="yellow")

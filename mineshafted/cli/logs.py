@@ -78,7 +78,7 @@ def verbose_logging(verbosity: int) -> Iterator[None]:
     logger = logging.getLogger(PACKAGE_LOGGER)
     level, propagate = logger.level, logger.propagate
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(_FORMAT))
+    handler.setFormatter(_VisibleFormatter(_FORMAT))
     logger.addHandler(handler)
     logger.setLevel(level_for(verbosity))
     logger.propagate = False
@@ -89,3 +89,14 @@ def verbose_logging(verbosity: int) -> Iterator[None]:
         handler.close()
         logger.setLevel(level)
         logger.propagate = propagate
+
+
+class _VisibleFormatter(logging.Formatter):
+    """Each record as one line with no control character: a rule's or a file's name in a
+    message may hold a newline or an escape sequence, so every control character is written
+    as an escape (:func:`mineshafted.text.visible`)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from ..text import visible
+
+        return visible(super().format(record))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from ..errors import MineshaftedError
+from ..text import visible
 from .status import EXIT_CLOSED_PIPE, EXIT_INVALID, exit_status
 
 if TYPE_CHECKING:
@@ -51,18 +51,8 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     typer.Exit
         Always, carrying ``status``.
     """
-    typer.echo(f"error: {_CONTROL.sub(_escaped, message)}", err=True)
+    typer.echo(f"error: {visible(message)}", err=True)
     raise typer.Exit(status)
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-"""A control character: in a message (a file's name, say) it would break the one line or
-drive the terminal."""
-
-
-def _escaped(control: re.Match[str]) -> str:
-    """A control character as its Python escape (``\\n``, ``\\x1b``)."""
-    return repr(control.group())[1:-1]
 
 
 def emit(line: str = "") -> None:

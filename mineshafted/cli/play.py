@@ -14,19 +14,24 @@ from .output import check_record, fail, fail_on_error, save_record
 from .status import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
+    from ..game import FirstMove, View
     from ..probability import Played
-    from ..studies import Finished, GameLine, Study, Summary
+    from ..studies import BoardsStudy, Finished, GameLine, Study, Summary
 
 __all__ = ["HELP", "First", "Policy", "command"]
 
 HELP = (
     "Play classic Minesweeper (the mine total known, zeros open, a mine loses): the solver\n"
     "deduces what it can, with the total, and a policy guesses at each stall.\n\n"
-    "One game prints each guess with its mine probability and the final board; more print\n"
-    "the win rate with its 95% Wilson interval, guesses and time per game. Game i is drawn\n"
-    "from --seed and i alone, so the wins are the same whatever --jobs or --dask. --out\n"
-    "appends one JSON line per finished game; Ctrl-C stops cleanly and the same command\n"
-    "resumes. Exit status: 0 done; 2 bad arguments (one line on stderr); 130 interrupted."
+    "Games are drawn (ROWS COLS MINES) or given (--boards FILE.jsonl: one board a line,\n"
+    '{"rows": R, "cols": C, "mines": [[r, c], ...], "first": [r, c]} or a puzzle as solve\n'
+    "reads it; game i is line i + 1, played exactly as given from its first click).\n\n"
+    "One game prints each guess with its mine probability and the final board (F a mine the\n"
+    "player knew, ? a cell it did not); more print the win rate with its 95% Wilson\n"
+    "interval, guesses and time per game. Game i depends on --seed and i alone, so the wins\n"
+    "are the same whatever --jobs or --dask. --out appends one JSON line per finished game;\n"
+    "Ctrl-C stops cleanly and the same command resumes. Exit status: 0 done; 2 bad\n"
+    "arguments or a bad boards file (one line on stderr); 130 interrupted."
 )
 """The command's ``--help`` text."""
 
@@ -49,19 +54,60 @@ class Policy(StrEnum):
 
 
 def command(
-    rows: Annotated[int, typer.Argument(metavar="ROWS", help="Board rows.", show_default=False)],
-    cols: Annotated[int, typer.Argument(metavar="COLS", help="Board columns.", show_default=False)],
+    rows: Annotated[
+        int | None,
+        typer.Argument(metavar="ROWS", help="Board rows (not with --boards).", show_default=False),
+    ] = None,
+    cols: Annotated[
+        int | None,
+        typer.Argument(
+            metavar="COLS", help="Board columns (not with --boards).", show_default=False
+        ),
+    ] = None,
     mines: Annotated[
-        int, typer.Argument(metavar="MINES", help="Number of mines.", show_default=False)
-    ],
-    games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 1,
-    seed: Annotated[int, typer.Option(help="Base seed: game i is drawn from it and i alone.")] = 0,
+        int | None,
+        typer.Argument(
+            metavar="MINES", help="Number of mines (not with --boards).", show_default=False
+        ),
+    ] = None,
+    boards: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE.jsonl",
+            help="Play the boards of this file, one a line, each once and exactly as given "
+            "(instead of drawing ROWS COLS MINES).",
+        ),
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            "-n",
+            help="How many games: default 1, or every board of --boards (then the first N).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="Base seed: game i is drawn, and guessed at random, from it and i alone."
+        ),
+    ] = 0,
     first: Annotated[
-        First, typer.Option(help="First move: safe (the start cell) or opening (a 0).")
+        First,
+        typer.Option(
+            help="First move: safe (the start cell) or opening (a 0; with --boards, a first "
+            "click that is not a 0 is refused)."
+        ),
     ] = First.SAFE,
     start: Annotated[
-        str, typer.Option(metavar="corner|centre|R,C", help="The first cell revealed.")
-    ] = "corner",
+        str | None,
+        typer.Option(
+            metavar="corner|centre|R,C",
+            help="The first cell revealed [default: corner] (with --boards, each board's own).",
+            show_default=False,
+        ),
+    ] = None,
     policy: Annotated[Policy, typer.Option(help="How to guess at a stall.")] = Policy.BEST,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
     dask: Annotated[
@@ -87,32 +133,27 @@ def command(
         typer.Option(
             "--json",
             help="Print one JSON object: rows, cols, mines, first, start, policy, games, wins, "
-            "win_rate, ci95, guesses_per_game, seconds_per_game, seed, ...",
+            "win_rate, ci95, guesses_per_game, seconds_per_game, seed, ... (and boards, "
+            "sha256 with --boards).",
         ),
     ] = False,
 ) -> None:
     """Check the arguments, play the games and print them."""
     from ..game import FirstMove
-    from ..studies import Study
 
-    if games < 1:
+    if games is not None and games < 1:
         fail(f"--games must be at least 1, not {games}")
     check_jobs(jobs)
-    check_cells(rows, cols)
-    study = Study(
-        rows,
-        cols,
-        mines,
-        games=games,
-        seed=seed,
-        first=FirstMove(first.value),
-        start=start,
-        policy=policy.value,
-    )
+    chosen = FirstMove(first.value)
+    study: Study | BoardsStudy
+    if boards is None:
+        study = _drawn(rows, cols, mines, games, seed, chosen, start, policy)
+    else:
+        study = _given(boards, (rows, cols, mines), games, seed, chosen, start, policy)
     with fail_on_error():
         study.check()
-    check_record(record, games, "game")
-    if games == 1 and not json_output and out is None and dask is None:
+    check_record(record, study.count, "game")
+    if study.count == 1 and not json_output and out is None and dask is None:
         _one(study, record)
         return
     if record is not None:
@@ -128,39 +169,94 @@ def command(
         typer.echo(summary.text())
     if finished.interrupted:
         typer.echo(
-            f"interrupted: {summary.games} of {games} game(s) done"
+            f"interrupted: {summary.games} of {study.count} game(s) done"
             + ("; run the same command to resume" if out is not None else ""),
             err=True,
         )
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _one(study: Study, record: Path | None) -> None:
-    """Play game 0 of ``study``, print each guess and the final board, keep its record."""
-    from ..probability import play_game
-    from ..studies import game_seed
+def _drawn(
+    rows: int | None,
+    cols: int | None,
+    mines: int | None,
+    games: int | None,
+    seed: int,
+    first: FirstMove,
+    start: str | None,
+    policy: Policy,
+) -> Study:
+    """The study of drawn games the arguments ask for."""
+    from ..studies import Study
 
-    played = play_game(
-        study.rows,
-        study.cols,
-        study.mines,
-        seed=game_seed(study.seed, 0),
-        first=study.first,
-        start=study.start,
-        policy=study.policy,
-        record_odds=record is not None,
+    if rows is None or cols is None or mines is None:
+        fail("give ROWS COLS MINES to draw the boards, or --boards FILE.jsonl to play given ones")
+    check_cells(rows, cols)
+    return Study(
+        rows,
+        cols,
+        mines,
+        games=1 if games is None else games,
+        seed=seed,
+        first=first,
+        start="corner" if start is None else start,
+        policy=policy.value,
     )
+
+
+def _given(
+    boards: Path,
+    size: tuple[int | None, int | None, int | None],
+    games: int | None,
+    seed: int,
+    first: FirstMove,
+    start: str | None,
+    policy: Policy,
+) -> BoardsStudy:
+    """The study of the boards file the arguments name, every line checked."""
+    from ..studies import boards_study
+
+    if any(value is not None for value in size):
+        fail("--boards gives the boards: leave out ROWS COLS MINES")
+    if start is not None:
+        fail('--boards gives each first click ("first" or "start" on its line): leave out --start')
+    with fail_on_error():
+        return boards_study(boards, first=first, policy=policy.value, seed=seed, games=games)
+
+
+def _one(study: Study | BoardsStudy, record: Path | None) -> None:
+    """Play game 0 of ``study``, print each guess and the final board, keep its record."""
+    played = study.game(0, record_odds=record is not None, flag=True)
     if record is not None:
         save_record(played.record, record)
-    typer.echo(_heading(study))
-    for line in _guess_lines(played, study.cols):
+    typer.echo(_heading(study, played))
+    for line in _guess_lines(played, len(played.view.grid[0])):
         typer.echo(line)
-    typer.echo(played.view.render())
+    typer.echo(_known(played.view).render())
     outcome = "won" if played.won else "lost"
     typer.echo(
         f"{outcome} after {len(played.guesses)} guess(es) in {played.seconds * 1000:.1f} ms "
         f"(game seed {played.seed})"
     )
+
+
+def _known(view: View) -> View:
+    """The final board with every mine the player knew flagged: those proven, and, once the
+    game is won, every cell still hidden (all of them mines)."""
+    from dataclasses import replace
+
+    from ..game import GameStatus
+
+    if view.status is not GameStatus.WON:
+        return view
+    cols = len(view.grid[0])
+    hidden = {
+        r * cols + c
+        for r, row in enumerate(view.grid)
+        for c, value in enumerate(row)
+        if value is None
+    }
+    return replace(view, flags=view.flags | hidden)
 
 
 def _guess_lines(played: Played, cols: int) -> list[str]:
@@ -173,7 +269,12 @@ def _guess_lines(played: Played, cols: int) -> list[str]:
 
 
 def _many(
-    study: Study, jobs: int, dask: str | None, out: Path | None, *, show_progress: bool
+    study: Study | BoardsStudy,
+    jobs: int,
+    dask: str | None,
+    out: Path | None,
+    *,
+    show_progress: bool,
 ) -> Finished[GameLine]:
     """Run the study, with a progress bar on stderr when it is a terminal."""
     from rich.console import Console
@@ -193,7 +294,7 @@ def _many(
         console=console,
         transient=True,
     ) as progress:
-        task = progress.add_task("playing", total=study.games)
+        task = progress.add_task("playing", total=study.count)
 
         def advance(_line: object, done: int) -> None:
             progress.update(task, completed=done)
@@ -202,25 +303,60 @@ def _many(
             return run_study(study, jobs=jobs, dask=dask, out=out, on_game=advance)
 
 
-def _heading(study: Study) -> str:
-    """The study in one line."""
+def _heading(study: Study | BoardsStudy, played: Played | None = None) -> str:
+    """The study in one line (with ``played``, the one game shown)."""
+    from ..studies import Study
+
+    rest = f"policy {study.policy}, seed {study.seed}"
+    if isinstance(study, Study):
+        return (
+            f"{study.rows}x{study.cols}/{study.mines}, first move {study.first.value} at "
+            f"{study.start}, {rest}"
+        )
+    if played is not None:
+        header = played.record.header
+        row, col = divmod(_first_click(played), header.cols)
+        return (
+            f"{study.path}, line 1: {header.rows}x{header.cols}/{header.mines}, first move "
+            f"{study.first.value} at {row},{col}, {rest}"
+        )
+    boards = "mixed sizes" if study.size is None else "{}x{}/{} each".format(*study.size)
     return (
-        f"{study.rows}x{study.cols}/{study.mines}, first move {study.first.value} at "
-        f"{study.start}, policy {study.policy}, seed {study.seed}"
+        f"{study.count} board(s) of {study.path} ({boards}), first move {study.first.value}, {rest}"
     )
 
 
+def _first_click(played: Played) -> int:
+    """The cell of the game's first reveal."""
+    from ..game import Reveal
+
+    return next(e.cell for e in played.record.events if isinstance(e, Reveal))
+
+
 def _summary_json(
-    study: Study, finished: Finished[GameLine], summary: Summary, jobs: int, dask: str | None
+    study: Study | BoardsStudy,
+    finished: Finished[GameLine],
+    summary: Summary,
+    jobs: int,
+    dask: str | None,
 ) -> dict[str, Any]:
     """The summary for programs."""
+    from ..studies import Study
+
     low, high = summary.ci95
+    given: dict[str, Any] = {}
+    if isinstance(study, Study):
+        size: tuple[int | None, ...] = (study.rows, study.cols, study.mines)
+        start: str | None = study.start
+    else:
+        size, start = study.size or (None, None, None), None
+        given = {"boards": str(study.path), "sha256": study.sha256}
     return {
-        "rows": study.rows,
-        "cols": study.cols,
-        "mines": study.mines,
+        "rows": size[0],
+        "cols": size[1],
+        "mines": size[2],
         "first": study.first.value,
-        "start": study.start,
+        "start": start,
         "policy": study.policy,
         "seed": study.seed,
         "games": summary.games,
@@ -229,9 +365,10 @@ def _summary_json(
         "ci95": [low, high],
         "guesses_per_game": summary.guesses_per_game,
         "seconds_per_game": summary.seconds_per_game,
-        "requested": study.games,
+        "requested": study.count,
         "resumed": finished.resumed,
         "interrupted": finished.interrupted,
         "jobs": jobs,
         "dask": dask,
+        **given,
     }

@@ -122,7 +122,7 @@ def evaluate(
     err = json_output
 
     def echo(line: str) -> None:
-        typer.echo(line, err=err)
+        typer.echo(_shown(line), err=err)
 
     evaluation = Evaluation()
     for number, (name, hidden) in enumerate(boards):
@@ -181,11 +181,20 @@ def check(
         typer.echo(json.dumps({"rules": [f.to_json() for f in findings]}))
     else:
         for finding in findings:
-            typer.echo(f"{finding.rule}: {finding.verdict.value}: {finding.reason}")
+            typer.echo(_shown(f"{finding.rule}: {finding.verdict.value}: {finding.reason}"))
             if finding.board is not None:
                 typer.echo("\n".join("    " + line for line in finding.board.splitlines()))
     if any(f.verdict is Verdict.UNSOUND for f in findings):
         raise typer.Exit(EXIT_UNSOUND)
+
+
+def _shown(line: str) -> str:
+    """A line of output as it may reach the terminal: a rule's name (any run of characters
+    but whitespace, braces and semicolons) may hold an escape sequence, so every control
+    character but the newline is written as an escape (:func:`mineshafted.text.visible`)."""
+    from ..text import visible
+
+    return visible(line, keep="\n")
 
 
 def _shipped(path: Path) -> Path:

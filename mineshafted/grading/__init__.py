@@ -2,7 +2,8 @@
 
 Modules: :mod:`.grade` (the entry points), :mod:`.session` (one child, refereed, and how it
 ended), :mod:`.process` (starting the child and sweeping up after it), :mod:`.sandbox`
-(bubblewrap, or none), :mod:`.child` (the script it runs),
+(bubblewrap, or none), :mod:`.cgroup` (a board's processes bounded together), :mod:`.child`
+(the script it runs),
 :mod:`.protocol` (the messages), :mod:`.referee` (the hidden board), :mod:`.capture` (its
 output), :mod:`.limits`, :mod:`.rubric`, :mod:`.result` and :mod:`.errors`.
 """

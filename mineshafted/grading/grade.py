@@ -6,7 +6,10 @@ and hands its ``sweep_mines`` a manager whose ``move`` asks this process over a 
 the submission does to its manager can reveal more than the clues it moves onto. The child
 sets limits on its memory, CPU time and file size before it imports the submission, and runs
 in an empty temporary folder with a fixed, minimal environment (:mod:`.process`); this process
-enforces a wall-clock limit and caps what it reads (:mod:`.limits`). The submission's prints
+enforces a wall-clock limit and caps what it reads (:mod:`.limits`). Where it can make one,
+each board also runs in a control group of its own that bounds the memory and the number of
+all its processes together (:mod:`.cgroup`); where it cannot, the report's warnings say what
+is not enforced. The submission's prints
 are captured, capped, and kept out of the report.
 
 Where bubblewrap runs, each child is also in a sandbox (:mod:`.sandbox`): its own
@@ -26,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..formats import Puzzle
+from .cgroup import unenforced
 from .errors import GradingError, PuzzleStartError, SubmissionError
 from .limits import Limits, board_timeout
 from .referee import Referee
@@ -204,7 +208,7 @@ def grade(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(one, puzzles))
     scored = achievements((r.mines, r.outcome is Outcome.SOLVED) for r in results)
-    return GradeReport(str(submission), results, scored)
+    return GradeReport(str(submission), results, scored, unenforced())
 
 
 _OUTCOMES: dict[Ending, Outcome] = {

@@ -49,22 +49,28 @@ class Limits:
 
     The child sets its own operating-system limits (memory, CPU time, file size, processes,
     no core file) from its command line before it imports the submission; the parent
-    enforces the wall-clock time and the caps on what it reads; bubblewrap, where it is the
-    sandbox, the size of the child's ``/tmp``.
+    enforces the wall-clock time and the caps on what it reads, and, where it can make a
+    control group for the board (:mod:`.cgroup`), the memory and the number of all the
+    board's processes together; bubblewrap, where it is the sandbox, the size of the
+    child's ``/tmp``.
 
     Parameters
     ----------
     timeout:
         Wall-clock seconds from the start of the child to its answer.
     memory_mb:
-        Address-space limit (``RLIMIT_AS``), in MiB.
+        Address-space limit of each process (``RLIMIT_AS``), in MiB; in a board's control
+        group, also the memory of all its processes together, with its ``/tmp``
+        (:attr:`group_memory_bytes`).
     file_mb:
         Largest file the child may write (``RLIMIT_FSIZE``), in MiB.
     disk_mb:
         Size of the sandbox's private ``/tmp``, in MiB: all the child may write, in all.
     processes:
-        Processes and threads the child's user may run (``RLIMIT_NPROC``). The kernel
-        does not hold root to it; a PID namespace still ends them all with the board.
+        Processes and threads the board may run at once: its control group's ``pids.max``
+        where one is made, else the child's user's ``RLIMIT_NPROC`` (which counts every
+        process of that user, and which the kernel does not hold root to). A PID namespace
+        or the grader's sweep still ends them all with the board.
     output_cap:
         Bytes of the child's output kept; the rest is counted, not kept.
     message_cap:
@@ -114,6 +120,20 @@ class Limits:
     def memory_bytes(self) -> int:
         """The address-space limit in bytes."""
         return self.memory_mb * MIB
+
+    @property
+    def group_memory_bytes(self) -> int:
+        """The memory of a board's processes together: :attr:`memory_mb` and its ``/tmp``.
+
+        A file written to the sandbox's ``/tmp`` (at most :attr:`disk_mb`) is memory charged
+        to the board, so it is added: a single process gets its full address space as before.
+
+        Examples
+        --------
+        >>> Limits(memory_mb=512, disk_mb=64).group_memory_bytes // MIB
+        576
+        """
+        return (self.memory_mb + self.disk_mb) * MIB
 
     @property
     def file_bytes(self) -> int:

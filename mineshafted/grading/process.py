@@ -13,6 +13,13 @@ Under :attr:`~.sandbox.Sandbox.BWRAP` the interpreter runs inside bubblewrap (se
 afterwards, and when the board ends its process group is killed and then every process that
 still carries the child's marker variable (a ``setsid`` escapee, say), found in ``/proc``.
 
+Where the grader can make one, the child also runs in a control group of its own
+(:mod:`.cgroup`) that bounds the memory and the number of all the board's processes together:
+it is started as ``sh -c 'read _ && exec "$@" </dev/null'``, which waits on its standard input
+while the grader moves it into the group, then becomes the child (bubblewrap, or the
+interpreter), so everything it starts is in the group from its first instruction. A group
+that cannot be joined is an error of the grader's, not the submission's.
+
 Three pipes connect it: the channel (child -> grader messages), the replies (grader -> child)
 and its output (stdout and stderr together).
 """
@@ -20,6 +27,7 @@ and its output (stdout and stderr together).
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import logging
 import os
@@ -33,6 +41,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from .cgroup import BoardGroup, group_plan
 from .errors import GradingError
 from .limits import Limits
 from .sandbox import CHILD_PATH, SUBMISSION_FOLDER, Sandbox, bwrap_arguments, bwrap_command
@@ -57,6 +66,17 @@ _SIGNALLED = 128
 signal stays ambiguous and is read as a signal (``bwrap --json-status-fd`` would tell)."""
 
 _LAST_SIGNAL = int(getattr(signal, "SIGRTMAX", 64))
+
+_JOIN = ["/bin/sh", "-c", 'read _ && unset PWD && exec "$@" </dev/null', "sh"]
+"""The command put before the child's when it runs in a group: it waits for a line on its
+standard input (the grader writes one once it has moved the shell into the group), then
+replaces itself by the child's command, with standard input from ``/dev/null`` again and no
+variable of its own (``PWD``). If the grader closes the pipe without a line, the shell exits
+with status 1 and runs nothing."""
+
+_BWRAP_TASKS = 2
+"""The processes bubblewrap itself keeps in a board's group (outside the sandbox and its
+PID 1): added to the limit, so that the submission may run as many as without it."""
 """The highest signal number: bubblewrap's status ``128 + n`` is a signal only up to it."""
 
 _SWEEPS = 20
@@ -106,6 +126,8 @@ class ChildProcess:
     ):
         self.sandbox = sandbox
         self._token = secrets.token_hex(16)
+        self.group = _group(limits, sandbox)
+        """The board's control group, where one can be made (:mod:`.cgroup`)."""
         self._folder = _working_folder(sandbox)
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
@@ -130,9 +152,12 @@ class ChildProcess:
         args += ["--check"] if check else []
         args += [seen, str(rows), str(cols), str(to_child_r), str(from_child_w)]
         try:
+            if self.group is not None:
+                _check_runnable(args[0])  # the shell would exit 127: the submission's status
+                args = [*_JOIN, *args]
             self._popen = subprocess.Popen(
                 args,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if self.group is not None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 pass_fds=tuple(passed),
@@ -145,6 +170,8 @@ class ChildProcess:
                 os.close(fd)
             if self._folder:
                 self._folder.cleanup()
+            if self.group is not None:
+                self.group.close()
             raise GradingError(f"cannot start a grading process: {error}") from None
         finally:
             for fd in passed:
@@ -157,6 +184,30 @@ class ChildProcess:
         assert self._popen.stdout is not None
         self.output = self._popen.stdout.fileno()
         """Where the child's stdout and stderr are read."""
+        if self.group is not None:
+            self._join(self.group)
+
+    def _join(self, group: BoardGroup) -> None:
+        """Move the waiting shell into ``group``, then let it become the child.
+
+        Raises
+        ------
+        GradingError
+            The kernel refuses the move (the shell is ended, and everything is cleaned up).
+        """
+        stdin = self._popen.stdin
+        assert stdin is not None
+        try:
+            group.join(self._popen.pid)
+        except OSError as error:
+            stdin.close()  # the shell reads no line: it exits and runs nothing
+            self.__exit__(None, None, None)
+            raise GradingError(f"cannot move a grading process into its cgroup: {error}") from None
+        try:
+            stdin.write(b"\n")
+            stdin.close()
+        except OSError:  # the shell is gone already: the session sees it exit
+            pass
 
     @property
     def pid(self) -> int:
@@ -214,12 +265,32 @@ class ChildProcess:
         self._popen.wait()
         if self.sandbox is Sandbox.NONE:
             _sweep(self._token)
+        if self.group is not None:
+            self.group.close()
         for fd in (self.channel, self.replies):
             os.close(fd)
         assert self._popen.stdout is not None
         self._popen.stdout.close()
         if self._folder:
             self._folder.cleanup()
+
+
+def _group(limits: Limits, sandbox: Sandbox) -> BoardGroup | None:
+    """A control group for one board's processes, or ``None`` where none can be made here.
+
+    Its memory limit is :attr:`~.limits.Limits.group_memory_bytes`; its task limit
+    :attr:`~.limits.Limits.processes`, plus bubblewrap's own under :attr:`~.sandbox.Sandbox.BWRAP`.
+    """
+    if not group_plan().places:
+        return None
+    extra = _BWRAP_TASKS if sandbox is Sandbox.BWRAP else 0
+    return BoardGroup(limits.group_memory_bytes, limits.processes + extra)
+
+
+def _check_runnable(program: str) -> None:
+    """Raise ``FileNotFoundError`` unless ``program`` names a file this user may run."""
+    if shutil.which(program) is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
 
 
 def _working_folder(sandbox: Sandbox) -> tempfile.TemporaryDirectory[str] | None:

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..text import cut, visible
 from .errors import GradingError
-from .text import KIND_CAP, MESSAGE_CAP, REPR_CAP, cut, visible
+from .text import KIND_CAP, MESSAGE_CAP, REPR_CAP
 
 __all__ = [
     "CHANNEL_LOST",
@@ -126,7 +127,7 @@ def parse(line: bytes) -> tuple[Message, Any]:
     The payload is an ``int`` for a move, a :class:`Failure` for an error, an
     :class:`Unreadable` for an unreadable result, the JSON value for a result, ``None`` for
     the others. The strings of a failure or an unreadable value are cut to their caps
-    and their control characters made visible (:mod:`.text`), whatever the child wrote.
+    and their control characters made visible (:mod:`mineshafted.text`), whatever the child wrote.
 
     Raises
     ------

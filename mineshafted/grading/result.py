@@ -56,6 +56,9 @@ class GradeReport:
     submission: str
     boards: list[BoardResult]
     achievements: list[Achievement] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What the grader could not enforce here (:func:`~.cgroup.unenforced`), one phrase
+    each: empty where every limit held."""
 
     @property
     def score(self) -> int:
@@ -92,4 +95,5 @@ class GradeReport:
                 }
                 for b in self.boards
             ],
+            "warnings": list(self.warnings),
         }

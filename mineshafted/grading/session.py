@@ -193,6 +193,8 @@ class Session:
         self._stop_clock()
         if self._ending is None:
             self._decide(*self._why_it_stopped(status, cut_off))
+        if child.group is not None and child.group.oom_kills and self._ending is Ending.EXITED:
+            self._detail += _out_of_memory(child.group.oom_kills, self.limits)
         assert self._ending is not None
         logger.debug("%s ended: %s %s", self.submission, self._ending.value, self._detail)
         return SessionEnd(
@@ -401,6 +403,20 @@ class Session:
     def _stop_clock(self) -> None:
         if self._started is not None and not self._seconds:
             self._seconds = time.perf_counter() - self._started
+
+
+def _out_of_memory(kills: int, limits: Limits) -> str:
+    """What to add to the detail of a child that ended after the out-of-memory killer acted.
+
+    Examples
+    --------
+    >>> _out_of_memory(1, Limits(memory_mb=512))
+    ' (the out-of-memory killer ended 1 of its processes: the board may hold 576 MiB in all)'
+    """
+    return (
+        f" (the out-of-memory killer ended {kills} of its processes: the board may hold "
+        f"{limits.group_memory_bytes // (1024 * 1024)} MiB in all)"
+    )
 
 
 _ANSWERS = (Message.RESULT, Message.UNREADABLE, Message.ERROR)

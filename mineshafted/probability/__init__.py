@@ -14,7 +14,16 @@ from .endgame import Endgame, best_reveal
 from .errors import PositionFormatError
 from .lookahead import Outlook, outlook
 from .odds import Odds, odds
-from .play import Guess, Played, Start, check_game, play_game, start_cell
+from .play import (
+    Guess,
+    Played,
+    Start,
+    check_board,
+    check_game,
+    play_board,
+    play_game,
+    start_cell,
+)
 from .policy import Best, Policy, PolicyName, RandomGuess, Safest, policy_named
 from .view import PositionFile, odds_json, parse_position, position_of, read_position, view_odds
 
@@ -33,11 +42,13 @@ __all__ = [
     "Safest",
     "Start",
     "best_reveal",
+    "check_board",
     "check_game",
     "odds",
     "odds_json",
     "outlook",
     "parse_position",
+    "play_board",
     "play_game",
     "policy_named",
     "position_of",

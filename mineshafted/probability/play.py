@@ -8,6 +8,9 @@ start
 first move
     What the rules keep free of mines at the start (:class:`~mineshafted.game.FirstMove`):
     ``safe`` the start cell, ``opening`` it and its neighbours (so it shows a 0).
+given board
+    A board played exactly as it is (:func:`play_board`): no mine is drawn or moved, so its
+    start must already be what the first move promises.
 guess
     A reveal at a stall, chosen by the policy; the game's record keeps it with its exact mine
     probability (as a float) and the policy's name.
@@ -20,13 +23,22 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from time import perf_counter
 
-from ..board import Cell, Geometry
+from ..board import MINE, Board, Cell, Geometry
 from ..errors import IllegalMoveError, InvalidBoardError
 from ..game import AfterMine, FirstMove, Game, GameRecord, Rules, View
 from .loop import Guess, play_out
 from .policy import Policy, PolicyName, policy_named
 
-__all__ = ["Guess", "Played", "Start", "check_game", "play_game", "start_cell"]
+__all__ = [
+    "Guess",
+    "Played",
+    "Start",
+    "check_board",
+    "check_game",
+    "play_board",
+    "play_game",
+    "start_cell",
+]
 # Guess lives in .loop; it is named here too, where it was first.
 
 
@@ -66,6 +78,7 @@ def play_game(
     start: Start | str | Cell = Start.CORNER,
     policy: Policy | PolicyName | str = PolicyName.BEST,
     record_odds: bool = False,
+    flag: bool = False,
 ) -> Played:
     """Play one classic game (mine total known, zeros expand, a mine loses) to its end.
 
@@ -90,6 +103,10 @@ def play_game(
     record_odds:
         Keep every unknown cell's mine probability at each guess in the record (the reveal's
         ``detail["odds"]``), for a replay's heat map. Off by default: studies do not need it.
+    flag:
+        Flag each mine as soon as the sweep proves it, as a player marks what they know (the
+        final :attr:`Played.view` shows them): for a game shown, not for studies, since it
+        costs a scan of the board whenever a mine is proven. The moves are the same.
 
     Returns
     -------
@@ -124,11 +141,124 @@ def play_game(
     chooser = policy_named(policy) if isinstance(policy, str) else policy
     cell = start_cell(start, rows, cols)
     check_game(rows, cols, mines, first=first, start=cell)
-    rules = Rules(first, auto_expand=True, after_mine=AfterMine.END, total_known=True)
-    game = Game.draw(rows, cols, mines, rules=rules, seed=seed)
+    game = Game.draw(rows, cols, mines, rules=_classic(first), seed=seed)
+    return _played(game, chooser, seed, cell, record_odds=record_odds, flag=flag)
+
+
+def play_board(
+    board: Board,
+    *,
+    start: Cell,
+    seed: int,
+    first: FirstMove = FirstMove.SAFE,
+    policy: Policy | PolicyName | str = PolicyName.BEST,
+    record_odds: bool = False,
+    flag: bool = False,
+) -> Played:
+    """Play one classic game on a given board, exactly as it is, to its end.
+
+    As :func:`play_game`, but no mine is drawn or moved: the game is ``board`` from its first
+    click at ``start``. The policy sees what any player sees (the clues revealed and the mine
+    total), never ``board`` itself.
+
+    Parameters
+    ----------
+    board:
+        The mines and clues.
+    start:
+        The first click, a cell index (:func:`start_cell` makes one of ``R,C``).
+    seed:
+        Feeds the policy's random choices only: the same board and seed, the same game.
+    first:
+        What the rules promise of the first click, which ``board`` must already keep
+        (:func:`check_board`): ``SAFE`` (or ``NONE``) or ``OPENING``.
+    policy, record_odds, flag:
+        As :func:`play_game`.
+
+    Returns
+    -------
+    Played
+        Its record names ``board``'s mines (``record.header.layout``).
+
+    Raises
+    ------
+    IllegalMoveError
+        The start is off the board, a mine, or (``OPENING``) not a 0.
+    ValueError
+        No policy has that name.
+
+    Examples
+    --------
+    >>> board = Board.from_text('''
+    ...     . . . .
+    ...     . . * .
+    ...     . . . .
+    ... ''')
+    >>> played = play_board(board, start=0, seed=0)
+    >>> played.won, played.guesses, played.record.header.layout
+    (True, (), (6,))
+
+    Notes
+    -----
+    As :func:`play_game`.
+    """
+    chooser = policy_named(policy) if isinstance(policy, str) else policy
+    check_board(board, first=first, start=start)
+    game = Game.on(board, rules=_classic(first), seed=seed)
+    return _played(game, chooser, seed, start, record_odds=record_odds, flag=flag)
+
+
+def check_board(board: Board, *, first: FirstMove, start: Cell) -> None:
+    """Refuse a given board whose first click ``start`` is not what ``first`` promises.
+
+    Raises
+    ------
+    IllegalMoveError
+        ``start`` is not a cell of ``board``, is a mine, or, under an opening first move,
+        is not a 0 (a mine is beside it).
+
+    Examples
+    --------
+    >>> board = Board.from_text('''
+    ...     . . .
+    ...     . * .
+    ... ''')
+    >>> check_board(board, first=FirstMove.OPENING, start=0)
+    Traceback (most recent call last):
+    ...
+    mineshafted.errors.IllegalMoveError: the first click [0, 0] shows 1, not 0: an opening \
+first move needs a 0
+    """
+    geometry = board.geometry
+    if type(start) is not int or not 0 <= start < geometry.cells:
+        raise IllegalMoveError(
+            f"the first click {start!r} is not a cell of the {geometry.rows}x{geometry.cols} "
+            f"board (0..{geometry.cells - 1})",
+            cell=start,
+        )
+    row, col = geometry.coords(start)
+    value = board.values[start]
+    if value == MINE:
+        raise IllegalMoveError(f"the first click [{row}, {col}] is a mine", cell=start)
+    if first is FirstMove.OPENING and value != 0:
+        raise IllegalMoveError(
+            f"the first click [{row}, {col}] shows {value}, not 0: an opening first move needs a 0",
+            cell=start,
+        )
+
+
+def _classic(first: FirstMove) -> Rules:
+    """Classic rules under ``first``: zeros expand, a mine ends the game, the total shown."""
+    return Rules(first, auto_expand=True, after_mine=AfterMine.END, total_known=True)
+
+
+def _played(
+    game: Game, policy: Policy, seed: int, start: Cell, *, record_odds: bool, flag: bool
+) -> Played:
+    """``game`` played from ``start`` to its end by the one game loop, timed."""
     rng = random.Random(f"policy:{seed}")
     began = perf_counter()
-    guesses = play_out(game, chooser, rng, start=cell, record_odds=record_odds)
+    guesses = play_out(game, policy, rng, start=start, record_odds=record_odds, flag=flag)
     seconds = perf_counter() - began
     return Played(game.won, tuple(guesses), seconds, game.record, game.view(), seed)
 

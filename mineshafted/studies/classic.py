@@ -1,20 +1,39 @@
 """Classic: the study kind of ``mineshafted play``, many classic games of one size and policy.
 
 Game ``i`` is drawn from the base seed and ``i`` alone (:func:`game_seed`) and played to its
-end by :func:`~mineshafted.probability.play_game`.
+end by :func:`~mineshafted.probability.play_game`. The boards of a file are the other source
+of classic games (:mod:`.boards`); both kinds give :class:`GameLine` s made by
+:func:`play_one`.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..game import FirstMove, GameStatus
-from ..probability import PolicyName, check_game, play_game, policy_named, start_cell
+from ..probability import (
+    Played,
+    PolicyName,
+    check_game,
+    play_game,
+    policy_named,
+    start_cell,
+)
 from .errors import StudyError
 
-__all__ = ["GameLine", "Study", "game_seed", "play_one"]
+__all__ = ["ClassicGames", "GameLine", "Study", "check_policy", "game_seed", "play_one"]
+
+
+class ClassicGames(Protocol):
+    """A source of classic games, game ``i`` played whole: drawn (:class:`Study`) or read from
+    a file (:class:`~mineshafted.studies.boards.BoardsStudy`)."""
+
+    def game(self, index: int, *, record_odds: bool = False, flag: bool = False) -> Played:
+        """Game ``index`` played to its end (``record_odds`` and ``flag`` as
+        :func:`~mineshafted.probability.play_game` takes them)."""
+        ...  # pragma: no cover - protocol
 
 
 @dataclass(frozen=True)
@@ -76,12 +95,25 @@ class Study:
         """
         if self.games < 0:
             raise StudyError(f"games must be 0 or more, not {self.games}")
-        try:
-            policy_named(self.policy)
-        except ValueError as error:
-            raise StudyError(str(error)) from None
+        check_policy(self.policy)
         cell = start_cell(self.start, self.rows, self.cols)
         check_game(self.rows, self.cols, self.mines, first=self.first, start=cell)
+
+    def game(self, index: int, *, record_odds: bool = False, flag: bool = False) -> Played:
+        """Game ``index``, drawn from :func:`game_seed` of the base seed and ``index``, played
+        to its end (``record_odds`` and ``flag`` as :func:`~mineshafted.probability.play_game`
+        takes them)."""
+        return play_game(
+            self.rows,
+            self.cols,
+            self.mines,
+            seed=game_seed(self.seed, index),
+            first=self.first,
+            start=self.start,
+            policy=self.policy,
+            record_odds=record_odds,
+            flag=flag,
+        )
 
     def play(self, index: int) -> GameLine:
         """Play game ``index`` (:func:`play_one`)."""
@@ -156,17 +188,22 @@ def game_seed(base: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def play_one(study: Study, index: int) -> GameLine:
-    """Play game ``index`` of ``study``."""
-    seed = game_seed(study.seed, index)
-    played = play_game(
-        study.rows,
-        study.cols,
-        study.mines,
-        seed=seed,
-        first=study.first,
-        start=study.start,
-        policy=study.policy,
-    )
+def play_one(study: ClassicGames, index: int) -> GameLine:
+    """Play game ``index`` of ``study``: its line."""
+    played = study.game(index)
     outcome = GameStatus.WON if played.won else GameStatus.LOST
-    return GameLine(index, seed, outcome, len(played.guesses), played.seconds)
+    return GameLine(index, played.seed, outcome, len(played.guesses), played.seconds)
+
+
+def check_policy(name: str) -> None:
+    """Refuse a policy name :func:`~mineshafted.probability.policy_named` does not know.
+
+    Raises
+    ------
+    StudyError
+        No policy has that name.
+    """
+    try:
+        policy_named(name)
+    except ValueError as error:
+        raise StudyError(str(error)) from None

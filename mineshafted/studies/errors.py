@@ -1,5 +1,5 @@
-"""The errors of studies: bad arguments, a results file from another study, a missing extra,
-no scheduler. ``except StudyError`` catches every one of them."""
+"""The errors of studies: bad arguments, a boards file that cannot be played, a results file
+from another study, a missing extra, no scheduler. ``except StudyError`` catches every one."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import MineshaftedError
 
-__all__ = ["JournalError", "MissingExtraError", "SchedulerError", "StudyError"]
+__all__ = ["BoardsError", "JournalError", "MissingExtraError", "SchedulerError", "StudyError"]
 
 
 class StudyError(MineshaftedError, ValueError):
@@ -23,6 +23,18 @@ class JournalError(StudyError):
     def __init__(self, message: str, *, path: Path, line: int | None = None) -> None:
         where = f"{path}, line {line}" if line is not None else str(path)
         super().__init__(f"{where}: {message}")
+        self.path = path
+        self.line = line
+
+
+class BoardsError(StudyError):
+    """A boards file that cannot be played: unreadable, empty, or a line that is not a board
+    to play as asked. The message starts with the file and, when one line is at fault, names
+    it (``boards.jsonl: line 3: ...``), which :attr:`line` holds too.
+    """
+
+    def __init__(self, message: str, *, path: Path, line: int | None = None) -> None:
+        super().__init__(message)
         self.path = path
         self.line = line
 

@@ -18,6 +18,9 @@ kind
 chunk
     A run of game indices sent to one worker at once, so that a worker's round trip is paid
     per chunk, not per game.
+part
+    What a worker is sent with a chunk: the study itself, or, for a kind that has
+    :class:`Parts` (the boards of a file), only the chunk's games with their data.
 """
 
 from __future__ import annotations
@@ -33,12 +36,12 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from .errors import MissingExtraError, SchedulerError
 from .journal import Line, open_journal
 
-__all__ = ["LOCAL", "Finished", "Kind", "run_study"]
+__all__ = ["LOCAL", "Finished", "Kind", "Parts", "Player", "run_study"]
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +52,31 @@ L = TypeVar("L", bound=Line)
 L_co = TypeVar("L_co", bound=Line, covariant=True)
 
 
+class Player(Protocol[L_co]):
+    """What a worker is sent: something that plays game ``i`` of a study."""
+
+    def play(self, index: int) -> L_co:
+        """Play game ``index``."""
+        ...  # pragma: no cover - protocol
+
+
+@runtime_checkable
+class Parts(Protocol[L_co]):
+    """A kind whose games are data (the boards of a file): a worker is sent only its chunk's
+    games, not the whole study, so that the study is read as it is played, in bounded memory,
+    and a worker needs nothing but what it is sent."""
+
+    def part(self, indices: Sequence[int]) -> Player[L_co]:
+        """The games ``indices`` (ascending), ready to send; the runner asks for them in
+        order, as it starts them."""
+        ...  # pragma: no cover - protocol
+
+
 class Kind(Protocol[L_co]):
     """A kind of study: ``count`` games, game ``i`` played from the study and ``i`` alone.
 
     A kind must pickle (it is sent to worker processes) and play the same game for the same
-    index wherever it runs.
+    index wherever it runs; one with :class:`Parts` sends its parts instead.
     """
 
     @property
@@ -199,7 +222,7 @@ def _batches(
 ) -> Generator[list[L], None, None]:
     """Finished games, a chunk at a time, in the order chunks finish (``left`` of them)."""
     if dask is not None:
-        return _on_dask(study, list(_chunks(todo, left, jobs)), dask, jobs, dask_processes)
+        return _on_dask(study, _chunks(todo, left, jobs), dask, jobs, dask_processes)
     if jobs <= 1:
         return ([study.play(i)] for i in todo)
     return _in_processes(study, _chunks(todo, left, jobs), jobs)
@@ -214,9 +237,17 @@ def _chunks(todo: Iterator[int], left: int, jobs: int) -> Iterator[list[int]]:
         yield chunk
 
 
-def _play_chunk(study: Kind[L], indices: Sequence[int]) -> list[L]:
+def _play_chunk(study: Player[L], indices: Sequence[int]) -> list[L]:
     """Play the games ``indices`` of ``study`` (in a worker)."""
     return [study.play(i) for i in indices]
+
+
+def _part(study: Kind[L], chunk: Sequence[int]) -> Player[L]:
+    """What a worker is sent to play ``chunk``: the study, or the chunk's part of it."""
+    if isinstance(study, Parts):
+        part: Player[L] = study.part(chunk)
+        return part
+    return study
 
 
 def _worker_setup() -> None:
@@ -267,12 +298,12 @@ def _in_processes(
     try:
         pending: set[Future[list[L]]] = set()
         for chunk in itertools.islice(chunks, jobs * _AHEAD):
-            pending.add(pool.submit(_play_chunk, study, chunk))
+            pending.add(pool.submit(_play_chunk, _part(study, chunk), chunk))
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in sorted(finished, key=id):
                 for chunk in itertools.islice(chunks, 1):
-                    pending.add(pool.submit(_play_chunk, study, chunk))
+                    pending.add(pool.submit(_play_chunk, _part(study, chunk), chunk))
                 yield future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -281,11 +312,17 @@ def _in_processes(
 _AHEAD = 4
 """Chunks submitted ahead per worker: enough to keep every worker busy."""
 
+_DASK_AHEAD = 64
+"""Chunks submitted ahead to a Dask cluster at least, however few workers it has when the
+study starts (more may join)."""
+
 
 def _on_dask(
-    study: Kind[L], chunks: list[list[int]], address: str, jobs: int, processes: bool
+    study: Kind[L], chunks: Iterator[list[int]], address: str, jobs: int, processes: bool
 ) -> Generator[list[L], None, None]:
-    """Chunks played on a Dask cluster: a local one, or the scheduler at ``address``."""
+    """Chunks played on a Dask cluster: a local one, or the scheduler at ``address``; at most
+    :data:`_AHEAD` per worker thread at the start (and at least :data:`_DASK_AHEAD` in all)
+    submitted at once, so that a study of any length runs in bounded memory."""
     try:
         import distributed  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
@@ -312,9 +349,19 @@ def _on_dask(
             f"cannot reach the Dask scheduler at {address}: {error}", address=address
         ) from None
     try:
-        futures = client.map(_play_chunk, [study] * len(chunks), chunks, pure=False)
-        done = distributed.as_completed(futures)  # type: ignore[no-untyped-call,unused-ignore]
+
+        def submit(chunk: list[int]) -> Any:
+            return client.submit(_play_chunk, _part(study, chunk), chunk, pure=False)
+
+        nthreads = client.nthreads()  # type: ignore[no-untyped-call,unused-ignore]
+        threads = sum(nthreads.values())  # every worker's, however many
+        ahead = max(jobs * _AHEAD, threads * _AHEAD, _DASK_AHEAD)
+        done = distributed.as_completed(  # type: ignore[no-untyped-call,unused-ignore]
+            [submit(chunk) for chunk in itertools.islice(chunks, ahead)]
+        )
         for future in done:
+            for chunk in itertools.islice(chunks, 1):
+                done.add(submit(chunk))  # type: ignore[no-untyped-call,unused-ignore]
             yield future.result()
     finally:
         client.close()  # type: ignore[no-untyped-call,unused-ignore]

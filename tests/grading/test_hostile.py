@@ -119,7 +119,7 @@ def test_escape_sequences_from_a_submission_reach_neither_the_terminal_nor_the_l
         "score: 0% (0 of 5 achievements)"
     ]
     saved = log.read_text()
-    assert not CONTROLS.search(saved) and "\\x1b[2J\\x1b[Hscore: 100%\\x0d" in saved
+    assert not CONTROLS.search(saved) and "\\x1b[2J\\x1b[Hscore: 100%\\r" in saved
 
 
 @needs_bwrap

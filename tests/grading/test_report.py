@@ -50,7 +50,13 @@ BOARD_KEYS = {
     "unexplored": int,
 }
 ACHIEVEMENT_KEYS = {"name": str, "weight": int, "graded": int, "solved": int, "earned": bool}
-TOP_KEYS = {"submission": str, "score": int, "achievements": list, "boards": list}
+TOP_KEYS = {
+    "submission": str,
+    "score": int,
+    "achievements": list,
+    "boards": list,
+    "warnings": list,
+}
 
 
 def test_the_json_report_has_exactly_its_keys_and_types() -> None:

@@ -1,5 +1,6 @@
-"""play_game: a whole classic game, reproducible, with every guess (and its odds, if asked) in the
-record; its rules, time and seed; the start cells and boards it accepts."""
+"""play_game and play_board: a whole classic game, drawn or given, reproducible, with every guess
+(and its odds, if asked) in the record; its rules, time and seed; the start cells and boards it
+accepts; a given board played exactly as it is."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import itertools
 
 import pytest
 
+from mineshafted.board import Board
 from mineshafted.errors import IllegalMoveError, InvalidBoardError
 from mineshafted.game import AfterMine, FirstMove, GameStatus, MineHit, Outcome, Reveal, Rules
-from mineshafted.probability import Start, play_game, start_cell
+from mineshafted.probability import Start, play_board, play_game, start_cell
 from mineshafted.probability import play as play_module
 from mineshafted.probability.play import check_game
 
@@ -188,3 +190,62 @@ def test_mines_that_do_not_fit_are_told_the_room_there_is(
 ) -> None:
     with pytest.raises(InvalidBoardError, match=message):
         check_game(3, 3, mines, first=first, start=0)
+
+
+# -- given boards -------------------------------------------------------------------------------
+
+
+def drawn_board(played: play_module.Played) -> Board:
+    """The board a drawn game was played on, from its record's outcome."""
+    outcome = played.record.events[-1]
+    assert isinstance(outcome, Outcome)
+    header = played.record.header
+    return Board.from_mines(header.rows, header.cols, outcome.mines)
+
+
+@pytest.mark.parametrize("first", [FirstMove.SAFE, FirstMove.OPENING])
+def test_a_given_board_plays_as_the_same_board_drawn(first: FirstMove) -> None:
+    # One game loop: the board play_game drew, given to play_board with the same seed, is the
+    # same game, guess for guess.
+    for seed in range(6):
+        drawn = play_game(16, 30, 99, seed=seed, first=first, start="3,3")
+        given = play_board(drawn_board(drawn), start=93, seed=seed, first=first)
+        assert (given.won, given.guesses) == (drawn.won, drawn.guesses)
+        assert given.record.events == drawn.record.events
+
+
+def test_a_given_board_is_played_exactly_as_it_is() -> None:
+    board = Board.from_text("""
+        . * . .
+        . . . .
+        . . . *
+    """)
+    for seed in range(8):
+        played = play_board(board, start=4, seed=seed, policy="random")
+        outcome = played.record.events[-1]
+        assert isinstance(outcome, Outcome) and set(outcome.mines) == board.mines
+        assert played.record.header.layout == (1, 11)
+
+
+def test_a_given_first_click_must_be_what_the_first_move_promises() -> None:
+    board = Board.from_text("""
+        . . . .
+        . . * .
+    """)
+    with pytest.raises(IllegalMoveError, match=r"^the first click \[1, 2\] is a mine$"):
+        play_board(board, start=6, seed=0)
+    with pytest.raises(IllegalMoveError, match=r"^the first click \[0, 1\] shows 1, not 0"):
+        play_board(board, start=1, seed=0, first=FirstMove.OPENING)
+    with pytest.raises(IllegalMoveError, match=r"^the first click 8 is not a cell of the 2x4"):
+        play_board(board, start=8, seed=0)
+    assert play_board(board, start=0, seed=0, first=FirstMove.OPENING).won
+    assert play_board(board, start=1, seed=0).won
+
+
+def test_flagging_marks_the_proven_mines_and_changes_no_move() -> None:
+    for seed in range(6):
+        plain = play_game(16, 30, 99, seed=seed)
+        flagged = play_game(16, 30, 99, seed=seed, flag=True)
+        assert (flagged.won, flagged.guesses) == (plain.won, plain.guesses)
+        assert plain.view.flags == frozenset()
+        assert flagged.view.flags and flagged.view.flags <= drawn_board(plain).mines

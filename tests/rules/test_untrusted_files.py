@@ -1,5 +1,6 @@
-"""Rule files are untrusted: their size, nesting, literals and patterns are bounded, and each
-refusal is one line naming the file, line and column."""
+"""Rule files are untrusted: their size, nesting, literals and patterns are bounded, each
+refusal is one line naming the file, line and column, and their rule names reach the terminal
+with their control characters escaped."""
 
 from __future__ import annotations
 
@@ -169,3 +170,39 @@ def test_check_s_default_time_limit_is_the_library_s() -> None:
 
     default = inspect.signature(cli_rules.check).parameters["time_limit"].default
     assert default == DEFAULT_CHECK_LIMIT
+
+
+CLEAR = "\x1b[2J"
+"""The escape sequence that clears the terminal: a rule name may hold it (a name is any run of
+characters but whitespace, braces and semicolons)."""
+
+ESCAPING_RULES = (
+    f"{{{CLEAR}click\n?\n=>\nC\nno-default-action}}\n"
+    f"{{{CLEAR}mark\n1\n=>\nno-action-pattern\nmark-unknowns}}\n"
+)
+"""Two rules named with an escape sequence: one clicks every unknown square (and so loses),
+one never changes anything."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rules", "check", "{rules}"],
+        ["rules", "eval", "{rules}", "6", "{board}", "--seed", "1"],
+        ["rules", "eval", "{rules}", "6", "{board}", "--seed", "1", "--json"],
+        ["-v", "rules", "eval", "{rules}", "0", "{board}", "--seed", "1"],
+    ],
+    ids=["check", "eval-6", "eval-6-json", "eval-verbose"],
+)
+def test_a_rule_name_reaches_the_terminal_with_its_controls_escaped(
+    tmp_path: Path, args: list[str]
+) -> None:
+    rules, board = tmp_path / "escaping.s4", tmp_path / "board.json"
+    rules.write_text(ESCAPING_RULES)
+    board.write_text(runner.invoke(app, ["board", "5", "5", "20", "--seed", "1"]).stdout)
+    names = {"rules": str(rules), "board": str(board)}
+    result = runner.invoke(app, [arg.format(**names) for arg in args], color=True)
+    assert result.exit_code == 0, result.output
+    assert "\\x1b[2Jclick" in result.stdout + result.stderr
+    for stream in (result.stdout, result.stderr):
+        assert "\x1b" not in stream, stream[:200]

@@ -54,6 +54,32 @@ def test_a_dask_local_cluster_plays_the_same_games(serial: list[tuple]) -> None:
     assert outcomes(finished.lines) == serial
 
 
+def test_a_dask_cluster_is_fed_chunks_as_they_finish(
+    monkeypatch: pytest.MonkeyPatch, serial: list[tuple]
+) -> None:
+    # A few chunks ahead at a time, not the whole study at once: a study of any length (or the
+    # lines of any boards file) runs on Dask in bounded memory.
+    pytest.importorskip("distributed")
+    from mineshafted.studies import study as runner
+
+    monkeypatch.setattr(runner, "_DASK_AHEAD", 1)
+    sent, played, most = [0], [0], [0]
+    part = runner._part
+
+    def counted(study: object, chunk: list[int]) -> object:
+        sent[0] += 1
+        most[0] = max(most[0], sent[0] - played[0])
+        return part(study, chunk)  # type: ignore[arg-type]
+
+    def finished_one(line: GameLine, done: int) -> None:
+        played[0] = done
+
+    monkeypatch.setattr(runner, "_part", counted)
+    finished = run_study(BEGINNER, jobs=1, dask="local", dask_processes=False, on_game=finished_one)
+    assert outcomes(finished.lines) == serial
+    assert sent[0] == 20 and most[0] <= 5  # 4 ahead for the one worker thread, and the next
+
+
 def test_dask_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'mineshafted\[dask\]'"):

@@ -1,0 +1,46 @@
+"""Shared by the studies tests: boards files written as another program's harness would."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+BoardsFile = Callable[..., Path]
+"""Writes a boards file and returns its path: see :func:`boards_file`."""
+
+
+def mine_list(rows: int, cols: int, mines: int, seed: int, first: tuple[int, int] = (0, 0)) -> str:
+    """One line of a boards file: ``mines`` mines drawn from ``seed`` away from ``first``."""
+    cells = [c for c in range(rows * cols) if c != first[0] * cols + first[1]]
+    drawn = sorted(random.Random(seed).sample(cells, mines))
+    return json.dumps(
+        {"rows": rows, "cols": cols, "mines": [divmod(c, cols) for c in drawn], "first": first}
+    )
+
+
+@pytest.fixture
+def boards_file(tmp_path: Path) -> BoardsFile:
+    """A writer of boards files: ``boards_file(count, rows, cols, mines)`` draws ``count``
+    boards (board ``i`` from seed ``i``); ``boards_file(lines=[...])`` writes the lines given."""
+
+    def write(
+        count: int = 0,
+        rows: int = 9,
+        cols: int = 9,
+        mines: int = 10,
+        *,
+        lines: list[str] | None = None,
+        name: str = "boards.jsonl",
+    ) -> Path:
+        path = tmp_path / name
+        made = (
+            lines if lines is not None else [mine_list(rows, cols, mines, i) for i in range(count)]
+        )
+        path.write_text("".join(line + "\n" for line in made), encoding="utf-8")
+        return path
+
+    return write
