@@ -32,7 +32,8 @@ from ..errors import MineshaftedError
 from ..formats import MAX_CELLS, parse_puzzles
 from ..game import FirstMove, Game, Rules, read_record, rebuild
 from ..game.record import FORMAT
-from ..probability import parse_position
+from ..probability import parse_position, position_of
+from ..solver import counted
 from .errors import RequestError
 
 __all__ = ["Kind", "Loaded", "load", "parse_text_grid"]
@@ -77,8 +78,9 @@ def load(text: str, *, mines: int | None = None) -> Loaded:
     text:
         The text, as pasted or read from a file by the page.
     mines:
-        The mine total for a text grid, which carries none (at least its known mines are
-        taken); ignored for the files, which carry their own.
+        The mine total for a text grid, which carries none (moved into the range the clues
+        allow when it is outside: see :func:`fitting`); ignored for the files, which carry
+        their own.
 
     Raises
     ------
@@ -106,8 +108,41 @@ def load(text: str, *, mines: int | None = None) -> Loaded:
         raise
     except MineshaftedError as error:
         raise RequestError(422, f"text: {error}") from None
-    known = sum(value == MINE for row in grid for value in row)
-    return Loaded(Kind.TEXT, grid, max(known, mines if mines is not None else 0))
+    return Loaded(Kind.TEXT, grid, fitting(grid, mines if mines is not None else 0))
+
+
+def fitting(grid: PartialGrid, mines: int) -> int:
+    """``mines``, or the nearest mine total the clues of ``grid`` allow.
+
+    A text grid carries no total: the page offers its own, and this keeps it when it fits.
+
+    Raises
+    ------
+    RequestError
+        422: the clues contradict each other, whatever the total (the message says where).
+
+    Examples
+    --------
+    >>> grid = [[1, None, None], [None, None, None]]  # one mine by the clue, two cells free
+    >>> fitting(grid, 10), fitting(grid, 0), fitting(grid, 2)
+    (3, 1, 2)
+    >>> fitting([[0, 1, None, None]], 2)
+    2
+    """
+    try:
+        position = position_of(grid)
+    except MineshaftedError as error:
+        raise RequestError(422, f"text: {error}") from None
+    low = high = position.mines_found
+    for component in position.components:
+        placements = counted(tuple(component)).placements
+        feasible = [k for k, n in enumerate(placements) if n]
+        if not feasible:
+            raise RequestError(422, "text: the clues contradict each other")
+        low += feasible[0]
+        high += feasible[-1]
+    high += len(position.unconstrained)
+    return min(max(mines, low), high)
 
 
 def parse_text_grid(text: str) -> PartialGrid:

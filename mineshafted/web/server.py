@@ -11,14 +11,15 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import uvicorn
 
 from .app import create_app
 from .limits import LOOPBACK, Limits
 
-__all__ = ["bind", "is_loopback", "run", "url_of"]
+__all__ = ["bind", "in_background", "is_loopback", "run", "url_of"]
 
 log = logging.getLogger(__name__)
 
@@ -120,3 +121,38 @@ def run(
         threading.Thread(target=wait, name="on-ready", daemon=True).start()
     log.info("serving on %s", url_of(sock))
     server.run(sockets=[sock])
+
+
+@contextmanager
+def in_background(limits: Limits | None = None) -> Iterator[str]:
+    """Serve the app on a free port of 127.0.0.1 in a thread, for scripts and tests.
+
+    Yields
+    ------
+    str
+        The page's address, once the server answers (its workers started).
+
+    Raises
+    ------
+    RuntimeError
+        The server did not start within a minute.
+    """
+    sock = bind("127.0.0.1", 0)
+    app = create_app(limits, hosts=list(LOOPBACK))
+    server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=False, lifespan="on"))
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True
+    )
+    thread.start()
+    try:
+        for _ in range(1200):
+            if server.started or not thread.is_alive():
+                break
+            threading.Event().wait(0.05)
+        if not server.started:
+            raise RuntimeError("the web server did not start within a minute")
+        yield url_of(sock)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()

@@ -298,8 +298,12 @@ def test_load_reads_a_text_grid_a_position_a_puzzle_and_a_record(client: TestCli
         assert response.status_code == 200, response.text
         return schema.LoadOut.model_validate(response.json())
 
-    grid = load(". 1 ?\n. 1 F\n", mines=2)
-    assert (grid.kind, grid.board, grid.mines) == ("text", [[0, 1, None], [0, 1, -1]], 2)
+    grid = load(". 1 ? ?\n. 1 F ?\n", mines=2)
+    assert grid.kind == "text" and grid.board == [[0, 1, None, None], [0, 1, -1, None]]
+    assert grid.mines == 2
+    # The clues allow one mine (the flag) to three: a total outside is moved into that range.
+    assert load(". 1 ? ?\n. 1 F ?\n", mines=9).mines == 3
+    assert load(". 1 ? ?\n. 1 F ?\n", mines=0).mines == 1
     assert load(json.dumps(EXPERT_STALL)).board == EXPERT_STALL["board"]
     puzzle = load('{"board": [[0, 0, 1, -1], [0, 0, 1, 1]]}')
     assert puzzle.kind == "puzzle" and puzzle.board == [[0, 0, 1, None], [0, 0, 1, None]]
@@ -322,6 +326,7 @@ def test_load_reads_a_text_grid_a_position_a_puzzle_and_a_record(client: TestCli
         ({"text": 5}, "text: a number is not a string"),
         ({"text": "   "}, "text: empty"),
         ({"text": "1 x"}, "line 1, column 3: 'x' is not a clue 0-8"),
+        ({"text": "3 ?"}, "text: row 0, column 0: clue 3 needs 3 more mine(s)"),
         ({"text": "1 1\n1"}, "line 2 has 1 cells but the first row has 2"),
         ({"text": "{nonsense"}, "not valid JSON"),
         ({"text": '{"board": [[0, 9]], "mines": 1}'}, "9 is not a clue 0-8"),

@@ -1,0 +1,255 @@
+"""The live page in headless Chromium: a no-guess game won on hints alone, the heat map's exact
+odds, Why? highlighting the proving clues, the editor's paste and export round trip, Watch
+stepping; in every test no console error and no request outside the server.
+
+Driven as the replay page's browser tests are (Debian's ``chromium`` through Playwright; they
+skip, saying why, without one, and fail instead when ``MINESHAFTED_REQUIRE_BROWSER`` is set).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import pytest
+from typer.testing import CliRunner
+
+from mineshafted.cli import app as cli
+from mineshafted.probability import view_odds
+from mineshafted.web import explain
+
+from ..replay.test_browser import browser  # noqa: F401 - the shared headless Chromium
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+
+from mineshafted.web.limits import Limits
+from mineshafted.web.server import in_background
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Request, Route
+
+GLYPHS = {"?": None, "F": None, "*": -1, ".": 0, **{str(n): n for n in range(1, 9)}}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The app on a free port of this machine, with a generous budget (no verdict here
+    depends on speed)."""
+    with in_background(Limits(seconds=30.0, workers=2)) as url:
+        yield url
+
+
+class Tab:
+    """One page of the live environment, watching for console errors and requests."""
+
+    def __init__(self, page: Page, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.route("**/*", self._route)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+
+    def _route(self, route: Route, request: Request) -> None:
+        if request.url.startswith(self.origin + "/") or request.url.startswith("blob:"):
+            route.continue_()
+        else:
+            self.outside.append(request.url)
+            route.abort()
+
+    def js(self, expression: str, arg: object = None) -> Any:
+        return self.page.evaluate(expression, arg)
+
+    def glyphs(self, board: str) -> list[str]:
+        return list(
+            self.js(f"Array.from(document.querySelectorAll('#{board} > .c'), e => e.dataset.s)")
+        )
+
+    def grid(self, board: str) -> list[list[int | None]]:
+        """What the board shows, as a position's grid (flags unknown)."""
+        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
+        cells = [GLYPHS[g] for g in self.glyphs(board)]
+        return [cells[r : r + cols] for r in range(0, len(cells), cols)]
+
+    def cell(self, board: str, r: int, c: int) -> str:
+        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
+        return f"#{board} > .c >> nth={r * cols + c}"
+
+    def marked(self, board: str, cls: str) -> list[list[int]]:
+        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
+        found = self.js(
+            f"Array.from(document.querySelectorAll('#{board} > .c'))"
+            f".map((e, i) => e.classList.contains('{cls}') ? i : -1).filter(i => i >= 0)"
+        )
+        return [[i // cols, i % cols] for i in found]
+
+    def settle(self) -> None:
+        """Wait until the page has no request in flight, nor one about to be made."""
+        self.page.wait_for_function("() => window.mineshafted.idle()")
+
+    def new_game(self, **choices: str) -> None:
+        for name, value in choices.items():
+            field = f"#play-{name}"
+            if name in ("seed",):
+                self.page.fill(field, value)
+            else:
+                self.page.select_option(field, value)
+        self.page.click("#play-new")
+        self.settle()
+
+
+_STATE = {"play-board": "playBoard", "an-board": "anBoard", "w-board": "wBoard"}
+
+
+@pytest.fixture
+def tab(browser: Browser, server: str) -> Iterator[Tab]:  # noqa: F811
+    """A fresh page; afterwards, no console error and nothing asked of another server."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    opened = Tab(page, server)
+    yield opened
+    page.close()
+    assert opened.errors == []
+    assert opened.outside == []
+
+
+def test_a_no_guess_game_is_won_using_only_hints(tab: Tab) -> None:
+    tab.new_game(kind="no-guess", seed="8")
+    for _ in range(81):
+        tab.page.click("#play-hint")
+        hinted = tab.page.wait_for_selector("#play-board > .c.hint")
+        assert hinted is not None
+        assert "is safe" in tab.page.inner_text("#play-say") or "Start at" in tab.page.inner_text(
+            "#play-say"
+        )
+        hinted.click()
+        tab.settle()
+        if tab.page.inner_text("#play-status") != "playing":
+            break
+    assert tab.page.inner_text("#play-status") == "won"
+    glyphs = tab.glyphs("play-board")
+    assert glyphs.count("*") + glyphs.count("F") == 10 and "?" not in glyphs
+
+
+def test_the_heat_map_shows_each_unknown_cells_exact_odds(tab: Tab) -> None:
+    tab.new_game(level="intermediate", seed="5")
+    tab.page.click(tab.cell("play-board", 8, 8))
+    tab.settle()
+    tab.page.keyboard.press("m")
+    tab.page.wait_for_selector("#play-board > .c[data-p]")
+    tab.settle()
+    shown = tab.js(
+        "Object.fromEntries(Array.from(document.querySelectorAll('#play-board > .c'))"
+        ".map((e, i) => [i, e.dataset.p]).filter(([i, p]) => p !== undefined)"
+        ".map(([i, p]) => [String(i), Number(p)]))"
+    )
+    odds = view_odds(tab.grid("play-board"), 40).floats()
+    assert shown == {str(cell): p for cell, p in odds.items()}
+    assert any(0 < p < 1 for p in shown.values())
+    tab.page.keyboard.press("m")
+    assert tab.js("document.querySelectorAll('#play-board > .c[data-p]').length") == 0
+
+
+def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
+    tab.new_game(level="expert", seed="21")
+    tab.page.click(tab.cell("play-board", 0, 0))
+    tab.settle()
+    grid = tab.grid("play-board")
+    odds = view_odds(grid, 99)
+    cols = 30
+    decided = [*odds.safe, *odds.mines]
+    undecided = next(c for c, n in odds.mined.items() if 0 < n < odds.placements)
+    assert decided, "the opening decides some cell"
+    tab.page.click("#play-why")
+    for cell in decided[:3]:
+        r, c = divmod(cell, cols)
+        tab.page.click(tab.cell("play-board", r, c))
+        tab.settle()
+        why = explain(grid, 99, (r, c))
+        assert tab.marked("play-board", "why-cell") == [[r, c]]
+        assert sorted(tab.marked("play-board", "why-clue")) == sorted(map(list, why.clues))
+        assert why.text in tab.page.inner_text("#play-say")
+    r, c = divmod(undecided, cols)
+    tab.page.click(tab.cell("play-board", r, c))
+    tab.settle()
+    assert f"({r}, {c}) is not decided" in tab.page.inner_text("#play-say")
+    assert tab.marked("play-board", "why-clue") == []
+    tab.page.keyboard.press("Escape")
+    assert tab.page.get_attribute("#play-why", "aria-pressed") == "false"
+
+
+def test_the_editor_pastes_edits_and_exports_a_position_the_command_reads(
+    tab: Tab, tmp_path: Path
+) -> None:
+    tab.page.click("#tabs button[data-tab=analyse]")
+    tab.page.fill("#an-mines", "4")
+    tab.page.fill("#an-text", ". 1 ? ?\n. 2 ? ?\n. 2 ? ?\n. 1 ? ?\n")
+    tab.page.click("#an-load")
+    tab.settle()
+    assert tab.glyphs("an-board") == list(".1??.2??.2??.1??")
+    tab.page.click("#an-palette button[data-v='-1']")  # paint a known mine at (0, 3)
+    tab.page.click(tab.cell("an-board", 0, 3))
+    tab.settle()
+    tab.page.click("#an-export")
+    exported = json.loads(tab.page.input_value("#an-json"))
+    assert exported == {
+        "board": [
+            [0, 1, None, -1],
+            [0, 2, None, None],
+            [0, 2, None, None],
+            [0, 1, None, None],
+        ],
+        "mines": 4,
+    }
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(exported))
+    printed = CliRunner().invoke(cli, ["probabilities", str(path), "--json"])
+    assert printed.exit_code == 0, printed.output
+    command = json.loads(printed.stdout)["probabilities"]
+    shown = tab.js(
+        "Array.from(document.querySelectorAll('#an-board > .c'), e => e.dataset.p === undefined"
+        " ? null : Number(e.dataset.p))"
+    )
+    unknown = [
+        p if v is None else None
+        for row, ps in zip(exported["board"], command, strict=True)
+        for v, p in zip(row, ps, strict=True)
+    ]
+    assert shown == unknown
+    summary = tab.page.inner_text("#an-summary")
+    assert "best move" in summary and "placements" in summary
+
+
+def test_watch_steps_through_a_game_and_plays_it_to_the_end(tab: Tab) -> None:
+    tab.page.click("#tabs button[data-tab=watch]")
+    tab.page.select_option("#w-player", "policy:best")
+    tab.page.fill("#w-seed", "2")
+    tab.page.click("#w-new")
+    tab.page.wait_for_function("() => !document.getElementById('w-step').disabled")
+    total = int(tab.page.inner_text("#w-count").split("/")[1])
+    tab.page.click("#w-step")
+    tab.page.wait_for_function(
+        "() => document.getElementById('w-count').textContent.startsWith('1 /')"
+    )
+    assert "Why: start" in tab.page.inner_text("#w-say")
+    assert tab.marked("w-board", "now")
+    tab.page.click("#w-step")
+    tab.page.wait_for_function(
+        "() => document.getElementById('w-count').textContent.startsWith('2 /')"
+    )
+    tab.page.select_option("#w-speed", "100")
+    tab.page.click("#w-play")
+    tab.page.wait_for_function(
+        f"() => document.getElementById('w-count').textContent === '{total} / {total}'",
+        timeout=60_000,
+    )
+    tab.settle()
+    assert tab.page.inner_text("#w-status") in ("won", "lost")
+    assert tab.page.inner_text("#w-play") == "\u25b6 Play"
+    assert "?" not in tab.glyphs("w-board") or tab.page.inner_text("#w-status") == "lost"
