@@ -20,6 +20,7 @@ import inspect
 import json
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -476,7 +477,8 @@ class _TooLarge(Exception):
 class _Guard:
     """Refuse a body over ``limit`` bytes (413: at once from ``Content-Length``, or as soon
     as the stream passes it), a POST not declared JSON (415), a ``Host`` not in ``hosts``
-    (400); add :data:`HEADERS` to every answer."""
+    (400); add :data:`HEADERS` to every answer, and ``Server-Timing: app;dur=<ms>``: the
+    time from the request's arrival to the answer's start (the benchmark reads it)."""
 
     def __init__(self, app: ASGIApp, *, limit: int, hosts: list[str] | None) -> None:
         self.app = app
@@ -489,12 +491,15 @@ class _Guard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         started = False
+        began = time.perf_counter()
 
         async def guarded_send(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                took = f"app;dur={(time.perf_counter() - began) * 1000:.2f}"
                 extra = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+                extra.append((b"server-timing", took.encode()))
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
