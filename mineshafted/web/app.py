@@ -34,6 +34,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..errors import MineshaftedError
 from ..game import FirstMove
 from ..generate import generate
 from ..solver import Technique
@@ -559,6 +560,10 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestError)
     async def refused(_request: Request, error: RequestError) -> JSONResponse:
         return _error(error)
+
+    @app.exception_handler(MineshaftedError)
+    async def unplayable(_request: Request, error: MineshaftedError) -> JSONResponse:
+        return _error(RequestError(422, str(error)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -119,6 +119,20 @@ def test_the_config_lists_players_levels_and_limits(client: TestClient) -> None:
     assert config.levels["expert"] == [16, 30, 99]
 
 
+def test_a_bug_is_a_500_in_one_line_without_its_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken() -> None:
+        raise RuntimeError("a bug\nTraceback (most recent call last): secret")
+
+    monkeypatch.setattr("mineshafted.web.app.first_hint", broken)
+    app = create_app(Limits(workers=1))
+    with TestClient(app, raise_server_exceptions=False) as buggy:
+        game = _post(buggy, "/api/games", {"rows": 9, "cols": 9, "mines": 10}).json()
+        message = _error(buggy.post(f"/api/games/{game['id']}/hint"), 500)
+    assert message == "internal error (RuntimeError): see the server's log"
+
+
 def test_a_host_this_machine_does_not_answer_to_is_refused() -> None:
     app = create_app(Limits(workers=1), hosts=["127.0.0.1", "localhost"])
     with TestClient(app, base_url="http://127.0.0.1:8765") as local:
@@ -708,6 +722,13 @@ def test_watching_a_finished_game_replays_its_board(client: TestClient) -> None:
             "start: [9, 9] is off",
         ),
         ({"player": "kb", "game": "nope"}, 404, "no live game 'nope'"),
+        (
+            {"player": "rules", "rules": "x " * 200_001, "rows": 9, "cols": 9, "mines": 10},
+            422,
+            "more than 200,000 tokens",
+        ),
+        ({"player": 5, "rows": 9, "cols": 9, "mines": 10}, 422, "player: a number is not"),
+        ({"player": "kb", "game": ["x"]}, 422, "game: a JSON array is not a string"),
         ({"rows": 9}, 422, "player: missing"),
     ],
 )
