@@ -9,9 +9,17 @@ walled in by mines, and the wall moves too. Then the sweep runs again. The start
 clear and the mine count never changes. A board is returned only after a full sweep of
 exactly that board, from the start cell and without the mine total, explored every safe cell.
 
+The sweep in the loop is the requested technique's (``complete``, the package's own sweep, by
+default; ``count`` for boards a clue-by-clue solver finishes; ``total`` knows the mine
+total). Asked for boards that *need* a technique, the loop also drops the boards a weaker
+technique solves, and keeps away from the spot where the technique did what no weaker one
+could.
+
 The boards are therefore *not* uniform over no-guess boards: perturbation favours layouts
 near the first random draw that the solver can finish, which tends to push mines away from
-where the solver stalls and to cluster them (see the README).
+where the solver stalls and to cluster them (see the README). For uniform boards, ``uniform``
+draws layouts until the technique solves one: exact, and practical where such boards are
+not rare.
 
 Glossary
 --------
@@ -202,9 +210,8 @@ def generate(
         seed = random.SystemRandom().randrange(2**63)
     # ``count`` has no weaker technique: every board it solves is rated ``count``.
     exact = needs and technique > Technique.COUNT
-    job = _Job(geometry, mines, start, technique, exact, timeout, max_draws)
-    loop = job.uniform if uniform else job.perturbed
-    board, perturbations, draws, rating = loop(_random(seed))
+    job = _Job(geometry, mines, start, technique, exact, uniform, timeout, max_draws)
+    board, perturbations, draws, rating = job.run(_random(seed))
     seconds = perf_counter() - job.began
     log.info(
         "certified (%s) after %d perturbation(s), %d draw(s): rated %s",
@@ -389,8 +396,8 @@ class _Verdict(NamedTuple):
 
     report: SweepReport
     strongest: Technique | None
-    """The strongest technique whose stage decided a cell (``None``: one of ``count``,
-    ``subset`` and ``ac3``, which the plain sweep does not tell apart)."""
+    """The strongest technique whose stage decided a cell (``None``: ``subset`` or ``ac3``,
+    which the plain sweep does not tell apart)."""
     spot: list[Cell]
     """The cells decided by the requested technique's own stage."""
 
@@ -420,21 +427,33 @@ class _Job:
         start: Cell,
         technique: Technique,
         needs: bool,
+        uniform: bool,
         timeout: float | None,
         max_draws: int | None,
     ) -> None:
         self.geometry, self.mines, self.start = geometry, mines, start
-        self.technique, self.needs = technique, needs
+        self.technique, self.needs, self.uniform = technique, needs, uniform
         self.timeout, self.max_draws = timeout, max_draws
         self.keep_clear = {start, *geometry.neighbours(start)}
         self.candidates = [c for c in range(geometry.cells) if c not in self.keep_clear]
+        # Which sweep certifies (both end at the technique's one fixed point, so the boards
+        # are the same): the ladder rates a solved board for free but pays for its subset
+        # stage at every stall; the plain sweep (from ``complete`` up) is cheaper per stall
+        # and needs a rating sweep for the board it keeps. The ladder is cheaper below
+        # ``complete`` and for a few perturbations; the plain sweep where most sweeps stall
+        # (``uniform``, ``needs``).
+        self.ladder = technique < Technique.COMPLETE or not (needs or uniform)
         self.began = perf_counter()
 
-    def perturbed(self, rng: random.Random) -> tuple[Board, int, int, Technique]:
-        """Draw, and perturb where the technique stalls, until a board meets the request.
+    def run(self, rng: random.Random) -> tuple[Board, int, int, Technique]:
+        """Meet the request from the random stream ``rng``.
 
         Returns the board, the perturbations, the draws and the board's rating.
         """
+        return self.draw_uniformly(rng) if self.uniform else self.perturb(rng)
+
+    def perturb(self, rng: random.Random) -> tuple[Board, int, int, Technique]:
+        """Draw, and perturb where the technique stalls, until a board meets the request."""
         geometry, keep_clear = self.geometry, self.keep_clear
         perturbations = 0
         for draws in count(1):
@@ -465,11 +484,8 @@ class _Job:
                 perturbations += 1
         raise AssertionError("unreachable: count() never ends")  # pragma: no cover
 
-    def uniform(self, rng: random.Random) -> tuple[Board, int, int, Technique]:
-        """Draw uniformly until the technique solves a draw (rated exactly it, with ``needs``).
-
-        Returns the board, 0 perturbations, the draws and the board's rating.
-        """
+    def draw_uniformly(self, rng: random.Random) -> tuple[Board, int, int, Technique]:
+        """Draw uniformly until the technique solves a draw (rated exactly it, with ``needs``)."""
         for draws in count(1):
             self._check_draws(draws, None)
             board = _board(self.geometry, rng.sample(self.candidates, self.mines))
@@ -483,24 +499,19 @@ class _Job:
     def _certify(self, board: Board) -> _Verdict:
         """Sweep ``board`` from the start with the technique; rate it as far as the sweep tells.
 
-        Below ``complete`` the sweep is a ladder (the techniques weakest first), so the
-        strongest stage it used is the rating. From ``complete`` up it is the plain sweep
-        (cheaper, no subset stage), whose search runs only where AC-3 has stalled and whose
-        total only where the search has: if either decided a cell, the rating is its
-        technique; if neither did, the sweep does not tell between the three below.
+        A ladder sweep runs the techniques weakest first, so the strongest stage it used is
+        the rating. The plain sweep (no subset stage) runs AC-3 only where the count has
+        stalled, its search only where AC-3 has, and its total only where the search has:
+        the strongest stage used is the rating too, except AC-3's, which may have done what
+        ``subset`` would have.
         """
         technique = self.technique
+        ladder = technique if self.ladder else None
         mines = self.mines if technique is Technique.TOTAL else None
-        ladder = technique < Technique.COMPLETE
-        sweep = Sweep(
-            BoardManager(board),
-            start=self.start,
-            mines=mines,
-            technique=technique if ladder else None,
-        )
+        sweep = Sweep(BoardManager(board), start=self.start, mines=mines, technique=ladder)
         report = sweep.run()
         used = {STAGE_TECHNIQUE[Stage(stage)] for stage, n in report.proven_by.items() if n}
-        strongest = max(used) if ladder or max(used) >= Technique.COMPLETE else None
+        strongest = max(used) if ladder or max(used) is not Technique.AC3 else None
         spot = [cell for cell, _, stage in sweep.proofs if STAGE_TECHNIQUE[stage] is technique]
         return _Verdict(report, strongest, spot)
 
