@@ -193,9 +193,14 @@ def generate(
     -----
     Each round is one full sweep, ``O(cells)`` plus search; a perturbation is ``O(cells)``.
 
-    With ``needs``, the loop perturbs where ``technique`` stalls, as without it, and rates
-    every board it sweeps (the sweep runs the techniques weakest first, so the rating is
-    free). A board ``technique`` solves but a weaker one does too is dropped. A board with a
+    The sweep that certifies also rates: below ``complete``, and for the default request,
+    it runs the techniques weakest first (the strongest stage used is the rating); where
+    most sweeps stall (``uniform``, or ``needs`` from ``complete`` up) it is the plain sweep,
+    cheaper per stall, whose search and total stages still tell ``complete`` and ``total``
+    boards, and a kept board it cannot place lower is rated once (:func:`~.rating.rate`).
+
+    With ``needs``, the loop perturbs where ``technique`` stalls, as without it. A board
+    ``technique`` solves but a weaker one does too is dropped. A board with a
     spot (``technique``'s own stage decided something) that still stalls elsewhere is kept
     aside: it is perturbed away from the spot, and when that loses the spot it is taken up
     again (:data:`RETRIES_PER_SPOT` times) before drawing afresh. Rare ratings (``complete``
@@ -380,7 +385,7 @@ def _impossible(geometry: Geometry, mines: int, start: Cell) -> str | None:
     return None
 
 
-STAGE_TECHNIQUE = {
+_TECHNIQUE_OF = {
     Stage.START: Technique.COUNT,
     Stage.CLUE: Technique.COUNT,
     Stage.SUBSET: Technique.SUBSET,
@@ -436,12 +441,12 @@ class _Job:
         self.timeout, self.max_draws = timeout, max_draws
         self.keep_clear = {start, *geometry.neighbours(start)}
         self.candidates = [c for c in range(geometry.cells) if c not in self.keep_clear]
-        # Which sweep certifies (both end at the technique's one fixed point, so the boards
-        # are the same): the ladder rates a solved board for free but pays for its subset
-        # stage at every stall; the plain sweep (from ``complete`` up) is cheaper per stall
-        # and needs a rating sweep for the board it keeps. The ladder is cheaper below
-        # ``complete`` and for a few perturbations; the plain sweep where most sweeps stall
-        # (``uniform``, ``needs``).
+        # Which sweep certifies. Below ``complete`` only a ladder stops at the technique.
+        # From ``complete`` up, the ladder and the plain sweep end at the same fixed point (so
+        # the same boards): the ladder rates a solved board for free but pays for its subset
+        # stage at every stall, the plain sweep is cheaper per stall but may leave the kept
+        # board to be rated. The ladder wins over a few perturbations, the plain sweep where
+        # most sweeps stall (``uniform``, ``needs``).
         self.ladder = technique < Technique.COMPLETE or not (needs or uniform)
         self.began = perf_counter()
 
@@ -510,9 +515,9 @@ class _Job:
         mines = self.mines if technique is Technique.TOTAL else None
         sweep = Sweep(BoardManager(board), start=self.start, mines=mines, technique=ladder)
         report = sweep.run()
-        used = {STAGE_TECHNIQUE[Stage(stage)] for stage, n in report.proven_by.items() if n}
+        used = {_TECHNIQUE_OF[Stage(stage)] for stage, n in report.proven_by.items() if n}
         strongest = max(used) if ladder or max(used) is not Technique.AC3 else None
-        spot = [cell for cell, _, stage in sweep.proofs if STAGE_TECHNIQUE[stage] is technique]
+        spot = [cell for cell, _, stage in sweep.proofs if _TECHNIQUE_OF[stage] is technique]
         return _Verdict(report, strongest, spot)
 
     def _accepted(self, board: Board, verdict: _Verdict) -> Technique | None:
