@@ -17,14 +17,21 @@ if TYPE_CHECKING:
 __all__ = ["HELP", "command"]
 
 HELP = (
-    "Make no-guess boards: the solver finishes each from the start cell without a guess\n"
-    "and without knowing the mine total.\n\n"
+    "Make no-guess boards: a solver finishes each from the start cell without a guess (by\n"
+    "default the package's complete solver, which does not know the mine total).\n\n"
+    "Techniques, weakest first: count, subset, ac3, complete (the default) and total\n"
+    "(complete, knowing the mine total). --technique T makes boards T solves, and\n"
+    "--needs T boards T solves and no weaker technique does; both perturb a random layout\n"
+    "where T stalls. --uniform instead draws layouts uniformly and keeps the first T solves:\n"
+    "exactly uniform over those boards, with the acceptance rate on stderr.\n\n"
     'Output: JSON Lines, one puzzle object per line ({"board": ..., "seed": ..., ...}), or with\n'
-    "--out one file per board named ROWSxCOLS-MINES-NNN.json. Every board records its seed:\n"
-    "generate ROWS COLS MINES --seed <recorded> makes that board again (the first board of a\n"
-    "batch uses --seed itself).\n\n"
-    "Exit status: 0 done; 2 invalid request or no board within --timeout; 141 the reader\n"
-    "closed the output early (a pipe into head), nothing printed."
+    "--out one file per board named ROWSxCOLS-MINES-NNN.json. Every board records its seed,\n"
+    'its rating ("technique": the weakest technique that solves it) and the request\n'
+    '("certified": T, and "needs" or "uniform" when given): generate ROWS COLS MINES --seed\n'
+    "<recorded> with the same options makes that board again (the first board of a batch uses\n"
+    "--seed itself).\n\n"
+    "Exit status: 0 done; 2 invalid request, or no board within --timeout or --max-draws;\n"
+    "141 the reader closed the output early (a pipe into head), nothing printed."
 )
 """The command's ``--help`` text."""
 
