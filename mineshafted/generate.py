@@ -385,17 +385,6 @@ def _impossible(geometry: Geometry, mines: int, start: Cell) -> str | None:
     return None
 
 
-_TECHNIQUE_OF = {
-    Stage.START: Technique.COUNT,
-    Stage.CLUE: Technique.COUNT,
-    Stage.SUBSET: Technique.SUBSET,
-    Stage.PROPAGATION: Technique.AC3,
-    Stage.SEARCH: Technique.COMPLETE,
-    Stage.TOTAL: Technique.TOTAL,
-}
-"""The technique each stage of a ladder sweep stands for, as in :mod:`mineshafted.rating`."""
-
-
 class _Verdict(NamedTuple):
     """One certifying sweep of one board."""
 
@@ -515,9 +504,9 @@ class _Job:
         mines = self.mines if technique is Technique.TOTAL else None
         sweep = Sweep(BoardManager(board), start=self.start, mines=mines, technique=ladder)
         report = sweep.run()
-        used = {_TECHNIQUE_OF[Stage(stage)] for stage, n in report.proven_by.items() if n}
+        used = {Stage(stage).technique for stage, n in report.proven_by.items() if n}
         strongest = max(used) if ladder or max(used) is not Technique.AC3 else None
-        spot = [cell for cell, _, stage in sweep.proofs if _TECHNIQUE_OF[stage] is technique]
+        spot = [cell for cell, _, stage in sweep.proofs if stage.technique is technique]
         return _Verdict(report, strongest, spot)
 
     def _accepted(self, board: Board, verdict: _Verdict) -> Technique | None:
