@@ -20,7 +20,8 @@ solved
 rating
     The first technique, weakest first, that solves the board; ``guess`` when none does.
 
-The techniques (one function each, ``facts(view) -> {cell: is_mine}``):
+The techniques, one function each (``by_count(view)`` and so on: the cells deduced, each mined
+or not):
 
 ``count``
     One constraint on its own: no mine to place (all its cells safe), or as many mines as
@@ -48,7 +49,18 @@ from itertools import combinations, product
 
 from mineshafted.board import MINE, Board, Cell
 
-__all__ = ["TECHNIQUES", "reference_play", "reference_rating", "reference_solves"]
+__all__ = [
+    "TECHNIQUES",
+    "View",
+    "by_ac3",
+    "by_complete",
+    "by_count",
+    "by_subset",
+    "by_total",
+    "reference_play",
+    "reference_rating",
+    "reference_solves",
+]
 
 Constraint = tuple[frozenset[Cell], int]
 """Exactly ``mines`` mines among the unknown ``cells``."""
@@ -59,7 +71,8 @@ Facts = dict[Cell, bool]
 
 @dataclass(frozen=True)
 class View:
-    """What a player knows during play: the clues moved onto, the mines found, the mine total."""
+    """What a player knows during play: the clues moved onto and the mines found (and, for
+    ``total``, the board's mine count)."""
 
     board: Board
     clues: dict[Cell, int]
@@ -92,12 +105,12 @@ class View:
 # -- the techniques ---------------------------------------------------------------------------
 
 
-def count_facts(view: View) -> Facts:
+def by_count(view: View) -> Facts:
     """``count``: each clue on its own."""
     return _count(view.constraints().values())
 
 
-def subset_facts(view: View) -> Facts:
+def by_subset(view: View) -> Facts:
     """``subset``: the closure under ``A within B gives B - A``, counted."""
     known = set(view.constraints().values())
     while True:
@@ -107,7 +120,7 @@ def subset_facts(view: View) -> Facts:
         known |= derived
 
 
-def ac3_facts(view: View) -> Facts:
+def by_ac3(view: View) -> Facts:
     """``ac3``: arc consistency over the clues' domains of mine placements."""
     constraints = view.constraints()
     scope = {clue: cells for clue, (cells, _) in constraints.items()}
@@ -135,22 +148,22 @@ def ac3_facts(view: View) -> Facts:
     return facts
 
 
-def complete_facts(view: View) -> Facts:
+def by_complete(view: View) -> Facts:
     """``complete``: one value in every assignment that fits all the clues together."""
     return _agreed(view, with_total=False)
 
 
-def total_facts(view: View) -> Facts:
+def by_total(view: View) -> Facts:
     """``total``: the same, over the assignments that also place exactly the mines left."""
     return _agreed(view, with_total=True)
 
 
 TECHNIQUES: dict[str, Callable[[View], Facts]] = {
-    "count": count_facts,
-    "subset": subset_facts,
-    "ac3": ac3_facts,
-    "complete": complete_facts,
-    "total": total_facts,
+    "count": by_count,
+    "subset": by_subset,
+    "ac3": by_ac3,
+    "complete": by_complete,
+    "total": by_total,
 }
 """Every technique that can solve a board, weakest first."""
 
@@ -234,18 +247,20 @@ def _agreed(view: View, *, with_total: bool) -> Facts:
     constraints = list(view.constraints().values())
     frontier = sorted(set().union(*(cells for cells, _ in constraints)))
     rest = sorted(view.unknown - set(frontier))
-    # cell -> the values it takes over the fitting assignments; and the numbers of mines the
-    # rest holds in them.
+    # cell -> the values it takes over the fitting assignments; the numbers of mines left to
+    # the rest by them.
     values: dict[Cell, set[bool]] = {cell: set() for cell in frontier}
     rest_mines: set[int] = set()
+    fits = 0
     for mined in _fitting(frontier, constraints):
         left = view.mines_left - len(mined)
         if with_total and not 0 <= left <= len(rest):
             continue
+        fits += 1
         rest_mines.add(left)
         for cell in frontier:
             values[cell].add(cell in mined)
-    assert rest_mines, "no assignment fits the clues"
+    assert fits, "no assignment fits the clues"
     facts = {cell: mine for cell, (mine, *others) in values.items() if not others}
     if with_total and rest and len(rest_mines) == 1 and rest_mines <= {0, len(rest)}:
         facts.update(dict.fromkeys(rest, rest_mines == {len(rest)}))
