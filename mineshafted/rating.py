@@ -31,16 +31,6 @@ __all__ = ["Rating", "rate"]
 
 log = logging.getLogger(__name__)
 
-_TECHNIQUE_OF = {
-    Stage.START: Technique.COUNT,
-    Stage.CLUE: Technique.COUNT,
-    Stage.SUBSET: Technique.SUBSET,
-    Stage.PROPAGATION: Technique.AC3,
-    Stage.SEARCH: Technique.COMPLETE,
-    Stage.TOTAL: Technique.TOTAL,
-}
-"""The technique each ladder-sweep stage stands for (the start cell is free to every one)."""
-
 
 @dataclass(frozen=True)
 class Rating:
@@ -124,7 +114,7 @@ def rate(board: Board, *, start: Cell = 0) -> Rating:
     report = sweep.run()
     decided = dict.fromkeys(Technique.solving(), 0)
     for stage, n in report.proven_by.items():
-        decided[_TECHNIQUE_OF[Stage(stage)]] += n
+        decided[Stage(stage).technique] += n
     used = [t for t, n in decided.items() if n]
     technique = max(used) if report.solved else Technique.GUESS
     seconds = perf_counter() - began

@@ -8,6 +8,8 @@ this script again writes the same files:
 
 No-guess sets are certified by the generator (the sweep solves them from the start cell
 without the mine total). Needs-guess boards are random draws on which the sweep stalls.
+Every puzzle records its rating (``"technique"``: the weakest technique that solves it, see
+``mineshafted rate``); ``--check`` also rates every file again and compares.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import random
 import sys
 from pathlib import Path
 
-from mineshafted import Board, BoardManager, Puzzle, Sweep
+from mineshafted import Board, BoardManager, Puzzle, Sweep, parse_puzzles, rate
 from mineshafted.formats import format_puzzle
 from mineshafted.generate import generate_many
 
@@ -49,8 +51,12 @@ NEEDS_GUESS = [(5, 5, 4, 2), (9, 9, 10, 2), (16, 16, 40, 2), (30, 16, 99, 2)]
 def puzzles() -> dict[str, str]:
     """Every shipped file: path relative to puzzles/ -> its content."""
     files: dict[str, str] = {}
+    grid = Board.from_grid(SAMPLE)
     sample = Puzzle(
-        Board.from_grid(SAMPLE), name="assignment sample", source="Mine Shafted assignment"
+        grid,
+        name="assignment sample",
+        source="Mine Shafted assignment",
+        extra={"technique": rate(grid).technique.value},
     )
     files["no-guess/4x3-sample/01.json"] = format_puzzle(sample) + "\n"
     rng = random.Random(BASE_SEED)
@@ -90,10 +96,23 @@ def stalling(rows: int, cols: int, mines: int, count: int, rng: random.Random) -
             name = f"{rows}x{cols}-{mines}-guess-{len(found) + 1:02d}"
             found.append(
                 Puzzle(
-                    board, name=name, source="random draw that needs a guess", extra={"seed": seed}
+                    board,
+                    name=name,
+                    source="random draw that needs a guess",
+                    extra={"seed": seed, "technique": rate(board).technique.value},
                 )
             )
     return found
+
+
+def misrating(text: str) -> str | None:
+    """Why a puzzle file's recorded ``technique`` is not its rating; ``None`` when it is."""
+    (puzzle,) = parse_puzzles(text)
+    recorded = puzzle.extra.get("technique")
+    rated = rate(puzzle.board, start=puzzle.start).technique.value
+    if recorded != rated:
+        return f"records technique {recorded!r}, rated {rated!r}"
+    return None
 
 
 def main() -> None:
@@ -116,7 +135,10 @@ def main() -> None:
         )
         for path in stale + extra:
             print(f"differs: puzzles/{path}")
-        sys.exit(1 if stale or extra else 0)
+        misrated = [f"{path}: {why}" for path, text in files.items() if (why := misrating(text))]
+        for line in misrated:
+            print(f"rating: puzzles/{line}")
+        sys.exit(1 if stale or extra or misrated else 0)
     for path, text in files.items():
         target = ROOT / path
         target.parent.mkdir(parents=True, exist_ok=True)

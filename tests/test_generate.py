@@ -5,14 +5,17 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from typing import Any
 
 import pytest
 
-from mineshafted import Board, BoardManager, Geometry, Sweep
+from mineshafted import Board, BoardManager, Geometry, Sweep, Technique, rate
 from mineshafted.generate import (
     GenerationError,
+    _board,
     _impossible,
     _perturb,
+    _random,
     generate,
     generate_many,
 )
@@ -85,7 +88,18 @@ def test_to_puzzle_keeps_the_generators_figures() -> None:
         "mines": 10,
         "perturbations": made.perturbations,
         "draws": made.draws,
+        "technique": rate(made.board).technique.value,
+        "certified": "complete",
     }
+
+
+def test_to_puzzle_records_needs_and_uniform_only_when_asked() -> None:
+    needed = generate(9, 9, 10, seed=2, technique=Technique.SUBSET, needs=True).to_puzzle()
+    assert needed.extra["technique"] == needed.extra["certified"] == "subset"
+    assert needed.extra["needs"] is True and "uniform" not in needed.extra
+    drawn = generate(9, 9, 10, seed=2, technique=Technique.AC3, uniform=True).to_puzzle()
+    assert drawn.extra["certified"] == "ac3" and drawn.extra["uniform"] is True
+    assert drawn.extra["perturbations"] == 0 and "needs" not in drawn.extra
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -157,3 +171,163 @@ def test_an_unsolvable_request_not_recognised_ends_at_the_timeout() -> None:
     with pytest.raises(GenerationError, match=r"within 0\.3 s .*allow more time"):
         generate(4, 4, 11, seed=1, timeout=0.3)
     assert time.perf_counter() - began < 1.5
+
+
+# -- techniques: --technique, --needs, --uniform ----------------------------------------------
+
+SOLVING = Technique.solving()
+"""count, subset, ac3, complete, total."""
+
+
+def test_the_default_boards_of_a_seed_are_unchanged() -> None:
+    # Made before techniques existed (commit 4f05df6): the default request keeps its boards.
+    assert generate(9, 9, 10, seed=1).board == Board.from_text(
+        """
+        . . . . . . . . .
+        . . . * . . . . .
+        . * . * . . . . .
+        . . . * . . . . .
+        * . . . . . . . .
+        . . . . . . . * .
+        . . . . . . . * .
+        . * . . * . . . .
+        . . . . * . . . .
+        """
+    )
+    assert generate(16, 16, 40, seed=11).board.mines == {
+        *(5, 12, 27, 28, 40, 44, 51, 52, 81, 105, 118, 119, 123, 125, 134, 135, 141, 147),
+        *(154, 156, 161, 163, 165, 166, 170, 171, 181, 193, 203, 207, 209, 211, 223, 225),
+        *(238, 239, 240, 243, 248, 255),
+    }
+
+
+@pytest.mark.parametrize("technique", SOLVING, ids=lambda t: t.value)
+@pytest.mark.parametrize(("rows", "cols", "mines"), [(9, 9, 10), (16, 16, 40)])
+def test_every_board_is_solved_by_its_technique_and_records_its_rating(
+    technique: Technique, rows: int, cols: int, mines: int
+) -> None:
+    for made in generate_many(rows, cols, mines, 3, seed=8, technique=technique):
+        rating = rate(made.board, start=made.start).technique
+        assert rating <= technique
+        assert made.technique is rating and made.certified is technique and not made.needs
+        total = mines if technique is Technique.TOTAL else None
+        sweep = Sweep(BoardManager(made.board), mines=total, technique=technique)
+        assert sweep.run().solved
+
+
+@pytest.mark.parametrize(
+    ("technique", "seed"),
+    [(Technique.COUNT, 1), (Technique.SUBSET, 1), (Technique.AC3, 1), (Technique.TOTAL, 1)],
+    ids=lambda x: x.value if isinstance(x, Technique) else str(x),
+)
+def test_needs_boards_are_rated_exactly_their_technique(technique: Technique, seed: int) -> None:
+    for made in generate_many(16, 16, 40, 3, seed=seed, technique=technique, needs=True):
+        assert rate(made.board, start=made.start).technique is technique
+        assert made.technique is made.certified is technique and made.needs
+
+
+def test_a_needs_complete_board_is_rated_complete() -> None:
+    # A seed that finds its board in 19 draws: the rating is rare at this density.
+    made = generate(16, 16, 40, seed=19, technique=Technique.COMPLETE, needs=True)
+    assert rate(made.board).technique is Technique.COMPLETE
+    assert made.technique is Technique.COMPLETE
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"technique": Technique.AC3},
+        {"technique": Technique.SUBSET, "needs": True},
+        {"technique": Technique.TOTAL, "needs": True},
+        {"uniform": True},
+        {"technique": Technique.SUBSET, "uniform": True, "needs": True},
+    ],
+    ids=["technique", "needs", "needs-total", "uniform", "uniform-needs"],
+)
+def test_each_recorded_seed_remakes_its_board_with_the_same_options(
+    options: dict[str, Any],
+) -> None:
+    batch = list(generate_many(12, 12, 20, 3, seed=5, seed_first=True, **options))
+    again = list(generate_many(12, 12, 20, 3, seed=5, seed_first=True, **options))
+    assert [g.board for g in batch] == [g.board for g in again]
+    assert batch[0].seed == 5
+    for made in batch:
+        assert generate(12, 12, 20, seed=made.seed, **options).board == made.board
+
+
+@pytest.mark.parametrize("technique", [Technique.COUNT, Technique.AC3, Technique.COMPLETE])
+def test_uniform_keeps_the_first_draw_of_the_stream_its_technique_solves(
+    technique: Technique,
+) -> None:
+    # Rejection sampling, checked against an independent replay of the seed's draws.
+    made = generate(9, 9, 12, seed=21, technique=technique, uniform=True)
+    geometry = Geometry(9, 9)
+    clear = {0, *geometry.neighbours(0)}
+    free = [c for c in range(81) if c not in clear]
+    stream = _random(21)
+    draws = [Board.from_mines(9, 9, stream.sample(free, 12)) for _ in range(made.draws)]
+    assert draws[-1] == made.board and made.perturbations == 0 and made.uniform
+    solved = [rate(board).technique <= technique for board in draws]
+    assert solved == [False] * (made.draws - 1) + [True]
+    assert made.technique is rate(made.board).technique
+
+
+def test_uniform_with_needs_keeps_the_first_draw_rated_exactly_its_technique() -> None:
+    made = generate(9, 9, 12, seed=4, technique=Technique.SUBSET, needs=True, uniform=True)
+    assert rate(made.board).technique is Technique.SUBSET and made.needs and made.uniform
+
+
+def test_a_hopeless_uniform_request_is_refused_at_its_draw_limit() -> None:
+    with pytest.raises(
+        GenerationError,
+        match=r"no uniform 30x16 board with 130 mines solved by complete in 20 draw\(s\): "
+        r"none of 20 draw\(s\) was accepted, so uniform sampling is hopeless here",
+    ):
+        generate(30, 16, 130, seed=0, uniform=True, max_draws=20)
+
+
+def test_an_impossible_needs_request_ends_at_its_draw_limit() -> None:
+    # 6x6 with 3 mines: no layout is found rated complete in 30 draws (the cap, not the clock).
+    with pytest.raises(
+        GenerationError,
+        match=r"no 6x6 board with 3 mines rated complete \(solved by complete, not by ac3\) "
+        r"in 30 draw\(s\)",
+    ):
+        generate(6, 6, 3, seed=0, technique=Technique.COMPLETE, needs=True, max_draws=30)
+
+
+def test_a_draw_limit_bounds_the_perturbation_loop_too() -> None:
+    with pytest.raises(GenerationError, match=r"no no-guess 4x4 board with 11 mines in 2 draw"):
+        generate(4, 4, 11, seed=1, timeout=None, max_draws=2)
+
+
+def test_guess_and_pointless_requests_are_refused_at_once() -> None:
+    with pytest.raises(GenerationError, match="the technique 'guess' certifies nothing"):
+        generate(9, 9, 10, technique=Technique.GUESS)
+    with pytest.raises(GenerationError, match="the technique 'guess' certifies nothing"):
+        list(generate_many(9, 9, 10, 2, technique=Technique.GUESS, needs=True))
+    with pytest.raises(GenerationError, match="no 5x5 board with 0 mines needs ac3"):
+        generate(5, 5, 0, technique=Technique.AC3, needs=True)
+    with pytest.raises(GenerationError, match="at least one draw is needed, not 0"):
+        generate(5, 5, 2, max_draws=0)
+
+
+def test_needs_count_is_the_technique_count() -> None:
+    made = generate(9, 9, 10, seed=3, technique=Technique.COUNT, needs=True)
+    assert made.board == generate(9, 9, 10, seed=3, technique=Technique.COUNT).board
+    assert made.technique is Technique.COUNT and made.needs
+
+
+def test_with_the_total_a_strip_the_plain_sweep_cannot_finish_is_made() -> None:
+    # 1x5 from the corner with 2 mines: the far mine is seen by no clue, but the total places it.
+    made = generate(1, 5, 2, seed=1, technique=Technique.TOTAL)
+    assert made.board == Board.from_text(". . . * *")
+    assert made.technique is Technique.TOTAL
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_boards_counted_from_the_mines_are_the_boards_of_from_mines(seed: int) -> None:
+    rng = random.Random(seed)
+    rows, cols = rng.randint(1, 12), rng.randint(1, 12)
+    layout = rng.sample(range(rows * cols), rng.randint(0, rows * cols))
+    assert _board(Geometry(rows, cols), layout) == Board.from_mines(rows, cols, layout)

@@ -32,6 +32,10 @@ width they need, so no name or detail is cut or wrapped to fit 80 columns."""
 
 HELP = (
     "Grade any sweep_mines against no-guess boards, each board in its own child process.\n\n"
+    "Default boards: 32 made for this grading from a random seed, which the report names\n"
+    "(--seed S grades on the same boards again): four each with exactly 1, 2, 3 and 4 mines,\n"
+    "and 8x8/5, 9x9/10, 16x16/40 and 16x30/99 for 5+, every one rated ac3 or below (AC-3 over\n"
+    "the clue domains solves it: see mineshafted rate). Puzzle files, if given, instead.\n\n"
     "The child never holds the board: its manager asks this process for each clue. Outcomes:\n"
     "solved, wrong board, not explored (the right board before every safe cell was moved onto),\n"
     "exploded, crashed, timed out. Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
@@ -66,7 +70,7 @@ def command(
         list[Path] | None,
         typer.Argument(
             metavar="PUZZLES",
-            help="Puzzle files or directories of them. Default: the shipped no-guess sets.",
+            help="Puzzle files or directories of them. Default: fresh boards (see --seed).",
             show_default=False,
         ),
     ] = None,
@@ -100,6 +104,14 @@ def command(
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite the --log file if it exists.")
     ] = False,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the fresh default boards: the same seed, the same boards. Default: a "
+            "random one, named in the report. Not with puzzle files.",
+            show_default=False,
+        ),
+    ] = None,
     sandbox: Annotated[
         SandboxChoice | None,
         typer.Option(
@@ -116,10 +128,18 @@ def command(
 
     if log is not None and log.exists() and not force:
         fail(f"{log}: already exists (use --force to overwrite)")
+    if seed is not None and puzzles:
+        fail("--seed chooses the fresh default boards: it cannot be used with puzzle files")
     if sandbox is SandboxChoice.NONE:
         typer.echo(f"warning: {NONE_WARNING}", err=True)
     with fail_on_error():
-        items = _graded_puzzles(puzzles)
+        if puzzles:
+            items = _graded_puzzles(puzzles)
+        else:
+            from ..grading.boards import fresh_boards, fresh_seed
+
+            seed = fresh_seed() if seed is None else seed
+            items = fresh_boards(seed)
         if not items:
             fail("no puzzles to grade")
         bar = _GradeProgress(len(items)) if sys.stderr.isatty() and not json_output else None
@@ -146,9 +166,9 @@ def command(
         except OSError as error:
             fail(f"{log}: cannot write the log: {error.strerror}")
     if json_output:
-        typer.echo(json.dumps(report.to_json()))
+        typer.echo(json.dumps({**report.to_json(), "seed": seed}))
     else:
-        _print_grade(report)
+        _print_grade(report, seed)
 
 
 class _GradeProgress:
@@ -169,14 +189,12 @@ class _GradeProgress:
         self._progress.stop()
 
 
-def _graded_puzzles(paths: list[Path] | None) -> list[tuple[str, Puzzle]]:
+def _graded_puzzles(paths: list[Path]) -> list[tuple[str, Puzzle]]:
     """Read the puzzles to grade, labelled by file (and line, in JSON Lines files)."""
     from ..formats import find_puzzle_files, read_puzzles
-    from ..grading import shipped_puzzles
 
-    roots = paths or [shipped_puzzles()]
     items: list[tuple[str, Puzzle]] = []
-    for path in find_puzzle_files(roots):
+    for path in find_puzzle_files(paths):
         found = read_puzzles(path)
         label = _short(path)
         for number, puzzle in enumerate(found, 1):
@@ -196,8 +214,9 @@ def _short(path: Path) -> str:
     return str(path)
 
 
-def _print_grade(report: GradeReport) -> None:
-    """The boards and the achievements as two tables, then the score, on stdout."""
+def _print_grade(report: GradeReport, seed: int | None) -> None:
+    """The boards and the achievements as two tables, then the score, on stdout; the fresh
+    boards' ``seed``, if they were graded."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -236,5 +255,7 @@ def _print_grade(report: GradeReport) -> None:
     console.print(rubric)
     earned = sum(a.earned for a in report.achievements)
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")
+    if seed is not None:
+        console.print(f"boards: fresh from seed {seed} (the same boards again: --seed {seed})")
     for warning in report.warnings:
         console.print(f"warning: {shown(warning)}", style="yellow")

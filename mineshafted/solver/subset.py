@@ -47,8 +47,10 @@ def subset_facts(constraints: Iterable[Constraint]) -> list[Fact]:
     Raises
     ------
     ContradictionError
-        Two constraints disagree (a derived count below zero or above its cells, or two
-        counts for the same cells).
+        Two constraints met on the way disagree (a derived count below zero or above its
+        cells, or two counts for the same cells). The closure stops at the first decided
+        cells, so a contradiction beyond them may go unseen here: the sweep's counts then
+        refuse it once those cells are played.
 
     Examples
     --------

@@ -91,6 +91,27 @@ class Stage(StrEnum):
     TOTAL = "total"
     """The mine total: safe, or mined, in every placement of the remaining mines."""
 
+    @property
+    def technique(self) -> Technique:
+        """The rung of the ladder this stage stands for in a sweep told a technique (the start
+        is free to every rung; a guess or a fact told is no deduction: ``guess``).
+
+        >>> Stage.PROPAGATION.technique.value, Stage.START.technique.value
+        ('ac3', 'count')
+        """
+        return _TECHNIQUE_OF.get(self, Technique.GUESS)
+
+
+_TECHNIQUE_OF = {
+    Stage.START: Technique.COUNT,
+    Stage.CLUE: Technique.COUNT,
+    Stage.SUBSET: Technique.SUBSET,
+    Stage.PROPAGATION: Technique.AC3,
+    Stage.SEARCH: Technique.COMPLETE,
+    Stage.TOTAL: Technique.TOTAL,
+}
+"""The technique each deducing stage stands for."""
+
 
 @dataclass
 class SweepReport:
