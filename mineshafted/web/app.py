@@ -16,7 +16,6 @@ guard
 from __future__ import annotations
 
 import html
-import inspect
 import json
 import logging
 import secrets
@@ -36,7 +35,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import MineshaftedError
 from ..game import FirstMove
-from ..generate import generate
 from ..solver import Technique
 from . import schema
 from .bodies import cell_field, choice_field, int_field, json_object, text_field
@@ -374,7 +372,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         s = live.settings
         live.making = True  # type: ignore[attr-defined]
         try:
-            mines = await compute(
+            made = await compute(
                 "generate",
                 {
                     "rows": s.rows,
@@ -389,7 +387,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         finally:
             live.making = False  # type: ignore[attr-defined]
         if live.needs_board:
-            live.place(mines)
+            live.place(made["mines"], made["rating"])
 
     # -- watched games --------------------------------------------------------------------
 
@@ -657,17 +655,13 @@ def _watch_spec(data: dict[str, Any], games: Store[LiveGame], seconds: float) ->
 
 
 def _techniques() -> list[str]:
-    """The techniques the no-guess generator can make boards for (none if it takes none)."""
-    if "technique" not in inspect.signature(generate).parameters:
-        return []
+    """The ratings a no-guess board can be made for: every technique that solves boards."""
     return [t.value for t in Technique.solving()]
 
 
 def _technique(name: str) -> Technique:
-    """The technique named ``name``, if the generator takes it."""
+    """The technique named ``name``, one a board can be rated."""
     offered = _techniques()
-    if not offered:
-        raise RequestError(422, "technique: this version's generator makes no boards by technique")
     refusal = RequestError(422, f"technique: {name[:40]!r} is not one of {', '.join(offered)}")
     try:
         technique = Technique.parse(name)
@@ -679,8 +673,9 @@ def _technique(name: str) -> Technique:
 
 
 def _generator_options(technique: str | None) -> dict[str, Any]:
-    """The generator's keyword arguments for ``technique``."""
-    return {} if technique is None else {"technique": Technique.parse(technique)}
+    """The generator's keyword arguments for a board rated ``technique`` (``None``: the
+    generator's default, any board its complete deduction solves)."""
+    return {} if technique is None else {"technique": Technique.parse(technique), "needs": True}
 
 
 def _body(model: type[BaseModel], *, required: bool = True) -> dict[str, Any]:

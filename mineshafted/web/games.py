@@ -48,7 +48,8 @@ class Settings:
     """``SAFE`` or ``OPENING``; a no-guess board always opens at the first click."""
     no_guess: bool = False
     technique: str | None = None
-    """The technique a no-guess board is made for, when the generator takes one."""
+    """The rating a no-guess board is made for (the weakest technique that solves it);
+    ``None``: any board the complete deduction solves."""
 
     def to_json(self) -> dict[str, object]:
         """The settings, JSON-ready."""
@@ -90,16 +91,20 @@ class LiveGame:
             )
         self.began: float | None = None
         self.ended: float | None = None
+        self.rating: str | None = None
+        """A no-guess board's rating, once it is made."""
 
     @property
     def needs_board(self) -> bool:
         """Whether the board is still to be made (a no-guess game before its first click)."""
         return self.game is None
 
-    def place(self, mines: list[Cell]) -> None:
-        """Lay the no-guess board made for this game (its mines)."""
+    def place(self, mines: list[Cell], rating: str | None = None) -> None:
+        """Lay the no-guess board made for this game: its mines, and its rating (the weakest
+        technique that solves it)."""
         s = self.settings
         self.game = Game.on(Board.from_mines(s.rows, s.cols, mines), rules=self.rules)
+        self.rating = rating
 
     @property
     def started(self) -> bool:
@@ -232,6 +237,8 @@ class LiveGame:
             "mines_left": self.settings.mines - flags,
             "seconds": round(self.seconds(), 3),
         }
+        if self.rating is not None:
+            answer["rating"] = self.rating
         if game is not None and game.over:
             if self.ended is None:
                 self.ended = self.clock()

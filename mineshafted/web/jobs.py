@@ -57,8 +57,9 @@ def _hint(argument: tuple[list[list[int | None]], int]) -> dict[str, Any]:
     return hint(grid, mines).to_json()
 
 
-def _generate(argument: dict[str, Any]) -> list[int]:
-    """A no-guess board's mines (see :func:`mineshafted.generate.generate`)."""
+def _generate(argument: dict[str, Any]) -> dict[str, Any]:
+    """A no-guess board's ``mines`` and its ``rating`` (see
+    :func:`mineshafted.generate.generate`)."""
     made = generate(
         argument["rows"],
         argument["cols"],
@@ -68,7 +69,7 @@ def _generate(argument: dict[str, Any]) -> list[int]:
         timeout=argument["timeout"],
         **argument.get("extra", {}),
     )
-    return sorted(made.board.mines)
+    return {"mines": sorted(made.board.mines), "rating": made.technique.value}
 
 
 def _watch(argument: Watch) -> dict[str, Any]:

@@ -93,8 +93,9 @@ class GameIn(_Model):
     )
     technique: str | None = Field(
         None,
-        description="For a no-guess board: the technique it needs (see GET /api/config; "
-        "only when the generator offers techniques).",
+        description="For a no-guess board: its rating, the weakest technique that solves it "
+        "(count, subset, ac3, complete or total; see GET /api/config). Any board the "
+        "complete deduction solves when null.",
     )
 
 
@@ -203,6 +204,11 @@ class _Counters(_Model):
     mines: list[Pair] | None = Field(None, description="Every mine, once the game is over.")
     wrong_flags: list[Pair] | None = Field(None, description="Flags on safe cells, once over.")
     hit: list[Pair] | None = Field(None, description="The mine revealed, once lost.")
+    rating: str | None = Field(
+        None,
+        description="A no-guess board's rating (the weakest technique that solves it), once "
+        "it is made.",
+    )
 
 
 class GameOut(_Counters):
@@ -236,7 +242,7 @@ class ConfigOut(_Model):
     """What the server offers."""
 
     players: list[str]
-    techniques: list[str] = Field(description="Techniques a no-guess board can be made for.")
+    techniques: list[str] = Field(description="The ratings a no-guess board can be made for.")
     levels: dict[str, list[int]] = Field(description="Name -> [rows, columns, mines].")
     limits: dict[str, int | float]
 

@@ -129,7 +129,7 @@ def watch(spec: Watch) -> dict[str, Any]:
     rng = random.Random(f"watch:{spec.seed}")
     if spec.player == RULES:
         return _rules(spec)
-    game = _game(spec)
+    game, rated = _game(spec)
     if spec.player == POLICY:
         guesses = _play_best(game, spec.start, rng)
         note = "the sweep with the mine total; the best policy at each stall"
@@ -143,7 +143,7 @@ def watch(spec: Watch) -> dict[str, Any]:
         "steps": steps_of(game.record),
         "status": game.status.value,
         "guesses": guesses,
-        "note": note,
+        "note": note + rated,
     }
 
 
@@ -208,12 +208,13 @@ def steps_of(record: GameRecord) -> list[dict[str, Any]]:
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _game(spec: Watch) -> Game:
-    """The game to watch: a given board, a no-guess board, or one drawn from the seed."""
+def _game(spec: Watch) -> tuple[Game, str]:
+    """The game to watch: a given board, a no-guess board, or one drawn from the seed; and,
+    for a no-guess board, its rating, to add to the note."""
     rules = Rules(spec.first, auto_expand=True, after_mine=AfterMine.END, total_known=True)
     fixed = Rules(FirstMove.NONE, auto_expand=True, after_mine=AfterMine.END, total_known=True)
     if spec.layout is not None:
-        return Game.on(Board.from_mines(spec.rows, spec.cols, spec.layout), rules=fixed)
+        return Game.on(Board.from_mines(spec.rows, spec.cols, spec.layout), rules=fixed), ""
     if spec.no_guess:
         made = generate(
             spec.rows,
@@ -224,8 +225,10 @@ def _game(spec: Watch) -> Game:
             timeout=spec.seconds,
             **spec.generator,
         )
-        return Game.on(made.board, rules=fixed)
-    return Game.draw(spec.rows, spec.cols, spec.mines, rules=rules, seed=spec.seed)
+        rated = f" (a no-guess board rated {made.technique.value})"
+        return Game.on(made.board, rules=fixed), rated
+    game = Game.draw(spec.rows, spec.cols, spec.mines, rules=rules, seed=spec.seed)
+    return game, ""
 
 
 def _rules(spec: Watch) -> dict[str, Any]:
@@ -233,7 +236,7 @@ def _rules(spec: Watch) -> dict[str, Any]:
     if not spec.rules:
         raise RequestError(422, "rules: missing: the S4 rule file's text")
     ruleset = parse_rules(spec.rules, origin="rules")
-    game = _game(spec)
+    game, rated = _game(spec)
     if game.board is None:  # drawn at the first move: make it now, as Play would
         game.reveal(spec.start)
     assert game.board is not None
@@ -244,8 +247,8 @@ def _rules(spec: Watch) -> dict[str, Any]:
         "steps": steps_of(result.record),
         "status": status,
         "guesses": result.guesses,
-        "note": f"S4 rules ({len(ruleset.rules)} rule(s)): {result.finish.value}, score "
-        f"{result.score:g}",
+        "note": f"S4 rules ({len(ruleset.rules)} rule(s)){rated}: {result.finish.value}, "
+        f"score {result.score:g}",
     }
 
 

@@ -502,6 +502,29 @@ def test_a_no_guess_game_is_won_by_following_the_hints_alone(client: TestClient)
     assert len(move["mines"]) == 40
 
 
+def test_a_no_guess_board_can_be_asked_for_a_rating(client: TestClient) -> None:
+    from mineshafted.generate import generate
+    from mineshafted.solver import Technique
+
+    assert client.get("/api/config").json()["techniques"] == [
+        "count",
+        "subset",
+        "ac3",
+        "complete",
+        "total",
+    ]
+    for technique in ("subset", "ac3"):
+        game = _new(client, board="no-guess", seed=3, technique=technique)
+        assert game["rating"] is None and game["settings"]["technique"] == technique
+        move = _post(client, f"/api/games/{game['id']}/reveal", {"cell": [4, 4]}).json()
+        assert move["rating"] == technique
+        made = generate(9, 9, 10, seed=3, start=40, technique=Technique(technique), needs=True)
+        assert all(made.board.values[r * 9 + c] == v for r, c, v in move["revealed"])
+    plain = _new(client, board="no-guess", seed=3)
+    rated = _post(client, f"/api/games/{plain['id']}/reveal", {"cell": [4, 4]}).json()["rating"]
+    assert rated in ("count", "subset", "ac3", "complete")
+
+
 def test_a_no_guess_board_is_the_generators_for_the_seed_and_first_click(
     client: TestClient,
 ) -> None:
@@ -529,6 +552,9 @@ def test_a_no_guess_board_is_the_generators_for_the_seed_and_first_click(
         ({"seed": -1}, "seed: -1 is not in 0..9,007,199,254,740,991"),
         ({"seed": 2**63}, "seed: 9223372036854775808 is not in"),
         ({"technique": "count"}, "technique: only a no-guess board"),
+        ({"board": "no-guess", "technique": "magic"}, "technique: 'magic' is not one of count"),
+        ({"board": "no-guess", "technique": "guess"}, "technique: 'guess' is not one of"),
+        ({"board": "no-guess", "technique": 3}, "technique: a number is not a string"),
         ({"colour": "red"}, "colour: unknown field"),
     ],
 )

@@ -246,6 +246,8 @@ async function newGame() {
 
 function counters(state) {
   $("play-counter").textContent = String(state.mines_left);
+  $("play-rating-box").hidden = !state.rating;
+  $("play-rating").textContent = state.rating || "";
   $("play-status").textContent = state.status;
   $("play-status").dataset.status = state.status;
   play.status = state.status;
@@ -395,10 +397,12 @@ $("play-watch").addEventListener("click", () => {
   show("watch");
   startWatch({ game: play.id });
 });
-$("play-kind").addEventListener("change", () => {
-  $("play-technique").closest("label").hidden =
-    $("play-kind").value !== "no-guess" || $("play-technique").options.length < 2;
-});
+for (const prefix of ["play", "w"]) {
+  $(prefix + "-kind").addEventListener("change", () => {
+    $(prefix + "-technique").closest("label").hidden =
+      $(prefix + "-kind").value !== "no-guess" || $(prefix + "-technique").options.length < 2;
+  });
+}
 
 // -- Analyse --------------------------------------------------------------------------------
 
@@ -539,6 +543,9 @@ async function startWatch(from) {
       const [rows, cols, mines] = levelOf("w");
       Object.assign(body, { rows: rows, cols: cols, mines: mines, first: $("w-first").value,
         board: $("w-kind").value, seed: seedOf("w-seed") });
+      if (body.board === "no-guess" && $("w-technique").value) {
+        body.technique = $("w-technique").value;
+      }
       body.start = $("w-start").value === "centre" ?
         [Math.floor(rows / 2), Math.floor(cols / 2)] : [0, 0];
     }
@@ -659,12 +666,13 @@ async function start() {
       option.textContent = PLAYERS[name] || "agent: " + name;
       players.appendChild(option);
     }
-    const techniques = $("play-technique");
-    for (const name of ["", ...config.techniques]) {
-      const option = document.createElement("option");
-      option.value = name;
-      option.textContent = name || "any";
-      techniques.appendChild(option);
+    for (const select of document.querySelectorAll("select.rating")) {
+      for (const name of ["", ...config.techniques]) {
+        const option = document.createElement("option");
+        option.value = name;
+        option.textContent = name || "any";
+        select.appendChild(option);
+      }
     }
     anEmpty(9, 9);
     await newGame();
