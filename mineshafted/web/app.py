@@ -18,6 +18,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -367,10 +368,10 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         return answer
 
     async def _make_board(live: LiveGame, cell: tuple[int, int]) -> None:
-        if getattr(live, "making", False):
+        if live.making:
             raise RequestError(409, "the board is being made: wait for the first click's answer")
         s = live.settings
-        live.making = True  # type: ignore[attr-defined]
+        live.making = True
         try:
             made = await compute(
                 "generate",
@@ -385,7 +386,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
                 },
             )
         finally:
-            live.making = False  # type: ignore[attr-defined]
+            live.making = False
         if live.needs_board:
             live.place(made["mines"], made["rating"])
 
@@ -445,13 +446,13 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         steps = watched.steps[watched.taken : watched.taken + count]
         watched.taken += len(steps)
         done = watched.taken == len(watched.steps)
-        status = steps[-1]["status"] if steps else ("playing" if not done else watched.status)
+        status = watched.status if done else steps[-1]["status"] if steps else "playing"
         answer: dict[str, Any] = {
             "steps": steps,
             "step": watched.taken,
             "total": len(watched.steps),
             "done": done,
-            "status": watched.status if done else status,
+            "status": status,
         }
         if done:
             answer["guesses"] = watched.guesses
@@ -718,41 +719,83 @@ def _version() -> str:
 
 
 def _api_page(document: dict[str, Any]) -> str:
-    """The API's OpenAPI document as a page of its own (no script, nothing fetched)."""
+    """The API's OpenAPI document as a page of its own: each endpoint with its body's fields
+    and its answer, then every schema as a table (no script, nothing fetched)."""
+
+    def e(text: str) -> str:  # escaped, `code` as code
+        return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        "<title>mineshafted API</title><link rel='stylesheet' href='/app.css'></head>",
-        "<body class='api'><h1>mineshafted API</h1>",
-        f"<p>{html.escape(document['info'].get('description', ''))}</p>",
-        "<p>The same document as JSON: <a href='/openapi.json'>/openapi.json</a>. "
+        "<title>mineshafted API</title><link rel='icon' href='data:,'>",
+        "<link rel='stylesheet' href='/app.css'></head><body class='api'>",
+        "<h1>mineshafted API</h1>",
+        f"<p>{e(document['info'].get('description', ''))}</p>",
+        "<p>The same document as OpenAPI JSON: <a href='/openapi.json'>/openapi.json</a>. "
         "Back to <a href='/'>the page</a>.</p>",
     ]
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             parts.append(
-                f"<section class='endpoint'><h2><code>{method.upper()} {html.escape(path)}"
-                f"</code> {html.escape(operation.get('summary', ''))}</h2>"
+                f"<section class='endpoint'><h2><code>{method.upper()} {e(path)}</code> "
+                f"{e(operation.get('summary', ''))}</h2>"
+                f"<p>{e(operation.get('description', ''))}</p>"
             )
-            parts.append(f"<p>{html.escape(operation.get('description', ''))}</p>")
             request = operation.get("requestBody", {}).get("content", {}).get("application/json")
             if request:
-                parts.append("<h3>Body</h3>")
-                parts.append(f"<pre>{html.escape(json.dumps(request['schema'], indent=1))}</pre>")
+                parts.append("<h3>Body</h3>" + _fields(request["schema"]))
             answers = operation.get("responses", {})
-            ok = next((v for k, v in answers.items() if k.startswith("2")), None)
-            if ok:
-                found = ok.get("content", {}).get("application/json", {}).get("schema")
-                if found:
-                    parts.append("<h3>Answer</h3>")
-                    parts.append(f"<pre>{html.escape(json.dumps(found, indent=1))}</pre>")
+            for status, answer in answers.items():
+                if status.startswith("2"):
+                    found = answer.get("content", {}).get("application/json", {}).get("schema")
+                    shown = _type(found) if found else "nothing"
+                    parts.append(f"<p>Answer ({status}): {shown}.</p>")
             refusals = ", ".join(k for k in answers if not k.startswith("2"))
             if refusals:
-                parts.append(f"<p>Refusals: {refusals} (<code>ErrorOut</code>).</p>")
+                parts.append(f"<p>Refusals: {refusals}, each an {_type(_ref('ErrorOut'))}.</p>")
             parts.append("</section>")
-    schemas = document.get("components", {}).get("schemas", {})
     parts.append("<h2>Schemas</h2>")
-    for name, found in schemas.items():
-        parts.append(f"<h3 id='{html.escape(name)}'>{html.escape(name)}</h3>")
-        parts.append(f"<pre>{html.escape(json.dumps(found, indent=1))}</pre>")
+    for name, found in document.get("components", {}).get("schemas", {}).items():
+        parts.append(f"<h3 id='{e(name)}'>{e(name)}</h3>")
+        if found.get("description"):
+            parts.append(f"<p>{e(found['description'])}</p>")
+        parts.append(_fields(found))
     parts.append("</body></html>")
     return "".join(parts)
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _fields(schema: dict[str, Any]) -> str:
+    """An object schema's properties as a table: name, type, what it is."""
+    properties = schema.get("properties")
+    if not properties:
+        return f"<p>{_type(schema)}</p>"
+    required = set(schema.get("required", ()))
+    rows = "".join(
+        f"<tr><td><code>{html.escape(name)}</code>{'' if name in required else ' (optional)'}"
+        f"</td><td>{_type(field)}</td><td>{html.escape(field.get('description', ''))}</td></tr>"
+        for name, field in properties.items()
+    )
+    return f"<table><tr><th>field</th><th>type</th><th>what</th></tr>{rows}</table>"
+
+
+def _type(schema: dict[str, Any]) -> str:
+    """A schema's type in a few words, a reference as a link to its table."""
+    if "$ref" in schema:
+        name = html.escape(schema["$ref"].rsplit("/", 1)[1])
+        return f"<a href='#{name}'>{name}</a>"
+    if "anyOf" in schema:
+        return " or ".join(_type(option) for option in schema["anyOf"])
+    if "enum" in schema:
+        return " | ".join(html.escape(json.dumps(value)) for value in schema["enum"])
+    if "const" in schema:
+        return html.escape(json.dumps(schema["const"]))
+    kind = schema.get("type", "any")
+    if kind == "array":
+        return f"array of {_type(schema.get('items', {}))}"
+    if kind == "object" and "additionalProperties" in schema:
+        return f"object of {_type(schema['additionalProperties'])}"
+    return html.escape(str(kind))

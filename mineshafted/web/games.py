@@ -93,6 +93,8 @@ class LiveGame:
         self.ended: float | None = None
         self.rating: str | None = None
         """A no-guess board's rating, once it is made."""
+        self.making = False
+        """Whether the no-guess board is being made (a second first click must wait)."""
 
     @property
     def needs_board(self) -> bool:

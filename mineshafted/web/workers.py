@@ -43,6 +43,12 @@ log = logging.getLogger(__name__)
 Reply = tuple[Any, ...]
 """What a worker sends back for one job (see the glossary)."""
 
+READY: Final = "ready"
+"""What a worker says once it has booted (its imports done)."""
+
+BOOT_SECONDS: Final = 60.0
+"""How long a worker may take to boot before it is given up."""
+
 _PR_SET_PDEATHSIG: Final = 1
 """prctl's option: the signal this process gets when the thread that started it ends."""
 
@@ -173,17 +179,17 @@ class Workers:
 
     def _spawn_loop(self, ready: threading.Event) -> None:
         """The spawner thread: start the pool, then one worker per order until told to stop."""
-        for _ in range(self.size):
-            self._spawn()
+        for worker in [self._spawn() for _ in range(self.size)]:  # they boot side by side
+            self._enlist(worker)
         ready.set()
         while True:
             order = self._orders.get()
             if order is None or self._closed:
                 return
-            self._spawn()
+            self._enlist(self._spawn())
 
-    def _spawn(self) -> None:
-        """Start one worker and make it idle."""
+    def _spawn(self) -> _Worker:
+        """Start one worker process (it boots on its own: see :meth:`_enlist`)."""
         parent, child = self._context.Pipe()
         process = self._context.Process(
             target=serve,
@@ -193,7 +199,20 @@ class Workers:
         )
         process.start()
         child.close()
-        worker = _Worker(process, parent)
+        return _Worker(process, parent)
+
+    def _enlist(self, worker: _Worker) -> None:
+        """Make ``worker`` idle once it says it is ready (its imports done), so that no job's
+        deadline ever counts a worker's boot; one that does not boot within a minute is
+        killed."""
+        try:
+            booted = worker.conn.poll(BOOT_SECONDS) and worker.conn.recv() == READY
+        except (EOFError, OSError):
+            booted = False
+        if not booted:
+            log.error("a worker did not start within %g s", BOOT_SECONDS)
+            worker.kill()
+            return
         with self._lock:
             if self._closed:
                 worker.stop()
@@ -247,6 +266,7 @@ def serve(conn: Connection, memory: int | None, parent: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from .jobs import JOBS  # the jobs' imports (the solver and all) paid once, before any job
 
+    conn.send(READY)
     while True:
         try:
             job, argument = conn.recv()
