@@ -8,8 +8,9 @@
    near 0). The perturbation generator (`generate` without `uniform`) is put to the same test.
 2. **Where the mines go.** On the same boards, the share of mines in the corners, on the other
    edge cells and inside, against the exact shares over the population.
-3. **At a real size** (9x9/10 by default, too many layouts to enumerate): the same shares from
-   uniform boards and from perturbed boards, side by side, with 95% intervals.
+3. **At a real size** (30x16/99 by default, too many layouts to enumerate): the same shares from
+   uniform boards and from perturbed boards, side by side, and how clustered the mines are
+   (mined neighbours per mine, averaged over boards), with 95% intervals.
 
     python scripts/uniformity.py                       # the docs' figures
     python scripts/uniformity.py --small 4x4x3 --draws 4000 --large 16x16x40 --boards 500
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--small", type=parse_size, default=parse_size("5x5x4"))
     parser.add_argument("--draws", type=int, default=0, help="boards drawn (default: 10 a layout)")
-    parser.add_argument("--large", type=parse_size, default=parse_size("9x9x10"))
+    parser.add_argument("--large", type=parse_size, default=parse_size("30x16x99"))
     parser.add_argument("--boards", type=int, default=2000, help="boards at the large size")
     parser.add_argument("--technique", type=Technique.parse, default=Technique.COMPLETE)
     parser.add_argument("--seed", type=int, default=2026)
@@ -179,7 +180,8 @@ def main(argv: list[str] | None = None) -> None:
         if stray:
             sys.exit(f"{name}: drew {len(stray)} layout(s) outside the population")
         statistic, freedom, p = chi_square((counts[k] for k in kept), draws / len(kept))
-        print(f"| {name} | {len(counts):,} | {statistic:,.1f} | {freedom:,} | {p:.3g} |")
+        shown = f"{p:.3g}" if p > 0 else "< 1e-300"
+        print(f"| {name} | {len(counts):,} | {statistic:,.1f} | {freedom:,} | {shown} |")
     print("\nShare of mines by region (95% intervals):\n")
     print("| boards | " + " | ".join(REGIONS) + " |")
     print("|---|" + "---:|" * len(REGIONS))
@@ -194,16 +196,29 @@ def main(argv: list[str] | None = None) -> None:
     rows, cols, mines = args.large
     geometry = Geometry(rows, cols)
     print(f"\n{rows}x{cols}/{mines}, {args.boards:,} boards from each generator:\n")
-    print("| boards | " + " | ".join(REGIONS) + " | mean draws |")
-    print("|---|" + "---:|" * (len(REGIONS) + 1))
+    print("| boards | " + " | ".join(REGIONS) + " | mined neighbours per mine | mean draws |")
+    print("|---|" + "---:|" * (len(REGIONS) + 2))
     for name, uniform in (("uniform", True), ("perturbation", False)):
         made = list(
             boards(rows, cols, mines, args.boards, args.seed, uniform=uniform, technique=technique)
         )
         mean = sum(g.draws for g in made) / len(made)
         row = _shares_row(name, geometry, [g.board.mines for g in made])
-        print(f"{row} {mean:.1f} |")
+        print(f"{row} {_clustering(geometry, made)} | {mean:.1f} |")
     print(f"# {time.perf_counter() - began:.0f} s", file=sys.stderr)
+
+
+def _clustering(geometry: Geometry, made: list[Generated]) -> str:
+    """The mean number of mined neighbours of a mine, with a 95% interval over boards."""
+    means = []
+    for g in made:
+        mines = g.board.mines
+        around = sum(n in mines for m in mines for n in geometry.neighbours(m))
+        means.append(around / len(mines))
+    mean = sum(means) / len(means)
+    spread = math.sqrt(sum((x - mean) ** 2 for x in means) / (len(means) - 1))
+    half = 1.96 * spread / math.sqrt(len(means))
+    return f"{mean:.3f} ({mean - half:.3f}-{mean + half:.3f})"
 
 
 def _shares_row(name: str, geometry: Geometry, layouts: list[frozenset[int]]) -> str:

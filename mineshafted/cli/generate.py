@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import at_least
+from .options import at_least, parse_cell
 from .output import emit, fail, fail_on_error, finish_output
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def command(
     at_least(ROWS=(rows, 1), COLS=(cols, 1), MINES=(mines, 0))
     certified, exact = _parse_techniques(technique, needs)
 
-    row, col = _parse_start(start)
+    row, col = parse_cell(start)
     if not (0 <= row < rows and 0 <= col < cols):
         fail(f"start [{row}, {col}] is off the {rows}x{cols} board")
     with fail_on_error():
@@ -189,18 +189,3 @@ def _parse_techniques(technique: str | None, needs: str | None) -> tuple[Techniq
             "disagree: --needs T already means that T solves every board; give one of them"
         )
     return next(iter(parsed.values()), Technique.COMPLETE), "--needs" in parsed
-
-
-def _parse_start(text: str) -> tuple[int, int]:
-    """``ROW,COL`` as a pair of ints.
-
-    Raises
-    ------
-    typer.BadParameter
-        If ``text`` is not two integers separated by a comma.
-    """
-    try:
-        row, col = (int(part) for part in text.split(","))
-    except ValueError:
-        raise typer.BadParameter(f"{text!r} is not ROW,COL (e.g. 0,0)") from None
-    return row, col

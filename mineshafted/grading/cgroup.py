@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GradingError
+from .leftovers import left_by_gone_graders
 
 __all__ = [
     "CONTROLLERS",
@@ -441,22 +442,6 @@ def _oom_kills(folder: Path) -> int:
 
 def _remove_stale_groups(folder: Path) -> None:
     """Remove the groups left in ``folder`` by graders that are no longer running."""
-    try:
-        entries = list(folder.glob(f"{GROUP_PREFIX}*-*"))
-    except OSError:
-        return
-    for entry in entries:
-        owner = entry.name[len(GROUP_PREFIX) :].split("-", 1)[0]
-        if owner.isdigit() and not _running(int(owner)) and _remove(entry):
+    for entry in left_by_gone_graders(folder, GROUP_PREFIX):
+        if _remove(entry):
             logger.info("removed %s, left by a grader that is gone", entry)
-
-
-def _running(pid: int) -> bool:
-    """Whether a process ``pid`` exists."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

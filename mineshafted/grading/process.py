@@ -43,6 +43,7 @@ from types import TracebackType
 
 from .cgroup import BoardGroup, group_plan
 from .errors import GradingError
+from .leftovers import left_by_gone_graders
 from .limits import Limits
 from .sandbox import CHILD_PATH, SUBMISSION_FOLDER, Sandbox, bwrap_arguments, bwrap_command
 
@@ -315,27 +316,10 @@ def _remove_stale_folders() -> None:
     -----
     O(entries in the temporary folder), once per process.
     """
-    root = Path(tempfile.gettempdir())
-    try:
-        entries = list(root.glob(f"{FOLDER_PREFIX}*-*"))
-    except OSError:
-        return
-    for entry in entries:
-        owner = entry.name[len(FOLDER_PREFIX) :].split("-", 1)[0]
-        if owner.isdigit() and not _running(int(owner)) and entry.is_dir():
+    for entry in left_by_gone_graders(Path(tempfile.gettempdir()), FOLDER_PREFIX):
+        if entry.is_dir():
             shutil.rmtree(entry, ignore_errors=True)
             logger.info("removed %s, left by a grader that is gone", entry)
-
-
-def _running(pid: int) -> bool:
-    """Whether a process ``pid`` exists (one of another user's counts)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _environment(token: str) -> dict[str, str]:
