@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from ..board import MINE, Cell
 from ..game import Game
 from ..solver import Knowledge, Manager, Position, Sweep
+from ..solver.recording import ReasonedManager
 from .odds import Odds, odds
 from .policy import Policy
 
@@ -49,6 +50,7 @@ def play_out(
     probabilities: bool = True,
     reason: str | None = None,
     record_odds: bool = False,
+    stages: bool = False,
 ) -> list[Guess]:
     """Play ``game`` to its end: the sweep deduces, and ``policy`` guesses at each stall.
 
@@ -82,6 +84,11 @@ def play_out(
     record_odds:
         Keep every unknown cell's probability at each guess in the record's ``detail``
         (needs ``probabilities``).
+    stages:
+        Record with each of the sweep's reveals the stage that proved its cell, and flag each
+        proven mine with its stage before the next move
+        (:class:`~mineshafted.solver.recording.ReasonedManager`), as the live environment's
+        Watch shows them; ``flag`` is then implied.
 
     Returns
     -------
@@ -108,11 +115,14 @@ def play_out(
     needs them, one count of the position (:func:`~mineshafted.probability.odds`).
     """
     mines = game.view().mines
-    flagger = _FlagFirst(game) if flag else None
-    manager: Manager = flagger if flagger is not None else game.manager()
+    reasoned = ReasonedManager(game) if stages else None
+    flagger = _FlagFirst(game) if flag and reasoned is None else None
+    manager: Manager = reasoned or flagger or game.manager()
     sweep = Sweep(manager, start=start, mines=mines)
     if flagger is not None:
         flagger.knowledge = sweep.knowledge
+    if reasoned is not None:
+        reasoned.sweep = sweep
     for cell in range(game.geometry.cells):
         if game.shown(cell) == MINE:
             sweep.tell(cell, mine=True)
@@ -125,6 +135,8 @@ def play_out(
     while True:
         if flagger is not None:
             flagger.flag_known()
+        if reasoned is not None:
+            reasoned.flag_news()
         if game.over or report.solved:
             return guesses
         position = _StallPosition(sweep)
@@ -146,6 +158,9 @@ def play_out(
         guesses.append(Guess(cell, probability, event.hit))
         if game.over:
             return guesses
+        if reasoned is not None:
+            for opened, _ in event.revealed:
+                reasoned.watch_around(opened)
         if event.hit:
             sweep.tell(cell, mine=True)
         else:

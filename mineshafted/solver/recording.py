@@ -21,7 +21,7 @@ from ..game import Game, GameManager, GameRecord, Rules
 from .search import ComponentSearch
 from .sweep import Stage, Sweep
 
-__all__ = ["record_solve"]
+__all__ = ["ReasonedManager", "record_solve"]
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def record_solve(
     """
     rules = Rules.MINE_SHAFTED if mines is None else replace(Rules.MINE_SHAFTED, total_known=True)
     game = Game.on(board, rules=rules)
-    recorder = _Recorder(game)
+    recorder = ReasonedManager(game)
     sweep = Sweep(recorder, search=search, start=start, mines=mines)
     recorder.sweep = sweep
     try:
@@ -91,9 +91,18 @@ def record_solve(
     return game.record
 
 
-class _Recorder:
-    """A manager over ``game`` for one sweep: it reveals with the stage's reason and flags
-    proven mines before each move."""
+class ReasonedManager:
+    """A manager over ``game`` for one sweep: each reveal carries the stage that proved its
+    cell, and each proven mine is flagged, with its stage, before the next move.
+
+    Set :attr:`sweep` to the sweep it serves before the sweep's first move. Cells revealed
+    outside the sweep (a guess and the zeros it opens, in classic play) are told with
+    :meth:`watch_around`, so that the mines counting proves beside them are flagged too.
+
+    Notes
+    -----
+    ``O(watched cells)`` per move to find the mines counting proved.
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -107,7 +116,7 @@ class _Recorder:
         self._pending: set[Cell] = set()
         """Mines proven by a stage other than counting, not yet flagged."""
         self._watch: set[Cell] = set()
-        self._flagged: set[Cell] = set()
+        """Hidden, unflagged cells beside a revealed clue: where counting proves mines."""
         self._neighbours = game.geometry.neighbour_table()
 
     def get_adjacent(self, index: int) -> list[int]:
@@ -117,18 +126,25 @@ class _Recorder:
     def move(self, index: int) -> int:
         """Flag the mines proven since the last move, then reveal ``index`` with its reason."""
         game = self.game
-        if type(index) is not int or game.over or game.shown(index) is not None:
-            return self.manager.move(index)  # the manager's own refusals and answers
+        if type(index) is not int or game.over:
+            return self.manager.move(index)  # the manager's own refusals
+        if game.shown(index) is not None:  # opened outside the sweep: the manager's answer
+            self.watch_around(index)
+            return self.manager.move(index)
         self.flag_news()
-        self._watch.discard(index)
         event = game.reveal(index, reason=self._safe.get(index, Stage.CLUE).value)
-        value = event.revealed[0][1]
-        if value == MINE:
+        if event.revealed[0][1] == MINE:
             return self.manager.move(index)  # raises, as the manager does on a mine
-        for n in self._neighbours[index]:
-            if game.shown(n) is None and n not in self._flagged:
+        for cell, _ in event.revealed:
+            self.watch_around(cell)
+        return event.revealed[0][1]
+
+    def watch_around(self, cell: Cell) -> None:
+        """Watch the hidden, unflagged neighbours of the revealed ``cell``."""
+        game = self.game
+        for n in self._neighbours[cell]:
+            if game.shown(n) is None and n not in game.flags:
                 self._watch.add(n)
-        return value
 
     def flag_news(self) -> None:
         """Flag every mine proven and not yet flagged, while the game is on."""
@@ -143,10 +159,11 @@ class _Recorder:
         self._read = len(proofs)
         values = self.sweep.knowledge.values
         news = self._pending.union(c for c in self._watch if values[c] == MINE)
+        game = self.game
         for cell in sorted(news):
-            if self.game.over:
+            if game.over:
                 return
             self._watch.discard(cell)
             self._pending.discard(cell)
-            self._flagged.add(cell)
-            self.game.flag(cell, reason=self._mined.get(cell, Stage.CLUE).value)
+            if game.shown(cell) is None and cell not in game.flags:
+                game.flag(cell, reason=self._mined.get(cell, Stage.CLUE).value)

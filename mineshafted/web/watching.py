@@ -28,7 +28,6 @@ from ..game import (
     AfterMine,
     FirstMove,
     Game,
-    GameManager,
     GameRecord,
     MineHit,
     Outcome,
@@ -36,9 +35,9 @@ from ..game import (
     Rules,
 )
 from ..generate import generate
-from ..probability import Best, odds
+from ..probability import Best
+from ..probability.loop import play_out
 from ..rules import parse_rules, play
-from ..solver import Stage, Sweep
 from .errors import RequestError
 
 __all__ = ["POLICY", "REASONS", "RULES", "Watch", "players", "steps_of", "watch"]
@@ -253,104 +252,13 @@ def _rules(spec: Watch) -> dict[str, Any]:
 
 
 def _play_best(game: Game, start: Cell, rng: random.Random) -> int:
-    """Classic play's sweep and ``best`` policy, each reveal with its reason: the stage that
-    proved the cell, or the guess with its probability and the odds of every unknown cell.
-    Returns the number of guesses."""
-    manager = _Reasons(game)
-    sweep = Sweep(manager, start=start, mines=game.mines)
-    manager.sweep = sweep
-    policy = Best()
-    guesses = 0
-    report = sweep.advance()
-    while not game.over and not report.solved:
-        position = sweep.position()
-        chances = odds(position, game.mines)
-        cell = policy.choose(position, chances, report.board, rng)
-        manager.flag_news()
-        if game.over:
-            break
-        event = game.reveal(
-            cell,
-            guess=True,
-            probability=float(chances.probability(cell)),
-            reason="best guess",
-            detail={"odds": {str(c): p for c, p in chances.floats().items()}},
-        )
-        guesses += 1
-        if game.over:
-            break
-        for opened, _ in event.revealed:
-            manager.watch_around(opened)
-        sweep.guess(cell)
-        report = sweep.advance()
-    manager.flag_news()
-    return guesses
-
-
-class _Reasons:
-    """A manager over a game for one sweep: each reveal carries the stage that proved the
-    cell, and each mine proven is flagged (with its stage) before the next move."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.manager = GameManager(game)
-        self.size = self.manager.size
-        self.sweep: Sweep | None = None
-        self._read = 0
-        self._safe: dict[Cell, Stage] = {}
-        self._mined: dict[Cell, Stage] = {}
-        self._watch: set[Cell] = set()
-        """Hidden, unflagged cells beside a revealed clue: where counting proves mines."""
-        self._neighbours = game.geometry.neighbour_table()
-
-    def get_adjacent(self, index: int) -> list[int]:
-        """The game's neighbours of ``index``."""
-        return self.manager.get_adjacent(index)
-
-    def move(self, index: int) -> int:
-        """Flag the mines proven so far, then reveal ``index`` with the stage that proved it."""
-        game = self.game
-        if type(index) is not int or game.over:
-            return self.manager.move(index)  # the manager's own refusals
-        if game.shown(index) is not None:  # opened by a guess's zero: the manager's answer
-            self.watch_around(index)
-            return self.manager.move(index)
-        self.flag_news()
-        reason = self._safe.get(index, Stage.CLUE).value
-        event = game.reveal(index, reason=reason)
-        if event.revealed[0][1] == MINE:
-            return self.manager.move(index)  # raises, as the manager does on a mine
-        for cell, _ in event.revealed:
-            self.watch_around(cell)
-        return event.revealed[0][1]
-
-    def watch_around(self, cell: Cell) -> None:
-        """Watch the hidden neighbours of a revealed ``cell``."""
-        game = self.game
-        for n in self._neighbours[cell]:
-            if game.shown(n) is None and n not in game.flags:
-                self._watch.add(n)
-
-    def flag_news(self) -> None:
-        """Flag every mine proven and not yet flagged, while the game is on."""
-        assert self.sweep is not None
-        proofs = self.sweep.proofs
-        pending: set[Cell] = set()
-        for cell, mine, stage in proofs[self._read :]:
-            if mine:
-                self._mined[cell] = stage
-                pending.add(cell)
-            else:
-                self._safe[cell] = stage
-        self._read = len(proofs)
-        values = self.sweep.knowledge.values
-        news = pending | {c for c in self._watch if values[c] == MINE}
-        for cell in sorted(news):
-            if self.game.over:
-                return
-            self._watch.discard(cell)
-            if self.game.shown(cell) is None and cell not in self.game.flags:
-                self.game.flag(cell, reason=self._mined.get(cell, Stage.CLUE).value)
+    """Classic play's sweep and ``best`` policy through the package's one game loop, each
+    reveal with its reason: the stage that proved the cell, or the guess with its probability
+    and the odds of every unknown cell. Returns the number of guesses."""
+    guesses = play_out(
+        game, Best(), rng, start=start, reason="best guess", record_odds=True, stages=True
+    )
+    return len(guesses)
 
 
 def _text(step: dict[str, Any]) -> str:
