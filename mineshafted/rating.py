@@ -41,8 +41,8 @@ class Rating:
     decided: dict[Technique, int]
     """Cells decided by each solving technique in the ladder sweep, weakest first (the
     start cell counts for ``count``); every solving technique is a key."""
-    undecided: int
-    """Cells no technique decided (0 unless the rating is ``guess``)."""
+    unknown: int
+    """Cells no technique decided: still unknown (0 unless the rating is ``guess``)."""
     moves: int
     """Cells moved onto."""
     seconds: float
@@ -52,7 +52,7 @@ class Rating:
         return {
             "technique": self.technique.value,
             "decided": {t.value: n for t, n in self.decided.items()},
-            "undecided": self.undecided,
+            "unknown": self.unknown,
             "moves": self.moves,
             "seconds": round(self.seconds, 6),
         }

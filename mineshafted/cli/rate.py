@@ -55,7 +55,7 @@ def command(
         typer.Option(
             "--json",
             help="One JSON object per board: name, file, rows, cols, mines, start, technique, "
-            "decided (cells per technique), undecided, moves, seconds.",
+            "decided (cells per technique), unknown (cells none decided), moves, seconds.",
         ),
     ] = False,
 ) -> None:
@@ -113,7 +113,7 @@ def _as_text(where: str, item: Puzzle, rating: Rating) -> str:
     """One line: name, size, rating, and the cells each technique decided."""
     geometry = item.board.geometry
     decided = ", ".join(f"{t.value} {n}" for t, n in rating.decided.items() if n)
-    left = f"; {rating.undecided} undecided" if rating.undecided else ""
+    left = f"; {rating.unknown} unknown" if rating.unknown else ""
     size = f"{geometry.rows}x{geometry.cols}, {item.board.mine_count} mines"
     return f"{where}: {rating.technique.value} ({size}; decided: {decided}{left})"
 

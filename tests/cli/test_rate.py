@@ -51,7 +51,7 @@ def test_rate_of_several_boards_tallies_ratings_on_stderr(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert [line.split(": ")[0] for line in lines] == [str(a), f"{b}:1", f"{b}:2"]
-    assert lines[2].startswith(f"{b}:2: guess (2x2, 1 mines; decided: count 1; 3 undecided)")
+    assert lines[2].startswith(f"{b}:2: guess (2x2, 1 mines; decided: count 1; 3 unknown)")
     assert result.stderr == "rated 3 boards: subset 1, total 1, guess 1\n"
 
 
