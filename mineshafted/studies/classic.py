@@ -45,8 +45,10 @@ class Study:
     Examples
     --------
     >>> from mineshafted.studies import run_study
-    >>> study = Study(9, 9, 10, games=3, seed=1)
-    >>> [line.outcome.value for line in run_study(study).lines]
+    >>> study, lines = Study(9, 9, 10, games=3, seed=1), []
+    >>> run_study(study, fold=lines.append).games
+    3
+    >>> [line.outcome.value for line in lines]
     ['won', 'won', 'won']
     """
 

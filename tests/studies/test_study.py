@@ -19,10 +19,11 @@ from mineshafted.studies import (
     Study,
     StudyError,
     game_seed,
-    run_study,
     summarise,
     wilson,
 )
+
+from .conftest import run_lines
 
 BEGINNER = Study(9, 9, 10, games=20, seed=11)
 
@@ -34,7 +35,7 @@ def outcomes(lines: list[GameLine]) -> list[tuple[int, int, GameStatus, int]]:
 
 @pytest.fixture(scope="module")
 def serial() -> list[tuple[int, int, GameStatus, int]]:
-    return outcomes(run_study(BEGINNER).lines)
+    return outcomes(run_lines(BEGINNER).lines)
 
 
 def test_game_i_depends_on_the_base_seed_and_i_alone() -> None:
@@ -45,12 +46,12 @@ def test_game_i_depends_on_the_base_seed_and_i_alone() -> None:
 
 
 def test_two_processes_play_the_same_games_as_one(serial: list[tuple]) -> None:
-    assert outcomes(run_study(BEGINNER, jobs=2).lines) == serial
+    assert outcomes(run_lines(BEGINNER, jobs=2).lines) == serial
 
 
 def test_a_dask_local_cluster_plays_the_same_games(serial: list[tuple]) -> None:
     pytest.importorskip("distributed")
-    finished = run_study(BEGINNER, jobs=1, dask="local", dask_processes=False)
+    finished = run_lines(BEGINNER, jobs=1, dask="local", dask_processes=False)
     assert outcomes(finished.lines) == serial
 
 
@@ -75,7 +76,7 @@ def test_a_dask_cluster_is_fed_chunks_as_they_finish(
         played[0] = done
 
     monkeypatch.setattr(runner, "_part", counted)
-    finished = run_study(BEGINNER, jobs=1, dask="local", dask_processes=False, on_game=finished_one)
+    finished = run_lines(BEGINNER, jobs=1, dask="local", dask_processes=False, on_game=finished_one)
     assert outcomes(finished.lines) == serial
     assert sent[0] == 20 and most[0] <= 5  # 4 ahead for the one worker thread, and the next
 
@@ -83,7 +84,7 @@ def test_a_dask_cluster_is_fed_chunks_as_they_finish(
 def test_dask_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'mineshafted\[dask\]'"):
-        run_study(BEGINNER, dask="local")
+        run_lines(BEGINNER, dask="local")
 
 
 def test_an_interrupted_study_resumes_where_it_stopped(tmp_path: Path, serial: list[tuple]) -> None:
@@ -93,10 +94,10 @@ def test_an_interrupted_study_resumes_where_it_stopped(tmp_path: Path, serial: l
         if done == 7:
             raise KeyboardInterrupt
 
-    first = run_study(BEGINNER, out=out, on_game=stop_after_seven)
+    first = run_lines(BEGINNER, out=out, on_game=stop_after_seven)
     assert first.interrupted and len(first.lines) == 7
     assert len(out.read_text().splitlines()) == 1 + 7
-    again = run_study(BEGINNER, out=out)
+    again = run_lines(BEGINNER, out=out)
     assert not again.interrupted and again.resumed == 7
     assert outcomes(again.lines) == serial
     assert len(out.read_text().splitlines()) == 1 + 20
@@ -104,19 +105,19 @@ def test_an_interrupted_study_resumes_where_it_stopped(tmp_path: Path, serial: l
 
 def test_a_finished_study_plays_nothing_more(tmp_path: Path) -> None:
     out = tmp_path / "study.jsonl"
-    run_study(BEGINNER, out=out)
+    run_lines(BEGINNER, out=out)
     played: list[int] = []
-    again = run_study(BEGINNER, out=out, on_game=lambda line, done: played.append(line.index))
+    again = run_lines(BEGINNER, out=out, on_game=lambda line, done: played.append(line.index))
     assert played == [] and again.resumed == 20 and len(again.lines) == 20
 
 
 def test_a_partial_file_written_by_hand_is_resumed(tmp_path: Path, serial: list[tuple]) -> None:
     out = tmp_path / "study.jsonl"
-    done = run_study(replace(BEGINNER, games=3)).lines
+    done = run_lines(replace(BEGINNER, games=3)).lines
     lines = [json.dumps({"study": BEGINNER.key})]
     lines += [json.dumps(line.to_json()) for line in done]
     out.write_text("\n".join(lines) + '\n{"index": 3, "se')  # the last line cut short
-    finished = run_study(BEGINNER, out=out)
+    finished = run_lines(BEGINNER, out=out)
     assert finished.resumed == 3 and outcomes(finished.lines) == serial
 
 
@@ -125,16 +126,16 @@ def test_a_partial_file_written_by_hand_is_resumed(tmp_path: Path, serial: list[
 )
 def test_a_file_of_another_study_is_refused(tmp_path: Path, change: dict, named: str) -> None:
     out = tmp_path / "study.jsonl"
-    run_study(replace(BEGINNER, games=2), out=out)
+    run_lines(replace(BEGINNER, games=2), out=out)
     with pytest.raises(JournalError, match=named):
-        run_study(replace(BEGINNER, **change), out=out)
+        run_lines(replace(BEGINNER, **change), out=out)
 
 
 def test_a_file_that_is_no_study_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "notes.jsonl"
     out.write_text("hello\n")
     with pytest.raises(JournalError, match="not a study's results file"):
-        run_study(BEGINNER, out=out)
+        run_lines(BEGINNER, out=out)
 
 
 def test_a_malformed_game_line_is_named(tmp_path: Path) -> None:
@@ -144,11 +145,11 @@ def test_a_malformed_game_line_is_named(tmp_path: Path) -> None:
         head + '\n{"index": 0, "seed": 1, "outcome": "draw", "guesses": 0, "seconds": 0.1}\n'
     )
     with pytest.raises(JournalError, match="line 2: not a game line: outcome"):
-        run_study(BEGINNER, out=out)
+        run_lines(BEGINNER, out=out)
 
 
 def test_the_summary_counts_wins_guesses_and_time() -> None:
-    finished = run_study(BEGINNER)
+    finished = run_lines(BEGINNER)
     summary = summarise(finished.lines)
     assert summary.games == 20
     assert summary.wins == sum(line.outcome is GameStatus.WON for line in finished.lines)
@@ -166,9 +167,9 @@ def test_the_wilson_interval_holds_the_rate_and_is_widest_at_one_half(wins_games
 
 def test_bad_studies_are_refused_before_any_game() -> None:
     with pytest.raises(StudyError, match="no policy is called 'luck'"):
-        run_study(replace(BEGINNER, policy="luck"))
+        run_lines(replace(BEGINNER, policy="luck"))
     with pytest.raises(StudyError, match="games must be 0 or more"):
-        run_study(replace(BEGINNER, games=-1))
+        run_lines(replace(BEGINNER, games=-1))
 
 
 @given(st.lists(st.integers(0, 10_000), unique=True, max_size=500), st.integers(1, 8))
