@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -119,6 +121,48 @@ def test_a_partial_file_written_by_hand_is_resumed(tmp_path: Path, serial: list[
     out.write_text("\n".join(lines) + '\n{"index": 3, "se')  # the last line cut short
     finished = run_lines(BEGINNER, out=out)
     assert finished.resumed == 3 and outcomes(finished.lines) == serial
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_with_gaps_in_any_order_plays_exactly_the_missing_games(
+    tmp_path: Path, serial: list[tuple], jobs: int
+) -> None:
+    # Chunks finish out of order and an interruption drops those under way: the games left
+    # are the gaps, wherever they are, each played once.
+    out = tmp_path / "study.jsonl"
+    every = {line.index: line for line in run_lines(BEGINNER).lines}
+    kept = [17, 16, 0, 1, 2, 3, 9, 8, 12, 5]
+    out.write_text(
+        json.dumps({"study": BEGINNER.key})
+        + "\n"
+        + "".join(json.dumps(every[i].to_json()) + "\n" for i in kept)
+    )
+    played: list[int] = []
+    again = run_lines(BEGINNER, out=out, jobs=jobs, on_game=lambda line, n: played.append(n))
+    assert again.resumed == len(kept) and played == list(range(len(kept) + 1, 21))
+    assert outcomes(again.lines) == serial
+    indices = [json.loads(line)["index"] for line in out.read_text().splitlines()[1:]]
+    assert indices[: len(kept)] == kept
+    assert sorted(indices[len(kept) :]) == sorted(set(range(20)) - set(kept))
+
+
+def test_a_game_written_twice_is_counted_once(
+    tmp_path: Path, serial: list[tuple], caplog: pytest.LogCaptureFixture
+) -> None:
+    out = tmp_path / "study.jsonl"
+    run_lines(BEGINNER, out=out)
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([*lines, lines[3]]) + "\n")  # two writers of one game
+    again = run_lines(BEGINNER, out=out)
+    assert again.resumed == 20 and outcomes(again.lines) == serial
+    assert "line 22: game 2 again: the first kept" in caplog.text
+
+
+def test_the_tally_does_not_depend_on_the_order_games_arrive() -> None:
+    lines = run_lines(BEGINNER).lines
+    shuffled = [lines[i] for i in random.Random(3).sample(range(20), 20)]
+    assert summarise(shuffled) == summarise(lines)
+    assert summarise(lines).seconds == float(sum(Fraction(line.seconds) for line in lines))
 
 
 @pytest.mark.parametrize(
