@@ -12,7 +12,7 @@ from typing import Any
 
 from ..game import Rules
 from .errors import StudyError
-from .labs import DENSITY_AGENTS, DensityRow, parse_densities
+from .labs import DENSITY_AGENTS, DensityRow, moments_interval, parse_densities
 from .paired import (
     BoardLine,
     BoardTally,
@@ -129,7 +129,7 @@ class DensityStudy:
         for number, density in enumerate(self.densities):
             for a, name in enumerate(self.agents):
                 scores = tally.scores(number, a)
-                low, high = scores.interval()
+                low, high = moments_interval(scores)
                 rows.append(DensityRow(name, density, self.runs, scores.mean(), low, high))
         return rows
 

@@ -18,24 +18,23 @@ from __future__ import annotations
 
 import csv
 import math
-import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass, fields
-from fractions import Fraction
 from pathlib import Path
 from statistics import NormalDist
 
 from .errors import StudyError
+from .moments import Moments
 
 __all__ = [
     "DENSITY_AGENTS",
     "PRESETS",
     "PRESET_AGENTS",
     "DensityRow",
-    "Moments",
     "Preset",
     "PresetRow",
     "mean_interval",
+    "moments_interval",
     "parse_densities",
     "write_rows",
 ]
@@ -135,77 +134,7 @@ def parse_densities(text: str) -> list[float]:
     return values
 
 
-class Moments:
-    """Values counted as they arrive, in any order: how many, their sum and their sum of
-    squares, all exact, for :meth:`mean` and :meth:`interval`.
-
-    Examples
-    --------
-    >>> moments = Moments()
-    >>> for value in [0.6, 0.2, 0.4] * 10:
-    ...     moments.add(value)
-    >>> moments.count, round(moments.mean(), 3)
-    (30, 0.4)
-
-    Notes
-    -----
-    ``O(1)`` time and memory per value: a float is a fraction whose denominator is a power of
-    two, so the sums' denominators stay below ``2**2148`` and their numerators grow by one
-    bit each time the count doubles.
-    """
-
-    __slots__ = ("_squares", "_sum", "count")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._sum = Fraction(0)
-        self._squares = Fraction(0)
-
-    def add(self, value: float) -> None:
-        """Count one value."""
-        exact = Fraction(value)
-        self.count += 1
-        self._sum += exact
-        self._squares += exact * exact
-
-    def mean(self) -> float:
-        """The mean, correctly rounded: :func:`statistics.fmean`'s.
-
-        Raises
-        ------
-        StudyError
-            No values.
-        """
-        if not self.count:
-            raise StudyError("the mean of no values")
-        return float(self._sum) / self.count
-
-    def stdev(self) -> float:
-        """The sample standard deviation, correctly rounded: :func:`statistics.stdev`'s.
-
-        Raises
-        ------
-        StudyError
-            Fewer than two values.
-        """
-        n = self.count
-        if n < 2:
-            raise StudyError("the standard deviation of fewer than two values")
-        variance = (n * self._squares - self._sum * self._sum) / n / (n - 1)
-        return _sqrt(variance)
-
-    def interval(self, *, level: float = 0.95) -> tuple[float, float]:
-        """The Student's t interval around the mean, clipped to [0, 1] (one value: the point
-        itself)."""
-        mean = self.mean()
-        if self.count < 2:
-            return mean, mean
-        t = _t_quantile((1 + level) / 2, self.count - 1)
-        half = t * self.stdev() / math.sqrt(self.count)
-        return max(0.0, mean - half), min(1.0, mean + half)
-
-
-def mean_interval(values: Sequence[float], *, level: float = 0.95) -> tuple[float, float]:
+def mean_interval(values: Iterable[float], *, level: float = 0.95) -> tuple[float, float]:
     """The Student's t interval around the mean of ``values``, clipped to [0, 1].
 
     One value gives the point itself.
@@ -218,13 +147,38 @@ def mean_interval(values: Sequence[float], *, level: float = 0.95) -> tuple[floa
 
     Notes
     -----
-    :meth:`Moments.interval` of the values: the mean and standard deviation are
-    :func:`statistics.fmean`'s and :func:`statistics.stdev`'s, exactly.
+    :func:`moments_interval` of the values, in one pass: ``O(1)`` memory per value.
     """
     moments = Moments()
     for value in values:
         moments.add(value)
-    return moments.interval(level=level)
+    return moments_interval(moments, level=level)
+
+
+def moments_interval(moments: Moments, *, level: float = 0.95) -> tuple[float, float]:
+    """The Student's t interval around the mean of the values counted in ``moments``, clipped
+    to [0, 1]; one value gives the point itself.
+
+    Raises
+    ------
+    StudyError
+        No values.
+
+    Notes
+    -----
+    The mean and standard deviation are :func:`statistics.fmean`'s and
+    :func:`statistics.stdev`'s of the values, to the last bit, whatever order they came in.
+    ``O(1)``.
+    """
+    if not moments.count:
+        raise StudyError("no values: no mean")
+    mean = moments.mean()
+    if moments.count < 2:
+        return mean, mean
+    half = (
+        _t_quantile((1 + level) / 2, moments.count - 1) * moments.stdev() / math.sqrt(moments.count)
+    )
+    return max(0.0, mean - half), min(1.0, mean + half)
 
 
 def write_rows(rows: Sequence[DensityRow] | Sequence[PresetRow], path: Path) -> None:
@@ -248,34 +202,6 @@ def _t_quantile(p: float, df: int) -> float:
         (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
     )
     return z + sum(term / float(df) ** (k + 1) for k, term in enumerate(terms))
-
-
-def _sqrt(value: Fraction) -> float:
-    """The square root of a fraction of 0 or more, correctly rounded.
-
-    Notes
-    -----
-    As :func:`statistics.stdev` takes it (Python 3.11 on): the integer square root, rounded
-    to odd, of the fraction scaled to 55 significant bits, then one rounding to a float; see
-    https://bugs.python.org/msg407078.
-    """
-    n, m = value.numerator, value.denominator
-    q = (n.bit_length() - m.bit_length() - _SQRT_BITS) // 2
-    if q >= 0:
-        return (_isqrt_rto(n, m << 2 * q) << q) / 1
-    return _isqrt_rto(n << -2 * q, m) / (1 << -q)
-
-
-_SQRT_BITS = 2 * sys.float_info.mant_dig + 3
-"""Bits of the scaled fraction whose square root is rounded to odd: enough for one correct
-rounding to a float afterwards."""
-
-
-def _isqrt_rto(n: int, m: int) -> int:
-    """The square root of ``n / m`` as an integer, rounded to odd (its last bit set when it is
-    not exact)."""
-    a = math.isqrt(n // m)
-    return a | (a * a * m != n)
 
 
 def _cell(value: object) -> object:

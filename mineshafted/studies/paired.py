@@ -11,6 +11,7 @@ setting
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from typing import Any, TypeVar
 from ..agents import UnknownAgentError, agent
 from ..game import Game, Rules
 from .errors import StudyError
-from .labs import Moments
+from .moments import Moments
 
 S = TypeVar("S")
 """A lab study's setting: a density, or a preset's name."""
@@ -120,9 +121,9 @@ class BoardLine:
         if (
             scores is None
             or len(scores) != agents
-            or any(type(s) not in (int, float) for s in scores)
+            or any(type(s) not in (int, float) or not math.isfinite(s) for s in scores)
         ):
-            raise ValueError(f"scores: {scores!r} is not a list of {agents} numbers")
+            raise ValueError(f"scores: {scores!r} is not a list of {agents} finite numbers")
         if not (isinstance(won, list) and len(won) == agents and all(type(w) is bool for w in won)):
             raise ValueError(f"won: {won!r} is not a list of {agents} booleans")
         if not isinstance(seconds, int | float) or isinstance(seconds, bool):
@@ -149,7 +150,7 @@ class BoardTally:
     """The boards of a lab study counted as they arrive, in any order: a study's ``fold``.
 
     For each setting (in the study's order), how many of its boards are in; for each setting
-    and agent, the agent's wins and its scores' :class:`~mineshafted.studies.labs.Moments`.
+    and agent, the agent's wins and its scores' :class:`~mineshafted.studies.moments.Moments`.
     A board past the study's last is left out.
 
     Examples

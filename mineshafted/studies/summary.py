@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 from math import sqrt
 
 from ..game import GameStatus
 from .classic import GameLine
+from .moments import ExactSum
 
 __all__ = ["Summary", "Tally", "summarise", "wilson"]
 
@@ -77,26 +77,27 @@ class Tally:
 
     Notes
     -----
-    ``O(1)`` time and memory per game. The times are added exactly (as fractions: a float is
-    one) and rounded once, so the total does not depend on the order the games came in.
+    ``O(1)`` time and memory per game. The times are added exactly
+    (:class:`~mineshafted.studies.moments.ExactSum`) and rounded once, so the total does not
+    depend on the order the games came in.
     """
 
     __slots__ = ("_games", "_guesses", "_seconds", "_wins")
 
     def __init__(self) -> None:
         self._games = self._wins = self._guesses = 0
-        self._seconds = Fraction(0)
+        self._seconds = ExactSum()
 
     def add(self, line: GameLine) -> None:
         """Count one finished game."""
         self._games += 1
         self._wins += line.outcome is GameStatus.WON
         self._guesses += line.guesses
-        self._seconds += Fraction(line.seconds)
+        self._seconds.add(line.seconds)
 
     def summary(self) -> Summary:
         """The games counted so far."""
-        return Summary(self._games, self._wins, self._guesses, float(self._seconds))
+        return Summary(self._games, self._wins, self._guesses, self._seconds.value())
 
 
 def summarise(lines: Iterable[GameLine]) -> Summary:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import random
 import statistics
 import sys
@@ -27,7 +28,8 @@ from mineshafted.studies import (
     presets_study,
     wilson,
 )
-from mineshafted.studies.labs import PRESETS, Moments, mean_interval, parse_densities
+from mineshafted.studies.labs import PRESETS, mean_interval, parse_densities
+from mineshafted.studies.moments import ExactSum, Moments
 
 runner = CliRunner()
 
@@ -142,6 +144,16 @@ def test_moments_give_statistics_mean_and_stdev_bit_for_bit_in_any_order(
     for value in shuffle.sample(values, len(values)):
         moments.add(value)
     assert (moments.mean(), moments.stdev()) == (statistics.fmean(values), statistics.stdev(values))
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), max_size=50))
+def test_an_exact_sum_is_fsum_in_any_order(values: list[float]) -> None:
+    total, backwards = ExactSum(), ExactSum()
+    for value in values:
+        total.add(value)
+    for value in reversed(values):
+        backwards.add(value)
+    assert total.value() == backwards.value() == math.fsum(values)
 
 
 def test_a_lab_table_folded_as_boards_finish_is_the_table_of_all_the_boards() -> None:

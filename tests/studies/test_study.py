@@ -192,6 +192,16 @@ def test_a_malformed_game_line_is_named(tmp_path: Path) -> None:
         run_lines(BEGINNER, out=out)
 
 
+@pytest.mark.parametrize("seconds", ["NaN", "Infinity"])
+def test_a_game_line_without_a_finite_time_is_named(tmp_path: Path, seconds: str) -> None:
+    out = tmp_path / "study.jsonl"
+    head = json.dumps({"study": BEGINNER.key})
+    line = '{"index": 0, "seed": 1, "outcome": "won", "guesses": 0, "seconds": ' + seconds + "}"
+    out.write_text(f"{head}\n{line}\n")
+    with pytest.raises(JournalError, match=r"line 2: not a game line: seconds: .* not a finite"):
+        run_lines(BEGINNER, out=out)
+
+
 def test_the_summary_counts_wins_guesses_and_time() -> None:
     finished = run_lines(BEGINNER)
     summary = summarise(finished.lines)
