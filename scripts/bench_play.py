@@ -45,13 +45,13 @@ from mineshafted.studies import (
     GameLine,
     Paired,
     Study,
+    Tally,
     boards_study,
     compare,
     game_seed,
     pair,
     read_results,
     run_study,
-    summarise,
     wilson,
 )
 
@@ -118,10 +118,11 @@ PAIRED_HEADING = [
 
 @dataclass(frozen=True)
 class Row:
-    """One policy's games on one level: its strength row, its games and the seconds taken."""
+    """One policy's games on one level: its strength row, whether it won each game (by index,
+    for the paired table) and the seconds taken."""
 
     row: str
-    lines: list[GameLine]
+    won: dict[int, bool]
     seconds: float
 
 
@@ -153,8 +154,15 @@ def played(
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         path = out / file
-    lines = run_study(study, jobs=jobs, out=path).lines
-    summary = summarise(lines)
+    tally = Tally()
+    won: dict[int, bool] = {}
+
+    def keep(line: GameLine) -> None:  # the summary, and each game's outcome for the pairing
+        tally.add(line)
+        won[line.index] = line.outcome is GameStatus.WON
+
+    run_study(study, fold=keep, jobs=jobs, out=path)
+    summary = tally.summary()
     took = time.perf_counter() - began
     low, high = summary.ci95
     row = (
@@ -162,12 +170,7 @@ def played(
         f"{summary.win_rate:.2%} | {low:.2%} - {high:.2%} | {summary.guesses_per_game:.2f} | "
         f"{target} |"
     )
-    return Row(row, lines, took)
-
-
-def won(lines: list[GameLine]) -> dict[int, bool]:
-    """Whether each game was won, by index."""
-    return {line.index: line.outcome is GameStatus.WON for line in lines}
+    return Row(row, won, took)
 
 
 def paired_row(name: str, policy: str, base: str, result: Paired) -> str:
@@ -184,10 +187,7 @@ def paired_row(name: str, policy: str, base: str, result: Paired) -> str:
 def paired_table(name: str, rows: dict[str, Row]) -> list[str]:
     """Each policy of ``rows`` after the first, paired with the first on ``name``'s games."""
     (base, first), *others = rows.items()
-    return [
-        paired_row(name, policy, base, pair(won(row.lines), won(first.lines)))
-        for policy, row in others
-    ]
+    return [paired_row(name, policy, base, pair(row.won, first.won)) for policy, row in others]
 
 
 def boards(

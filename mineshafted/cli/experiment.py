@@ -16,7 +16,7 @@ from .output import fail, fail_on_error, save_record
 from .status import EXIT_INTERRUPTED, exit_status
 
 if TYPE_CHECKING:
-    from ..studies import BoardLine, Finished, Kind
+    from ..studies import BoardLine, Kind
     from ..studies.labs import DensityRow, PresetRow
 
 __all__ = ["HELP", "app"]
@@ -105,8 +105,9 @@ def density(
         study = DensityStudy(size, tuple(chosen), runs, tuple(names), seed)
         study.check()
         paths = _targets(out, "density", force)
-        finished = _run(study, paths, jobs, dask, force, "density")
-        rows = study.rows(finished.lines)
+        tally = study.tally()
+        _run(study, tally.add, paths, jobs, dask, force, "density")
+        rows = study.rows_of(tally)
         write_rows(rows, paths.csv)
     typer.echo(f"wrote {paths.csv}", err=True)
     _draw(lambda: _density_png(rows, paths.png, size), paths.png)
@@ -149,8 +150,9 @@ def presets(
         for _, _, path in records:
             if path.exists() and not force:
                 fail(f"{path}: already exists (use --force to overwrite)")
-        finished = _run(study, paths, jobs, dask, force, "presets")
-        rows = study.rows(finished.lines)
+        tally = study.tally()
+        _run(study, tally.add, paths, jobs, dask, force, "presets")
+        rows = study.rows_of(tally)
         write_rows(rows, paths.csv)
     _table(rows)
     typer.echo(f"wrote {paths.csv}", err=True)
@@ -171,10 +173,16 @@ class _Paths:
 
 
 def _run(
-    study: Kind[BoardLine], paths: _Paths, jobs: int, dask: str | None, force: bool, label: str
-) -> Finished[BoardLine]:
-    """Play the boards not yet in the journal, with a progress bar; end with status 130 and
-    one line on stderr if interrupted.
+    study: Kind[BoardLine],
+    fold: Callable[[BoardLine], None],
+    paths: _Paths,
+    jobs: int,
+    dask: str | None,
+    force: bool,
+    label: str,
+) -> None:
+    """Play the boards not yet in the journal, each board (resumed or played) given to
+    ``fold``, with a progress bar; end with status 130 and one line on stderr if interrupted.
 
     Raises
     ------
@@ -194,16 +202,17 @@ def _run(
             paths.journal.unlink()
     with _progress(study.count, label) as advance:
         try:
-            finished = run_study(study, jobs=jobs, dask=dask, out=paths.journal, on_game=advance)
+            finished = run_study(
+                study, fold=fold, jobs=jobs, dask=dask, out=paths.journal, on_game=advance
+            )
         except JournalError as error:
             fail(f"{error} (or --force to start afresh)", exit_status(error))
     if finished.interrupted:
         fail(
-            f"interrupted: {len(finished.lines)} of {study.count} board(s) done; "
+            f"interrupted: {finished.games} of {study.count} board(s) done; "
             "run the same command to resume",
             EXIT_INTERRUPTED,
         )
-    return finished
 
 
 def _names(text: str | None, default: tuple[str, ...]) -> list[str]:

@@ -16,7 +16,7 @@ from .status import EXIT_INTERRUPTED
 if TYPE_CHECKING:
     from ..game import FirstMove, View
     from ..probability import Played
-    from ..studies import BoardsStudy, Finished, GameLine, Study, Summary
+    from ..studies import BoardsStudy, Finished, Study, Summary, Tally
 
 __all__ = ["HELP", "First", "Policy", "command"]
 
@@ -158,10 +158,11 @@ def command(
         return
     if record is not None:
         fail("--record prints the game itself: leave out --json, --out and --dask")
-    from ..studies import summarise
+    from ..studies import Tally
 
-    finished = _many(study, jobs, dask, out, show_progress=not json_output)
-    summary = summarise(finished.lines)
+    tally = Tally()
+    finished = _many(study, tally, jobs, dask, out, show_progress=not json_output)
+    summary = tally.summary()
     if json_output:
         typer.echo(json.dumps(_summary_json(study, finished, summary, jobs, dask)))
     else:
@@ -270,13 +271,15 @@ def _guess_lines(played: Played, cols: int) -> list[str]:
 
 def _many(
     study: Study | BoardsStudy,
+    tally: Tally,
     jobs: int,
     dask: str | None,
     out: Path | None,
     *,
     show_progress: bool,
-) -> Finished[GameLine]:
-    """Run the study, with a progress bar on stderr when it is a terminal."""
+) -> Finished:
+    """Run the study, each game counted in ``tally`` (in bounded memory, whatever the number
+    of games), with a progress bar on stderr when it is a terminal."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -285,7 +288,7 @@ def _many(
     console = Console(stderr=True)
     if not (show_progress and console.is_terminal):
         with fail_on_error():
-            return run_study(study, jobs=jobs, dask=dask, out=out)
+            return run_study(study, fold=tally.add, jobs=jobs, dask=dask, out=out)
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -300,7 +303,7 @@ def _many(
             progress.update(task, completed=done)
 
         with fail_on_error():
-            return run_study(study, jobs=jobs, dask=dask, out=out, on_game=advance)
+            return run_study(study, fold=tally.add, jobs=jobs, dask=dask, out=out, on_game=advance)
 
 
 def _heading(study: Study | BoardsStudy, played: Played | None = None) -> str:
@@ -335,7 +338,7 @@ def _first_click(played: Played) -> int:
 
 def _summary_json(
     study: Study | BoardsStudy,
-    finished: Finished[GameLine],
+    finished: Finished,
     summary: Summary,
     jobs: int,
     dask: str | None,

@@ -1,13 +1,15 @@
 """Studies: many games of one kind across processes or a Dask cluster; results files; figures.
 
-:mod:`.study` (the one runner: any study kind, here, in processes or on Dask, resumably),
-:mod:`.journal` (its results file, one line per game), :mod:`.errors`; the study kinds:
-:mod:`.classic` (classic games, ``mineshafted play``), :mod:`.boards` (classic games on the
-boards of a file, ``play --boards``), :mod:`.density` and :mod:`.presets`
-(the course labs' studies of the agents, on :mod:`.paired` boards); :mod:`.summary` (win rate
-with a 95% Wilson interval), :mod:`.labs` (the labs' presets and table rows) and
-:mod:`.figures` (their plots, with the optional matplotlib); :mod:`.compare` (two players'
-results on the same games, paired game by game).
+:mod:`.study` (the one runner: any study kind, here, in processes or on Dask, resumably, in
+bounded memory), :mod:`.journal` (its results file, one line per game), :mod:`.indices` (the
+finished games' indices, as runs), :mod:`.errors`; the study kinds: :mod:`.classic` (classic
+games, ``mineshafted play``), :mod:`.boards` (classic games on the boards of a file, ``play
+--boards``), :mod:`.density` and :mod:`.presets` (the course labs' studies of the agents, on
+:mod:`.paired` boards); what a study's games are folded into as they arrive: :mod:`.summary`
+(win rate with a 95% Wilson interval, its :class:`Tally`), :mod:`.labs` (the labs' presets,
+table rows and score moments) and :class:`BoardTally`; :mod:`.figures` (the labs' plots, with
+the optional matplotlib); :mod:`.compare` (two players' results on the same games, paired
+game by game).
 """
 
 from __future__ import annotations
@@ -17,22 +19,26 @@ from .classic import ClassicGames, GameLine, Study, game_seed, play_one
 from .compare import Paired, Results, compare, mcnemar, newcombe, pair, read_results
 from .density import DensityStudy, density_study
 from .errors import BoardsError, JournalError, MissingExtraError, SchedulerError, StudyError
+from .indices import Indices
 from .journal import Journal, Line, open_journal
-from .paired import BoardLine, PairedBoard
+from .paired import BoardLine, BoardTally, PairedBoard
 from .presets import PresetsStudy, preset_game, presets_study
-from .study import LOCAL, Finished, Kind, Parts, Player, run_study
-from .summary import Summary, summarise, wilson
+from .study import LOCAL, Finished, Fold, Kind, Parts, Player, run_study
+from .summary import Summary, Tally, summarise, wilson
 
 __all__ = [
     "LOCAL",
     "BoardLine",
+    "BoardTally",
     "BoardsError",
     "BoardsPart",
     "BoardsStudy",
     "ClassicGames",
     "DensityStudy",
     "Finished",
+    "Fold",
     "GameLine",
+    "Indices",
     "Journal",
     "JournalError",
     "Kind",
@@ -48,6 +54,7 @@ __all__ = [
     "Study",
     "StudyError",
     "Summary",
+    "Tally",
     "boards_study",
     "compare",
     "density_study",

@@ -9,6 +9,7 @@ of classic games (:mod:`.boards`); both kinds give :class:`GameLine` s made by
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -45,8 +46,10 @@ class Study:
     Examples
     --------
     >>> from mineshafted.studies import run_study
-    >>> study = Study(9, 9, 10, games=3, seed=1)
-    >>> [line.outcome.value for line in run_study(study).lines]
+    >>> study, lines = Study(9, 9, 10, games=3, seed=1), []
+    >>> run_study(study, fold=lines.append).games
+    3
+    >>> [line.outcome.value for line in lines]
     ['won', 'won', 'won']
     """
 
@@ -169,6 +172,8 @@ class GameLine:
         seconds = obj.get("seconds")
         if not isinstance(seconds, int | float) or isinstance(seconds, bool):
             raise ValueError(f"seconds: {seconds!r} is not a number")
+        if not math.isfinite(seconds):  # JSON's NaN and Infinity: no time to add up
+            raise ValueError(f"seconds: {seconds!r} is not a finite number")
         outcomes = {status.value: status for status in (GameStatus.WON, GameStatus.LOST)}
         outcome = outcomes.get(obj.get("outcome"))  # type: ignore[arg-type]
         if outcome is None:

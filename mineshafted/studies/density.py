@@ -6,21 +6,21 @@ board, played by every agent (:class:`~mineshafted.studies.paired.PairedBoard`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from statistics import fmean
 from typing import Any
 
 from ..game import Rules
 from .errors import StudyError
-from .labs import DENSITY_AGENTS, DensityRow, mean_interval, parse_densities
+from .labs import DENSITY_AGENTS, DensityRow, moments_interval, parse_densities
 from .paired import (
     BoardLine,
+    BoardTally,
     PairedBoard,
     check_agents,
     check_counts,
-    played_by_setting,
     setting_of,
+    tally_of,
 )
 from .study import run_study
 
@@ -107,22 +107,42 @@ class DensityStudy:
         """A line of this study's results file."""
         return BoardLine.from_json(data, len(self.agents))
 
-    def rows(self, lines: Sequence[BoardLine]) -> list[DensityRow]:
-        """The table: by density, then agent in the study's order.
+    def tally(self) -> BoardTally:
+        """An empty tally of this study's boards, to give :func:`run_study` as its ``fold``
+        and read with :meth:`rows_of`."""
+        return BoardTally(len(self.densities), self.runs, len(self.agents))
+
+    def rows_of(self, tally: BoardTally) -> list[DensityRow]:
+        """The table of the boards in ``tally``: by density, then agent in the study's order.
+
+        Raises
+        ------
+        StudyError
+            A board of the study is missing from ``tally``.
+
+        Notes
+        -----
+        ``O(len(densities) x len(agents))``, whatever the number of runs.
+        """
+        tally.check("density")
+        rows = []
+        for number, density in enumerate(self.densities):
+            for a, name in enumerate(self.agents):
+                scores = tally.scores(number, a)
+                low, high = moments_interval(scores)
+                rows.append(DensityRow(name, density, self.runs, scores.mean(), low, high))
+        return rows
+
+    def rows(self, lines: Iterable[BoardLine]) -> list[DensityRow]:
+        """The table of ``lines``: :meth:`rows_of` their tally (a board given twice counts
+        once: its last line).
 
         Raises
         ------
         StudyError
             A board of the study is missing from ``lines``.
         """
-        rows = []
-        by_density = played_by_setting(lines, len(self.densities), self.runs, "density")
-        for density, played in zip(self.densities, by_density, strict=True):
-            for a, name in enumerate(self.agents):
-                scores = [line.scores[a] for line in played]
-                low, high = mean_interval(scores)
-                rows.append(DensityRow(name, density, self.runs, fmean(scores), low, high))
-        return rows
+        return self.rows_of(tally_of(lines, len(self.densities), self.runs, len(self.agents)))
 
 
 def density_study(
@@ -151,11 +171,13 @@ def density_study(
 
     Notes
     -----
-    ``len(densities) * runs * len(agents)`` games; a game's cost is its agent's.
+    ``len(densities) * runs * len(agents)`` games; a game's cost is its agent's. ``O(1)``
+    memory per game: each board is counted as it finishes.
     """
     check_counts(jobs=jobs)
     study = DensityStudy(size, tuple(densities), runs, tuple(agents), seed)
-    finished = run_study(study, jobs=jobs)
+    tally = study.tally()
+    finished = run_study(study, fold=tally.add, jobs=jobs)
     if finished.interrupted:
         raise KeyboardInterrupt
-    return study.rows(finished.lines)
+    return study.rows_of(tally)

@@ -16,8 +16,10 @@ line
 
 from __future__ import annotations
 
+import codecs
 import json
 import logging
+import os
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Generic, Protocol, TypeVar
 
 from .errors import JournalError
+from .indices import Indices
 
 __all__ = ["Journal", "Line", "open_journal"]
 
@@ -50,22 +53,28 @@ L = TypeVar("L", bound=Line)
 
 @dataclass
 class Journal(Generic[L]):
-    """An open results file: the games it already holds, and a way to add more."""
+    """An open results file: which games it already holds, and a way to add more."""
 
     path: Path
-    done: dict[int, L]
-    """The finished games already in the file, by index."""
+    done: Indices
+    """The indices of the games in the file: those read when it was opened and those
+    appended since, kept as runs of consecutive indices."""
     _stream: IO[str]
 
     def append(self, line: L) -> None:
         """Write one finished game and flush it, so that an interruption loses nothing."""
         self._stream.write(json.dumps(line.to_json()) + "\n")
         self._stream.flush()
-        self.done[line.index] = line
+        self.done.add(line.index)
 
 
 @contextmanager
-def open_journal(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> Iterator[Journal[L]]:
+def open_journal(
+    path: Path,
+    key: dict[str, Any],
+    read: Callable[[Any], L],
+    fold: Callable[[L], object] | None = None,
+) -> Iterator[Journal[L]]:
     """Open (or start) the results file of the study ``key``, ready to append.
 
     Parameters
@@ -76,13 +85,17 @@ def open_journal(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> I
         The study's key (its first line must be ``{"study": key}``).
     read:
         A game line back from its JSON (``ValueError`` when it is not one).
+    fold:
+        Called with each game line of the file as it is read, in the file's order; a game
+        written twice is given once (its first line, with a warning). After an error the
+        lines it was given are to be thrown away.
 
     Raises
     ------
     JournalError
         The file was written by another study (its first line names a different key), or a
-        line is not a game line. A last line cut short (the writer was killed mid-line) is
-        dropped with a warning.
+        line is not a game line, is longer than 64 MiB or is not UTF-8. A last line cut short
+        (the writer was killed mid-line) is dropped with a warning.
     OSError
         The file cannot be read or written.
 
@@ -96,44 +109,97 @@ def open_journal(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> I
     >>> key = {"rows": 9, "cols": 9, "mines": 10, "seed": 0}
     >>> with open_journal(path, key, GameLine.from_json) as journal:
     ...     journal.append(GameLine(0, 5, GameStatus.WON, 0, 0.001))
-    >>> with open_journal(path, key, GameLine.from_json) as journal:
+    >>> with open_journal(path, key, GameLine.from_json, print) as journal:
     ...     sorted(journal.done)
+    GameLine(index=0, seed=5, outcome=<GameStatus.WON: 'won'>, guesses=0, seconds=0.001)
     [0]
+
+    Notes
+    -----
+    The file is read once, a line at a time: ``O(1)`` memory per game line (the indices are
+    kept as runs of consecutive ones, :class:`~mineshafted.studies.indices.Indices`), whatever
+    the file's size.
     """
-    done: dict[int, L] = {}
+    done = Indices()
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
         # A directory, a device or a FIFO (which would block): refused, left as it is.
         raise JournalError("not a regular file: results are kept in one", path=path)
     if path.exists() and path.stat().st_size:
-        done = _read(path, key, read)
+        done = _read(path, key, read, fold)
     else:
         path.write_text(json.dumps({"study": key}) + "\n", encoding="utf-8")
     with path.open("a", encoding="utf-8") as stream:
         yield Journal(path, done, stream)
 
 
-def _read(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> dict[int, L]:
-    """The games already in ``path``, after checking it belongs to the study ``key``.
+def _read(
+    path: Path, key: dict[str, Any], read: Callable[[Any], L], fold: Callable[[L], object] | None
+) -> Indices:
+    """The indices of the games already in ``path``, each game line given to ``fold``, after
+    checking the file belongs to the study ``key``.
 
-    The file is read once, through the package's capped reader, and each line parsed once.
-    Nothing is rewritten until the file is known to be a study's results file (a last line cut
-    short is dropped then): a file that is not one is refused and left as it was.
+    The file is read once, a line at a time, and each line parsed once. Nothing is rewritten
+    until every whole line is known to be good (a last line cut short is dropped then): a file
+    that is not a study's results file is refused and left as it was.
     """
-    from ..formats import read_text
+    done = Indices()
+    whole = 0  # bytes of the whole lines read so far
+    for number, raw in _lines(path):
+        if not raw.endswith("\n"):  # the last line, cut short
+            if number == 1:
+                _check_head(_parse(raw, path, number), key, path)
+            log.warning("%s: dropping a last line cut short: %r", path, raw[:80])
+            os.truncate(path, whole)
+            if number == 1:
+                raise JournalError(
+                    "not a study's results file (no study on its first line)", path=path
+                )
+            break
+        whole += len(raw.encode("utf-8"))
+        value = _parse(raw, path, number)
+        if number == 1:
+            _check_head(value, key, path)
+            continue
+        if value is None:
+            continue
+        try:
+            if isinstance(value, json.JSONDecodeError):
+                raise value
+            line = read(value)
+            new = done.add(line.index)
+        except ValueError as error:
+            raise JournalError(f"not a game line: {error}", path=path, line=number) from None
+        if not new:
+            log.warning("%s, line %d: game %d again: the first kept", path, number, line.index)
+        elif fold is not None:
+            fold(line)
+    return done
 
-    text = read_text(path)
-    lines = text.splitlines()
-    parsed = [_parse(raw, path, number) for number, raw in enumerate(lines, start=1)]
-    head = parsed[0] if parsed else None
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The lines of the results file, one at a time, a reading error as a
+    :class:`JournalError`."""
+    from ..errors import InputError
+    from ..formats import read_lines
+
+    try:
+        yield from read_lines(path)
+    except InputError as error:
+        raise JournalError(str(error).removeprefix(f"{path}: "), path=path) from None
+
+
+def _check_head(head: Any, key: dict[str, Any], path: Path) -> None:
+    """Refuse a first line that is not ``{"study": key}``.
+
+    Raises
+    ------
+    JournalError
+        The file is not a study's results file (if it is not even text, that is what is
+        said), or it names another study.
+    """
     if not isinstance(head, dict) or not isinstance(head.get("study"), dict):
+        _check_text(path)
         raise JournalError("not a study's results file (no study on its first line)", path=path)
-    if not text.endswith("\n"):
-        cut = text.rfind("\n") + 1
-        log.warning("%s: dropping a last line cut short: %r", path, text[cut:][:80])
-        path.write_text(text[:cut], encoding="utf-8")
-        lines, parsed = lines[:-1], parsed[:-1]
-        if not lines:
-            raise JournalError("not a study's results file (no study on its first line)", path=path)
     theirs: dict[str, Any] = head["study"]
     names = [*key, *(name for name in theirs if name not in key)]
     differ = [
@@ -147,18 +213,31 @@ def _read(path: Path, key: dict[str, Any], read: Callable[[Any], L]) -> dict[int
             "or the same arguments to resume it",
             path=path,
         )
-    done: dict[int, L] = {}
-    for number, (raw, value) in enumerate(zip(lines[1:], parsed[1:], strict=True), start=2):
-        if not raw.strip():
-            continue
-        try:
-            if isinstance(value, json.JSONDecodeError):
-                raise value
-            line = read(value)
-        except ValueError as error:
-            raise JournalError(f"not a game line: {error}", path=path, line=number) from None
-        done[line.index] = line
-    return done
+
+
+def _check_text(path: Path) -> None:
+    """Refuse a file that is not UTF-8 text (a binary file given as results), naming the first
+    byte at fault; read in blocks, ``O(1)`` memory.
+
+    Raises
+    ------
+    JournalError
+        A byte that is not UTF-8.
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0  # bytes read so far
+    with path.open("rb") as stream:
+        while True:
+            block = stream.read(1 << 16)
+            held = len(decoder.getstate()[0])  # the start of a character cut by the last block
+            try:
+                decoder.decode(block, final=not block)
+            except UnicodeDecodeError as error:
+                byte = offset - held + error.start
+                raise JournalError(f"not UTF-8 text (byte {byte})", path=path) from None
+            if not block:
+                return
+            offset += len(block)
 
 
 def _parse(raw: str, path: Path, number: int) -> Any:

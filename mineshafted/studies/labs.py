@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
-from statistics import NormalDist, fmean, stdev
+from statistics import NormalDist
 
 from .errors import StudyError
+from .moments import Moments
 
 __all__ = [
     "DENSITY_AGENTS",
@@ -33,6 +34,7 @@ __all__ = [
     "Preset",
     "PresetRow",
     "mean_interval",
+    "moments_interval",
     "parse_densities",
     "write_rows",
 ]
@@ -132,7 +134,7 @@ def parse_densities(text: str) -> list[float]:
     return values
 
 
-def mean_interval(values: Sequence[float], *, level: float = 0.95) -> tuple[float, float]:
+def mean_interval(values: Iterable[float], *, level: float = 0.95) -> tuple[float, float]:
     """The Student's t interval around the mean of ``values``, clipped to [0, 1].
 
     One value gives the point itself.
@@ -142,11 +144,40 @@ def mean_interval(values: Sequence[float], *, level: float = 0.95) -> tuple[floa
     >>> low, high = mean_interval([0.2, 0.4, 0.6] * 10)
     >>> round(low, 3), round(high, 3)
     (0.338, 0.462)
+
+    Notes
+    -----
+    :func:`moments_interval` of the values, in one pass: ``O(1)`` memory per value.
     """
-    mean = fmean(values)
-    if len(values) < 2:
+    moments = Moments()
+    for value in values:
+        moments.add(value)
+    return moments_interval(moments, level=level)
+
+
+def moments_interval(moments: Moments, *, level: float = 0.95) -> tuple[float, float]:
+    """The Student's t interval around the mean of the values counted in ``moments``, clipped
+    to [0, 1]; one value gives the point itself.
+
+    Raises
+    ------
+    StudyError
+        No values.
+
+    Notes
+    -----
+    The mean and standard deviation are :func:`statistics.fmean`'s and
+    :func:`statistics.stdev`'s of the values, to the last bit, whatever order they came in.
+    ``O(1)``.
+    """
+    if not moments.count:
+        raise StudyError("no values: no mean")
+    mean = moments.mean()
+    if moments.count < 2:
         return mean, mean
-    half = _t_quantile((1 + level) / 2, len(values) - 1) * stdev(values) / math.sqrt(len(values))
+    half = (
+        _t_quantile((1 + level) / 2, moments.count - 1) * moments.stdev() / math.sqrt(moments.count)
+    )
     return max(0.0, mean - half), min(1.0, mean + half)
 
 

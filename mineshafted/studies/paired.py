@@ -11,8 +11,9 @@ setting
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, TypeVar
@@ -20,17 +21,19 @@ from typing import Any, TypeVar
 from ..agents import UnknownAgentError, agent
 from ..game import Game, Rules
 from .errors import StudyError
+from .moments import Moments
 
 S = TypeVar("S")
 """A lab study's setting: a density, or a preset's name."""
 
 __all__ = [
     "BoardLine",
+    "BoardTally",
     "PairedBoard",
     "check_agents",
     "check_counts",
-    "played_by_setting",
     "setting_of",
+    "tally_of",
 ]
 
 
@@ -118,9 +121,9 @@ class BoardLine:
         if (
             scores is None
             or len(scores) != agents
-            or any(type(s) not in (int, float) for s in scores)
+            or any(type(s) not in (int, float) or not math.isfinite(s) for s in scores)
         ):
-            raise ValueError(f"scores: {scores!r} is not a list of {agents} numbers")
+            raise ValueError(f"scores: {scores!r} is not a list of {agents} finite numbers")
         if not (isinstance(won, list) and len(won) == agents and all(type(w) is bool for w in won)):
             raise ValueError(f"won: {won!r} is not a list of {agents} booleans")
         if not isinstance(seconds, int | float) or isinstance(seconds, bool):
@@ -143,25 +146,86 @@ def setting_of(index: int, settings: Sequence[S], runs: int) -> tuple[S, int]:
     return settings[len(settings) - 1 - setting], run
 
 
-def played_by_setting(
-    lines: Sequence[BoardLine], settings: int, runs: int, table: str
-) -> list[list[BoardLine]]:
-    """The boards of each setting, in the settings' order (:func:`setting_of`'s inverse).
+class BoardTally:
+    """The boards of a lab study counted as they arrive, in any order: a study's ``fold``.
 
-    Raises
-    ------
-    StudyError
-        A board of the study is missing from ``lines`` (named by ``table``).
+    For each setting (in the study's order), how many of its boards are in; for each setting
+    and agent, the agent's wins and its scores' :class:`~mineshafted.studies.moments.Moments`.
+    A board past the study's last is left out.
+
+    Examples
+    --------
+    >>> tally = BoardTally(settings=2, runs=1, agents=1)
+    >>> tally.add(BoardLine(0, (0.5,), (False,), 0.1))  # board 0: the last setting's
+    >>> tally.boards(1), tally.wins(1, 0), tally.scores(1, 0).mean()
+    (1, 0, 0.5)
+    >>> tally.check("density")
+    Traceback (most recent call last):
+    ...
+    mineshafted.studies.errors.StudyError: the density table needs every board: 1 missing
+
+    Notes
+    -----
+    ``O(settings x agents)`` memory, ``O(agents)`` time per board, whatever the number of
+    boards.
     """
-    by_index = {line.index: line for line in lines}
-    count = settings * runs
-    missing = count - len(by_index.keys() & set(range(count)))
-    if missing:
-        raise StudyError(f"the {table} table needs every board: {missing} missing")
-    return [
-        [by_index[(settings - 1 - number) * runs + run] for run in range(runs)]
-        for number in range(settings)
-    ]
+
+    __slots__ = ("_boards", "_runs", "_scores", "_wins")
+
+    def __init__(self, settings: int, runs: int, agents: int) -> None:
+        self._runs = runs
+        self._boards = [0] * settings
+        self._wins = [[0] * agents for _ in range(settings)]
+        self._scores = [[Moments() for _ in range(agents)] for _ in range(settings)]
+
+    def add(self, line: BoardLine) -> None:
+        """Count one board, played by every agent; each board once."""
+        settings = len(self._boards)
+        if not 0 <= line.index < settings * self._runs:
+            return
+        number = settings - 1 - line.index // self._runs  # :func:`setting_of`'s inverse
+        self._boards[number] += 1
+        for a, (score, won) in enumerate(zip(line.scores, line.won, strict=True)):
+            self._wins[number][a] += won
+            self._scores[number][a].add(score)
+
+    def boards(self, number: int) -> int:
+        """How many boards of setting ``number`` (in the study's order) are in."""
+        return self._boards[number]
+
+    def wins(self, number: int, agent: int) -> int:
+        """The wins of agent ``agent`` (in the study's order) on setting ``number``."""
+        return self._wins[number][agent]
+
+    def scores(self, number: int, agent: int) -> Moments:
+        """The scores of agent ``agent`` on setting ``number``."""
+        return self._scores[number][agent]
+
+    def check(self, table: str) -> None:
+        """Refuse a tally that misses a board of the study.
+
+        Raises
+        ------
+        StudyError
+            A board of the study is missing (named by ``table``).
+        """
+        missing = len(self._boards) * self._runs - sum(self._boards)
+        if missing:
+            raise StudyError(f"the {table} table needs every board: {missing} missing")
+
+
+def tally_of(lines: Iterable[BoardLine], settings: int, runs: int, agents: int) -> BoardTally:
+    """The :class:`BoardTally` of ``lines``; a board given twice counts once (its last line).
+
+    Notes
+    -----
+    ``O(len(lines))`` memory, to find the boards given twice: a study's runner gives each
+    board once, straight to a :class:`BoardTally`.
+    """
+    tally = BoardTally(settings, runs, agents)
+    for line in {line.index: line for line in lines}.values():
+        tally.add(line)
+    return tally
 
 
 def check_agents(names: Sequence[str]) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ board, played by every agent (:class:`~mineshafted.studies.paired.PairedBoard`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,11 +15,12 @@ from .errors import StudyError
 from .labs import PRESET_AGENTS, PRESETS, PresetRow
 from .paired import (
     BoardLine,
+    BoardTally,
     PairedBoard,
     check_agents,
     check_counts,
-    played_by_setting,
     setting_of,
+    tally_of,
 )
 from .study import run_study
 from .summary import wilson
@@ -96,21 +97,30 @@ class PresetsStudy:
         """A line of this study's results file."""
         return BoardLine.from_json(data, len(self.agents))
 
-    def rows(self, lines: Sequence[BoardLine]) -> list[PresetRow]:
-        """The table: by preset, then agent in the study's order.
+    def tally(self) -> BoardTally:
+        """An empty tally of this study's boards, to give :func:`run_study` as its ``fold``
+        and read with :meth:`rows_of`."""
+        return BoardTally(len(self.presets), self.games, len(self.agents))
+
+    def rows_of(self, tally: BoardTally) -> list[PresetRow]:
+        """The table of the boards in ``tally``: by preset, then agent in the study's order.
 
         Raises
         ------
         StudyError
-            A board of the study is missing from ``lines``.
+            A board of the study is missing from ``tally``.
+
+        Notes
+        -----
+        ``O(len(presets) x len(agents))``, whatever the number of games.
         """
+        tally.check("presets")
         games = self.games
         rows = []
-        by_preset = played_by_setting(lines, len(self.presets), games, "presets")
-        for name, played in zip(self.presets, by_preset, strict=True):
+        for number, name in enumerate(self.presets):
             p = PRESETS[name]
             for a, agent_name in enumerate(self.agents):
-                wins = sum(line.won[a] for line in played)
+                wins = tally.wins(number, a)
                 low, high = wilson(wins, games)
                 rows.append(
                     PresetRow(
@@ -119,6 +129,17 @@ class PresetsStudy:
                     )
                 )  # fmt: skip
         return rows
+
+    def rows(self, lines: Iterable[BoardLine]) -> list[PresetRow]:
+        """The table of ``lines``: :meth:`rows_of` their tally (a board given twice counts
+        once: its last line).
+
+        Raises
+        ------
+        StudyError
+            A board of the study is missing from ``lines``.
+        """
+        return self.rows_of(tally_of(lines, len(self.presets), self.games, len(self.agents)))
 
 
 def presets_study(
@@ -146,14 +167,16 @@ def presets_study(
 
     Notes
     -----
-    ``len(presets) * games * len(agents)`` games.
+    ``len(presets) * games * len(agents)`` games. ``O(1)`` memory per game: each board is
+    counted as it finishes.
     """
     check_counts(jobs=jobs)
     study = PresetsStudy(games, tuple(agents), tuple(presets), seed)
-    finished = run_study(study, jobs=jobs)
+    tally = study.tally()
+    finished = run_study(study, fold=tally.add, jobs=jobs)
     if finished.interrupted:
         raise KeyboardInterrupt
-    return study.rows(finished.lines)
+    return study.rows_of(tally)
 
 
 def preset_game(preset: str, name: str, *, seed: int = 0, run: int = 0) -> Game:

@@ -21,6 +21,10 @@ chunk
 part
     What a worker is sent with a chunk: the study itself, or, for a kind that has
     :class:`Parts` (the boards of a file), only the chunk's games with their data.
+fold
+    What a study's results are kept as, given each game as it arrives: a tally of counts and
+    sums (the summary, a lab table), never the list of games, so that a study of any length
+    runs in bounded memory.
 """
 
 from __future__ import annotations
@@ -36,12 +40,13 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from .errors import MissingExtraError, SchedulerError
+from .indices import Indices
 from .journal import Line, open_journal
 
-__all__ = ["LOCAL", "Finished", "Kind", "Parts", "Player", "run_study"]
+__all__ = ["LOCAL", "Finished", "Fold", "Kind", "Parts", "Player", "run_study"]
 
 log = logging.getLogger(__name__)
 
@@ -106,15 +111,23 @@ class Kind(Protocol[L_co]):
 OnGame = Callable[[L, int], None]
 """Called in the calling process after each finished game, with how many are done so far."""
 
+Fold = Callable[[L], object]
+"""Given every game of a study once: those resumed from its results file, then each game as
+it finishes (in the order games finish, not by index)."""
+
 
 @dataclass(frozen=True)
-class Finished(Generic[L]):
-    """A study's games (those run now and those resumed from its file) and how it ended."""
+class Finished:
+    """How a study ended: how many of its games are done, and how many were resumed.
 
-    lines: list[L]
-    """Every finished game of the study, by index."""
+    The games themselves went to the ``fold`` given to :func:`run_study`, as they arrived.
+    """
+
+    games: int
+    """How many of the study's games are done (those run now and those resumed from its
+    file)."""
     interrupted: bool
-    """Stopped early (Ctrl-C): :attr:`lines` holds only the games done."""
+    """Stopped early (Ctrl-C): only :attr:`games` of the study's games are done."""
     resumed: int
     """How many of the games were already in the results file."""
 
@@ -122,18 +135,26 @@ class Finished(Generic[L]):
 def run_study(
     study: Kind[L],
     *,
+    fold: Fold[L] | None = None,
     jobs: int = 1,
     dask: str | None = None,
     dask_processes: bool = True,
     out: Path | None = None,
     on_game: OnGame[L] | None = None,
-) -> Finished[L]:
-    """Play the games of ``study`` not yet in ``out``; return them all.
+) -> Finished:
+    """Play the games of ``study`` not yet in ``out``, giving every game to ``fold``.
 
     Parameters
     ----------
     study:
         The games: any :class:`Kind`.
+    fold:
+        Called with each game of the study once, in the calling process: first those already
+        in ``out`` (as the file is read), then each game as it finishes. What it keeps of them
+        is up to it: a tally of the results
+        (:class:`~mineshafted.studies.summary.Tally`, a lab study's
+        :meth:`~mineshafted.studies.density.DensityStudy.tally`) keeps memory bounded
+        whatever the number of games; ``lines.append`` keeps them all.
     jobs:
         Worker processes (1: play in this process). With ``dask="local"``, the local
         cluster's workers.
@@ -146,13 +167,15 @@ def run_study(
         The results file: each finished game is appended as one JSON line, flushed; the
         games already in it are skipped (resume).
     on_game:
-        Called after each finished game; an exception it raises stops the study (a
-        ``KeyboardInterrupt`` stops it cleanly, as Ctrl-C does).
+        Called after each game played now (not those resumed), with how many of the study's
+        games are done; an exception it raises stops the study (a ``KeyboardInterrupt``
+        stops it cleanly, as Ctrl-C does).
 
     Returns
     -------
     Finished
-        All of the study's games done so far, and whether it was interrupted.
+        How many of the study's games are done, how many were resumed, and whether it was
+        interrupted.
 
     Raises
     ------
@@ -165,33 +188,55 @@ def run_study(
     JournalError
         ``out`` belongs to another study or is malformed.
 
+    Examples
+    --------
+    >>> from mineshafted.studies import Study, Tally
+    >>> tally = Tally()
+    >>> run_study(Study(9, 9, 10, games=3, seed=1), fold=tally.add)
+    Finished(games=3, interrupted=False, resumed=0)
+    >>> tally.summary().wins
+    3
+
     Notes
     -----
+    ``O(1)`` memory per game: the games are generated lazily, at most a few chunks per worker
+    are under way, the results file is read as a stream, and the finished games' indices are
+    kept as runs of consecutive ones (:class:`~mineshafted.studies.indices.Indices`; chunks
+    finish nearly in order, so there are few), never as a list. What ``fold`` keeps is its
+    own.
+
     Ctrl-C (``KeyboardInterrupt``) in the calling process cancels the chunks not yet
     started; worker processes ignore it, and the games they are playing are dropped.
     """
     study.check()
+    count = study.count
+
+    def keep(line: L) -> None:
+        if fold is not None and 0 <= line.index < count:
+            fold(line)
+
     if out is None:
-        return _run(study, {}, None, jobs, dask, dask_processes, on_game)
-    with open_journal(out, study.key, study.read) as journal:
-        done = {i: line for i, line in journal.done.items() if i < study.count}
-        return _run(study, done, journal.append, jobs, dask, dask_processes, on_game)
+        return _run(study, Indices(), None, jobs, dask, dask_processes, keep, on_game)
+    with open_journal(out, study.key, study.read, keep) as journal:
+        return _run(study, journal.done, journal.append, jobs, dask, dask_processes, keep, on_game)
 
 
 def _run(
     study: Kind[L],
-    done: dict[int, L],
+    done: Indices,
     record: Callable[[L], None] | None,
     jobs: int,
     dask: str | None,
     dask_processes: bool,
+    fold: Callable[[L], None],
     on_game: OnGame[L] | None,
-) -> Finished[L]:
-    """Play the games not in ``done``, recording each, until all are done or interrupted."""
-    resumed = len(done)
+) -> Finished:
+    """Play the games not in ``done``, recording and folding each, until all are done or
+    interrupted."""
+    resumed = done.below(study.count)
     left = study.count - resumed
-    todo = (i for i in range(study.count) if i not in done)  # lazily: a study may be endless
-    lines = dict(done)
+    todo = done.missing(study.count)  # lazily: a study may be endless
+    games = resumed
     interrupted = False
     if left:
         log.info("study: %d game(s) to play, %d resumed", left, resumed)
@@ -199,17 +244,18 @@ def _run(
     try:
         for batch in batches:
             for line in batch:
-                lines[line.index] = line
+                games += 1
                 if record is not None:
                     record(line)
+                fold(line)
                 if on_game is not None:
-                    on_game(line, len(lines))
+                    on_game(line, games)
     except KeyboardInterrupt:
         interrupted = True
-        log.info("study interrupted after %d game(s)", len(lines))
+        log.info("study interrupted after %d game(s)", games)
     finally:
         batches.close()
-    return Finished([lines[i] for i in sorted(lines)], interrupted, resumed)
+    return Finished(games, interrupted, resumed)
 
 
 def _batches(

@@ -1,4 +1,5 @@
-"""Summary: how a study of many games came out, with a 95% Wilson interval on the win rate."""
+"""Summary: how a study of many games came out, with a 95% Wilson interval on the win rate;
+its tally, kept up to date as the games arrive."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from math import sqrt
 
 from ..game import GameStatus
 from .classic import GameLine
+from .moments import ExactSum
 
-__all__ = ["Summary", "summarise", "wilson"]
+__all__ = ["Summary", "Tally", "summarise", "wilson"]
 
 Z95 = 1.959963984540054
 """The standard normal quantile of 0.975: a two-sided 95% interval."""
@@ -62,23 +64,59 @@ class Summary:
         )
 
 
+class Tally:
+    """A :class:`Summary` kept up to date as games arrive, in any order: a study's ``fold``.
+
+    Examples
+    --------
+    >>> tally = Tally()
+    >>> tally.add(GameLine(1, 6, GameStatus.LOST, 2, 0.25))
+    >>> tally.add(GameLine(0, 5, GameStatus.WON, 1, 0.5))
+    >>> tally.summary()
+    Summary(games=2, wins=1, guesses=3, seconds=0.75)
+
+    Notes
+    -----
+    ``O(1)`` time and memory per game. The times are added exactly
+    (:class:`~mineshafted.studies.moments.ExactSum`) and rounded once, so the total does not
+    depend on the order the games came in.
+    """
+
+    __slots__ = ("_games", "_guesses", "_seconds", "_wins")
+
+    def __init__(self) -> None:
+        self._games = self._wins = self._guesses = 0
+        self._seconds = ExactSum()
+
+    def add(self, line: GameLine) -> None:
+        """Count one finished game."""
+        self._games += 1
+        self._wins += line.outcome is GameStatus.WON
+        self._guesses += line.guesses
+        self._seconds.add(line.seconds)
+
+    def summary(self) -> Summary:
+        """The games counted so far."""
+        return Summary(self._games, self._wins, self._guesses, self._seconds.value())
+
+
 def summarise(lines: Iterable[GameLine]) -> Summary:
-    """Add up finished games.
+    """Add up finished games (:class:`Tally`).
 
     Examples
     --------
     >>> won, lost = GameStatus.WON, GameStatus.LOST
     >>> summarise([GameLine(0, 5, won, 1, 0.5), GameLine(1, 6, lost, 2, 0.25)])
     Summary(games=2, wins=1, guesses=3, seconds=0.75)
+
+    Notes
+    -----
+    One pass over ``lines``: ``O(1)`` memory per game.
     """
-    games = wins = guesses = 0
-    seconds = 0.0
+    tally = Tally()
     for line in lines:
-        games += 1
-        wins += line.outcome is GameStatus.WON
-        guesses += line.guesses
-        seconds += line.seconds
-    return Summary(games, wins, guesses, seconds)
+        tally.add(line)
+    return tally.summary()
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:

@@ -1,13 +1,45 @@
-"""Shared by the studies tests: boards files written as another program's harness would."""
+"""Shared by the studies tests: boards files written as another program's harness would; a
+study run with every game kept."""
 
 from __future__ import annotations
 
 import json
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 import pytest
+
+from mineshafted.studies import Finished, Kind, Line, run_study
+
+L = TypeVar("L", bound=Line)
+
+
+@dataclass(frozen=True)
+class Ran(Generic[L]):
+    """A study run by :func:`run_lines`: how it ended, and every game it was given."""
+
+    finished: Finished
+    lines: list[L]
+    """Every game given to the fold (resumed or played), by index."""
+
+    @property
+    def interrupted(self) -> bool:
+        return self.finished.interrupted
+
+    @property
+    def resumed(self) -> int:
+        return self.finished.resumed
+
+
+def run_lines(study: Kind[L], **options: Any) -> Ran[L]:
+    """``run_study(study, **options)`` with a fold that keeps every game: for a test's few."""
+    lines: list[L] = []
+    finished = run_study(study, fold=lines.append, **options)
+    return Ran(finished, sorted(lines, key=lambda line: line.index))
+
 
 BoardsFile = Callable[..., Path]
 """Writes a boards file and returns its path: see :func:`boards_file`."""

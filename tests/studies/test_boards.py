@@ -24,11 +24,10 @@ from mineshafted.studies import (
     StudyError,
     boards_study,
     game_seed,
-    run_study,
 )
 from mineshafted.studies import boards as boards_module
 
-from .conftest import BoardsFile, mine_list
+from .conftest import BoardsFile, mine_list, run_lines
 
 GOOD = '{"rows": 3, "cols": 3, "mines": [[2, 2]], "first": [0, 0]}'
 """A board to play: one mine in the far corner of 3x3."""
@@ -152,7 +151,7 @@ def expert(boards_file: BoardsFile) -> Path:
 def test_game_i_is_line_i_plus_1_played_exactly_as_given(expert: Path) -> None:
     study = boards_study(expert, seed=4)
     assert (study.count, study.size) == (12, (16, 30, 99))
-    lines = run_study(study).lines
+    lines = run_lines(study).lines
     for index, line in enumerate(expert.read_text().splitlines()):
         data = json.loads(line)
         board = Board.from_mines(16, 30, [r * 30 + c for r, c in data["mines"]])
@@ -164,18 +163,18 @@ def test_game_i_is_line_i_plus_1_played_exactly_as_given(expert: Path) -> None:
 
 @pytest.fixture
 def serial(expert: Path) -> list[tuple[int, int, GameStatus, int]]:
-    return outcomes(run_study(boards_study(expert, policy="safest")).lines)
+    return outcomes(run_lines(boards_study(expert, policy="safest")).lines)
 
 
 def test_two_processes_play_the_same_games_as_one(expert: Path, serial: list[tuple]) -> None:
     study = boards_study(expert, policy="safest")
-    assert outcomes(run_study(study, jobs=2).lines) == serial
+    assert outcomes(run_lines(study, jobs=2).lines) == serial
 
 
 def test_a_dask_local_cluster_plays_the_same_games(expert: Path, serial: list[tuple]) -> None:
     pytest.importorskip("distributed")
     study = boards_study(expert, policy="safest")
-    finished = run_study(study, jobs=2, dask="local", dask_processes=False)
+    finished = run_lines(study, jobs=2, dask="local", dask_processes=False)
     assert outcomes(finished.lines) == serial
 
 
@@ -197,13 +196,13 @@ def test_a_results_file_resumes_on_the_same_boards_only(
     boards_file: BoardsFile, expert: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "games.jsonl"
-    first = run_study(boards_study(expert, games=5), out=out)
-    again = run_study(boards_study(expert), out=out)
+    first = run_lines(boards_study(expert, games=5), out=out)
+    again = run_lines(boards_study(expert), out=out)
     assert (len(first.lines), again.resumed, len(again.lines)) == (5, 5, 12)
-    assert outcomes(again.lines) == outcomes(run_study(boards_study(expert)).lines)
+    assert outcomes(again.lines) == outcomes(run_lines(boards_study(expert)).lines)
     other = boards_file(12, 16, 30, 98, name="other.jsonl")
     with pytest.raises(JournalError, match=r"written by another study \(boards 'sha256:"):
-        run_study(boards_study(other), out=out)
+        run_lines(boards_study(other), out=out)
 
 
 def test_more_games_than_boards_are_refused(expert: Path) -> None:
@@ -218,7 +217,7 @@ def test_a_file_changed_after_its_check_is_refused(boards_file: BoardsFile) -> N
     study = boards_study(path)
     path.write_text(path.read_text() + mine_list(9, 9, 10, 99) + "\n")
     with pytest.raises(BoardsError, match="changed since it was checked"):
-        run_study(study)
+        run_lines(study)
 
 
 def test_a_file_changed_while_it_is_played_is_refused_at_the_next_game(
@@ -246,7 +245,7 @@ def test_the_file_is_read_once_to_check_and_once_to_play(
 
     monkeypatch.setattr(boards_module, "read_lines", counted)
     study = boards_study(boards_file(40, 5, 5, 2), policy="safest")
-    assert len(run_study(study, jobs=jobs).lines) == 40
+    assert len(run_lines(study, jobs=jobs).lines) == 40
     assert len(opened) == 2
     study.game(3)  # out of order: read again from the top
     assert len(opened) == 3
@@ -294,4 +293,4 @@ def test_the_boards_a_drawn_study_plays_give_its_games(
     path = tmp_path / "drawn.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     given = boards_study(path, first=first, seed=2)
-    assert outcomes(run_study(given).lines) == outcomes(run_study(drawn).lines)
+    assert outcomes(run_lines(given).lines) == outcomes(run_lines(drawn).lines)

@@ -1,19 +1,25 @@
-"""Studies of any length: games made lazily (bounded memory), workers that end with their
-parent (issue 19 §3)."""
+"""Studies of any length: games made lazily and folded as they finish (bounded memory),
+results files read as a stream, workers that end with their parent (issue 19 §3)."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import signal
 import subprocess
 import sys
 import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mineshafted.cli.status import EXIT_INTERRUPTED
+from mineshafted.studies import Finished, run_study
 
 TRILLION = str(10**12)
 
@@ -127,3 +133,109 @@ def _parent(pid: int) -> int | None:
             return int(stat.read().split(") ")[1].split()[1])
     except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
         return None
+
+
+# -- memory that does not grow with the number of games --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """A game of :class:`Ticks`: nothing but its index."""
+
+    index: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index}
+
+
+@dataclass(frozen=True)
+class Ticks:
+    """A study kind whose games take no time: game ``i`` is :class:`Tick` ``i``."""
+
+    games: int
+
+    @property
+    def count(self) -> int:
+        return self.games
+
+    @property
+    def key(self) -> dict[str, Any]:
+        return {"kind": "ticks"}
+
+    def check(self) -> None:
+        pass
+
+    def play(self, index: int) -> Tick:
+        return Tick(index)
+
+    def read(self, data: Any) -> Tick:
+        if not isinstance(data, dict) or type(data.get("index")) is not int:
+            raise ValueError(f"{data!r} is not a tick")
+        return Tick(data["index"])
+
+
+MANY = 100_000
+"""Games enough that keeping each one (some 100 bytes a game) would take megabytes."""
+
+BOUND = 256 * 1024
+"""What running a study of any length may allocate at its peak, in bytes."""
+
+
+def _peak(run: Callable[[], Finished]) -> tuple[Finished, int]:
+    """``run()`` and the peak of the memory it allocated (tracemalloc's)."""
+    tracemalloc.start()
+    try:
+        finished = run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return finished, peak
+
+
+def _count(done: list[int]) -> Callable[[Tick, int], None]:
+    def counted(line: Tick, games: int) -> None:
+        done[0] = games
+
+    return counted
+
+
+def test_a_long_study_runs_in_memory_that_does_not_grow_with_its_games() -> None:
+    done = [0]
+    finished, peak = _peak(lambda: run_study(Ticks(MANY), on_game=_count(done)))
+    assert done[0] == MANY and not finished.interrupted
+    assert peak < BOUND, f"{peak:,} bytes at the peak for {MANY:,} games"
+
+
+def test_a_long_study_is_folded_and_recorded_in_memory_that_does_not_grow(tmp_path: Path) -> None:
+    out = tmp_path / "ticks.jsonl"
+    folded = [0]
+
+    def fold(line: Tick) -> None:
+        folded[0] += 1
+
+    finished, peak = _peak(lambda: run_study(Ticks(MANY), out=out, fold=fold))
+    assert finished.games == folded[0] == MANY == len(out.read_text().splitlines()) - 1
+    assert peak < BOUND, f"{peak:,} bytes at the peak for {MANY:,} games"
+
+
+def test_a_long_results_file_is_resumed_in_memory_that_does_not_grow(tmp_path: Path) -> None:
+    # Written in the order chunks finish (a few out of order) with gaps left by interruptions:
+    # read as a stream, its indices kept as runs, and only the gaps played.
+    out = tmp_path / "ticks.jsonl"
+    order = [i ^ 3 for i in range(MANY)]  # 3, 2, 1, 0, 7, 6, 5, 4, ...: nearly in order
+    gaps = set(range(5_000, 5_016)) | set(range(70_000, 70_100)) | {MANY - 1}
+    with out.open("w") as stream:
+        stream.write(json.dumps({"study": Ticks(0).key}) + "\n")
+        stream.writelines(f'{{"index": {i}}}\n' for i in order if i not in gaps)
+    folded, played = [0], []
+
+    def fold(line: Tick) -> None:
+        folded[0] += 1
+
+    def counted(line: Tick, games: int) -> None:
+        played.append(line.index)
+
+    finished, peak = _peak(lambda: run_study(Ticks(MANY), out=out, fold=fold, on_game=counted))
+    assert (finished.resumed, finished.games, folded[0]) == (MANY - len(gaps), MANY, MANY)
+    assert played == sorted(gaps)
+    assert peak < BOUND, f"{peak:,} bytes at the peak to resume {MANY:,} games"

@@ -4,20 +4,32 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import random
+import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mineshafted.agents import AGENTS, Agent, Inference
 from mineshafted.cli import app
 from mineshafted.game import Game, View
-from mineshafted.studies import StudyError, density_study, preset_game, presets_study, wilson
+from mineshafted.studies import (
+    DensityStudy,
+    StudyError,
+    density_study,
+    preset_game,
+    presets_study,
+    wilson,
+)
 from mineshafted.studies.labs import PRESETS, mean_interval, parse_densities
+from mineshafted.studies.moments import ExactSum, Moments
 
 runner = CliRunner()
 
@@ -111,6 +123,51 @@ def test_mean_interval_uses_student_t() -> None:
     low, high = mean_interval(values)
     assert (low, high) == pytest.approx((0.5 - 0.1899, 0.5 + 0.1899), abs=2e-4)
     assert mean_interval([0.7]) == (0.7, 0.7)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(0, 1), st.integers(0, 40).map(lambda k: k / 40), st.sampled_from([0.0, 1.0])
+        ),
+        min_size=2,
+        max_size=60,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_moments_give_statistics_mean_and_stdev_bit_for_bit_in_any_order(
+    values: list[float], shuffle: random.Random
+) -> None:
+    # A lab table is folded from boards in the order they finish; it must be the table the
+    # whole list of boards gave (fmean, stdev), to the last bit.
+    moments = Moments()
+    for value in shuffle.sample(values, len(values)):
+        moments.add(value)
+    assert (moments.mean(), moments.stdev()) == (statistics.fmean(values), statistics.stdev(values))
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), max_size=50))
+def test_an_exact_sum_is_fsum_in_any_order(values: list[float]) -> None:
+    total, backwards = ExactSum(), ExactSum()
+    for value in values:
+        total.add(value)
+    for value in reversed(values):
+        backwards.add(value)
+    assert total.value() == backwards.value() == math.fsum(values)
+
+
+def test_a_lab_table_folded_as_boards_finish_is_the_table_of_all_the_boards() -> None:
+    study = DensityStudy(size=6, densities=(0.15, 0.3), runs=5, agents=("basic", "csp"), seed=3)
+    lines = [study.play(i) for i in range(study.count)]
+    tally = study.tally()
+    for i in random.Random(1).sample(range(study.count), study.count):
+        tally.add(lines[i])
+    assert study.rows_of(tally) == study.rows(lines) == study.rows([*lines, lines[2]])
+    short = study.tally()
+    for line in lines[1:]:
+        short.add(line)
+    with pytest.raises(StudyError, match="the density table needs every board: 1 missing"):
+        study.rows_of(short)
 
 
 @pytest.mark.parametrize("text", ["0.1:0.5", "a:b:c", "0.5:0.1:0", "0:0.5:0.1", "0.2,1.5", ""])
