@@ -7,8 +7,10 @@ too. Printed as a Markdown table: games, wins, win rate and its 95% Wilson inter
 published figure to compare with; then, with two policies or more, each policy paired game by
 game with the first one (the difference of win rates with its 95% Newcombe interval, the games
 only one of them won, McNemar's exact p). ``--ablation`` adds expert rows for ``best`` with each
-ingredient switched off in turn. ``--speed`` times expert games: the median time of one game
-in this process, and games per second with ``--jobs`` processes.
+ingredient switched off in turn, and each one it has off switched on (``best+deep``...).
+``--speed`` times expert games of ``--speed-policy`` (default ``best``): the median, p90,
+p99 and slowest time of one game in this process, and games per second with ``--jobs``
+processes.
 
 ``--boards FILE`` plays the boards of a file (``mineshafted play --boards``'s format) with each
 policy instead of the levels, and pairs them the same way. ``--compare A B`` pairs two results
@@ -100,6 +102,9 @@ ABLATION = [
     "safest",
 ]
 """``best`` and each ingredient switched off in turn (``policy_named`` reads the names)."""
+
+SWITCHED_ON = ["best+uncapped", "best+bound", "best+deep", "best+twostep"]
+"""The ingredients ``best`` has off, each switched on in turn: ``--ablation`` plays them too."""
 
 
 HEADING = [
@@ -380,7 +385,7 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print("\n".join(HEADING))
         ablated: dict[str, Row] = {}
-        for policy in ABLATION:
+        for policy in [*ABLATION, *SWITCHED_ON]:
             ablated[policy] = rows.get(("expert", policy)) or strength(
                 LEVELS["expert"], policy, expert_games, args.seed, args.jobs, args.out
             )

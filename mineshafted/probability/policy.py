@@ -168,19 +168,38 @@ class Best:
        board) must be guessed some time: guess one now, before any avoidable risk, since
        its clue may help elsewhere.
 
+    Four more ingredients are off by default (none was measured to win more games; see
+    ``docs/benchmarks.md``), switched on with :meth:`using` or a ``best+ingredient`` name:
+
+    7. **Uncapped.** The candidates within the tolerance are not capped at ``width``: they
+       are examined safest first while their safety can still reach the best secondary
+       safety found so far.
+    8. **Bound.** Every cell is a candidate, neither cut by the tolerance nor capped at
+       ``width``: examined safest first while its safety can still reach the best
+       secondary safety found so far (a cell's secondary safety is at most its safety).
+    9. **Deep.** The endgame searches positions of up to :data:`DEEP_PLACEMENTS`
+       placements, within :data:`DEEP_NODES` nodes.
+    10. **Two-step.** The leading candidates (at most :data:`LEADERS`, within
+        :data:`CLOSE` of the best secondary safety) are ranked two guesses deep: for each
+        clue, the best secondary safety of the position after it.
+
     Ties are broken by the random order.
 
     Examples
     --------
     >>> Best().name, Best(progress=False).name, Best(tolerance=0.0, endgame=False).name
     ('best', 'best-progress', 'best-tolerance-endgame')
+    >>> Best(deep=True, fifty=False).name
+    'best-fifty+deep'
 
     Notes
     -----
     Cost: up to ``width`` candidates x (their unknown neighbours + 1) clue values, each a
     :func:`~mineshafted.solver.combine` of the position's components with the one the
     candidate touches counted anew (the others' counts are reused); the endgame search is
-    bounded by its own limits.
+    bounded by its own limits. The bound may examine every unknown cell (at most
+    :data:`WIDE`); the two-step look-ahead adds up to :data:`LEADERS` x 9 positions x
+    :data:`AFTER_WIDTH` candidates' look-ahead.
     """
 
     tolerance: float = 0.1
@@ -190,6 +209,9 @@ class Best:
     progress: bool = True
     endgame: bool = True
     fifty: bool = True
+    uncapped: bool = False
+    """The candidates within the tolerance are not capped at ``width``: examined safest
+    first while their safety can still reach the best secondary safety so far."""
     bound: bool = False
     """Candidates are neither cut by the tolerance nor capped at ``width``: every cell is
     one, examined in order of safety while its safety can still reach the best secondary
@@ -282,7 +304,7 @@ class Best:
         floor = Fraction(-1)
         looks: list[Outlook] = []
         for cell in cells:
-            if self.bound and (total - odds.mined[cell]) < floor * total:
+            if (self.bound or self.uncapped) and (total - odds.mined[cell]) < floor * total:
                 break  # candidates come safest first: none after can reach the floor
             look = bounded_outlook(position, odds, board, cell, floor if self.lookahead else None)
             if look is None:
@@ -333,7 +355,7 @@ class Best:
                     continue
                 alike.add((odds.mined[cell], *key))
             kept.append(cell)
-            if len(kept) == (WIDE if self.bound else self.width):
+            if len(kept) == (WIDE if self.bound or self.uncapped else self.width):
                 break
         return kept
 

@@ -614,3 +614,28 @@ def test_the_next_safety_of_a_position_with_nothing_left_to_guess_is_one() -> No
     # Cell 2 holds the last mine: nothing is left to guess.
     position = Position([[1, 1, None]], [[((2,), 1)]], [], 0)
     assert policy_module._next_safety(position, Tally(1, 1, {2: 1}), position.board, Best()) == 1
+
+
+def test_uncapped_no_candidate_within_the_tolerance_is_left_unexamined(
+    intermediate_stalls: list[Stall],
+) -> None:
+    # Every cell within the tolerance, however many, ranked by its full outlook: uncapped
+    # must choose one of the highest secondary safety among the living ones, where a cap of
+    # ``width`` candidates (two here, to make it bite) sometimes misses it.
+    best = Best(uncapped=True, endgame=False, fifty=False, width=2)
+    wide = Best(endgame=False, fifty=False, width=10**6)
+    beyond = 0
+    for number, stall in enumerate(intermediate_stalls):
+        if stall.odds.safe:
+            continue
+        cells = wide._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        looks = [outlook(stall.position, stall.odds, stall.board, cell) for cell in cells]
+        living = [look for look in looks if not look.dead]
+        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        (look,) = [look for look in looks if look.cell == chosen]
+        if living:
+            top = max(other.lookahead for other in living)
+            assert look.lookahead == top
+            capped = [other.lookahead for other in looks[: best.width] if not other.dead]
+            beyond += max(capped, default=-1) < top
+    assert beyond >= 1
