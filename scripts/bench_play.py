@@ -7,8 +7,10 @@ too. Printed as a Markdown table: games, wins, win rate and its 95% Wilson inter
 published figure to compare with; then, with two policies or more, each policy paired game by
 game with the first one (the difference of win rates with its 95% Newcombe interval, the games
 only one of them won, McNemar's exact p). ``--ablation`` adds expert rows for ``best`` with each
-ingredient switched off in turn. ``--speed`` times expert games: the median time of one game
-in this process, and games per second with ``--jobs`` processes.
+ingredient switched off in turn, and each one it has off switched on (``best+deep``...).
+``--speed`` times expert games of ``--speed-policy`` (default ``best``): the median, p90,
+p99 and slowest time of one game in this process, and games per second with ``--jobs``
+processes.
 
 ``--boards FILE`` plays the boards of a file (``mineshafted play --boards``'s format) with each
 policy instead of the levels, and pairs them the same way. ``--compare A B`` pairs two results
@@ -100,6 +102,9 @@ ABLATION = [
     "safest",
 ]
 """``best`` and each ingredient switched off in turn (``policy_named`` reads the names)."""
+
+SWITCHED_ON = ["best+uncapped", "best+bound", "best+deep", "best+twostep"]
+"""The ingredients ``best`` has off, each switched on in turn: ``--ablation`` plays them too."""
 
 
 HEADING = [
@@ -259,15 +264,18 @@ def compared(first: Path, second: Path) -> list[str]:
     return lines
 
 
-def speed(games: int, seed: int, jobs: int) -> list[str]:
-    """Expert (corner, safe) with ``best``: median ms per game here; games/s with ``jobs``."""
-    times = [play_game(16, 30, 99, seed=game_seed(seed, i)).seconds for i in range(games)]
+def speed(games: int, seed: int, jobs: int, policy: str = "best") -> list[str]:
+    """Expert (corner, safe) with ``policy``: median ms per game here; games/s with ``jobs``."""
+    times = [
+        play_game(16, 30, 99, seed=game_seed(seed, i), policy=policy).seconds for i in range(games)
+    ]
     times.sort()
-    study = Study(16, 30, 99, games=games, seed=seed + 1)
+    study = Study(16, 30, 99, games=games, seed=seed + 1, policy=policy)
     began = time.perf_counter()
     run_study(study, jobs=jobs)
     wall = time.perf_counter() - began
     p90 = times[int(0.9 * (len(times) - 1))]
+    p99 = times[int(0.99 * (len(times) - 1))]
     return [
         "| measure | value |",
         "|---|---|",
@@ -276,6 +284,8 @@ def speed(games: int, seed: int, jobs: int) -> list[str]:
         f"| expert game, p90 / mean | {p90 * 1000:.1f} ms / "
         f"{statistics.fmean(times) * 1000:.1f} ms |",
         f"| expert games per second, --jobs {jobs} ({games} games) | {games / wall:.1f} |",
+        f"| expert game, p99 / slowest ({policy}) | {p99 * 1000:.1f} ms / "
+        f"{times[-1] * 1000:.1f} ms |",
     ]
 
 
@@ -295,6 +305,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ablation", action="store_true", help="expert rows per ingredient")
     parser.add_argument("--speed", action="store_true", help="time expert games")
     parser.add_argument("--speed-games", type=int, default=400, help="games for --speed")
+    parser.add_argument("--speed-policy", default="best", help="the policy --speed times")
     parser.add_argument(
         "--out", type=Path, default=None, help="keep every row's games here, and resume from them"
     )
@@ -374,7 +385,7 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print("\n".join(HEADING))
         ablated: dict[str, Row] = {}
-        for policy in ABLATION:
+        for policy in [*ABLATION, *SWITCHED_ON]:
             ablated[policy] = rows.get(("expert", policy)) or strength(
                 LEVELS["expert"], policy, expert_games, args.seed, args.jobs, args.out
             )
@@ -383,7 +394,7 @@ def main(argv: list[str] | None = None) -> None:
         print("\n".join([*PAIRED_HEADING, *paired_table(LEVELS["expert"].name, ablated)]))
     if args.speed:
         print()
-        for line in speed(args.speed_games, args.seed, args.jobs):
+        for line in speed(args.speed_games, args.seed, args.jobs, args.speed_policy):
             print(line, flush=True)
 
 

@@ -18,6 +18,7 @@ dead
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -26,7 +27,7 @@ from ..errors import NoPlacementError
 from ..solver import Constraint, Position, Tally, combine, components, counted
 from .odds import Odds
 
-__all__ = ["Outlook", "bounded_outlook", "outlook"]
+__all__ = ["After", "Outlook", "afters", "bounded_outlook", "outlook"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,56 @@ def bounded_outlook(
     A policy that keeps the best secondary safety so far passes it as ``floor``, so that a
     candidate that cannot beat it costs only the clues counted until that shows.
     """
+    total = odds.placements
+    safe = total - odds.mined[cell]
+    # The secondary safety is ahead / (5 total); ``ahead`` gains at most 5 per safe placement.
+    least = None if floor is None else floor * 5 * total
+    if least is not None and 5 * safe < least:
+        return None
+    by_clue: dict[int, Fraction] = {}
+    progress = 0
+    ahead = 0
+    unseen = safe
+    for after in afters(position, odds, board, cell):
+        by_clue[after.clue] = Fraction(after.tally.placements, total)
+        safety, decides = _glance(after.tally)
+        if decides:
+            progress += after.tally.placements
+        ahead += safety
+        unseen -= after.tally.placements
+        if least is not None and ahead + 5 * unseen < least:
+            return None
+    return Outlook(
+        cell,
+        safe=Fraction(safe, total),
+        progress=Fraction(progress, total),
+        lookahead=Fraction(ahead, 5 * total),
+        by_clue=by_clue,
+    )
+
+
+@dataclass(frozen=True)
+class After:
+    """The position after revealing a cell that is safe and shows one clue."""
+
+    clue: int
+    position: Position
+    """The position after: the cell's clue on the board, its constraint added."""
+    tally: Tally
+    """Its count: the placements where the cell is safe and shows :attr:`clue`."""
+
+
+def afters(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> Iterator[After]:
+    """Every clue ``cell`` may show, with the position after it and its count, by ascending
+    clue.
+
+    Notes
+    -----
+    For each clue value ``v`` of ``cell`` the position gains the constraint "``v`` less the
+    known mines among its unknown neighbours" and loses ``cell`` (safe); the components it
+    touches are merged and counted anew, the others' counts reused: up to 9 counts
+    (:func:`~mineshafted.solver.combine`) of the position.
+    """
     rows, cols = len(board), len(board[0])
     around = Geometry(rows, cols).neighbour_table()[cell]
     known = sum(1 for n in around if board[n // cols][n % cols] == -1)
@@ -125,42 +176,25 @@ def bounded_outlook(
             kept.append(component)
     kept_counts = [counted(tuple(component)) for component in kept]
     free = [c for c in position.unconstrained if c not in near]
-    total = odds.placements
-    safe = total - odds.mined[cell]
-    # The secondary safety is ahead / (5 total); ``ahead`` gains at most 5 per safe placement.
-    least = None if floor is None else floor * 5 * total
-    if least is not None and 5 * safe < least:
-        return None
-    by_clue: dict[int, Fraction] = {}
-    progress = 0
-    ahead = 0
-    unseen = safe
     for extra in range(len(hidden) + 1):
         constraints = [*touched, (hidden, extra)] if hidden else list(touched)
         if any(not scope and mines for scope, mines in constraints):
             continue
         constraints = [(scope, mines) for scope, mines in constraints if scope]
+        parts = list(components(constraints))
         counts = list(kept_counts)
-        counts.extend(counted(tuple(part)) for part in components(constraints))
+        counts.extend(counted(tuple(part)) for part in parts)
         try:
             after = combine(counts, free, odds.mines_left)
         except NoPlacementError:
             continue
-        by_clue[known + extra] = Fraction(after.placements, total)
-        safety, decides = _glance(after)
-        if decides:
-            progress += after.placements
-        ahead += safety
-        unseen -= after.placements
-        if least is not None and ahead + 5 * unseen < least:
-            return None
-    return Outlook(
-        cell,
-        safe=Fraction(safe, total),
-        progress=Fraction(progress, total),
-        lookahead=Fraction(ahead, 5 * total),
-        by_clue=by_clue,
-    )
+        shown = [list(row) for row in board]
+        shown[cell // cols][cell % cols] = known + extra
+        yield After(
+            known + extra,
+            Position(shown, [*kept, *parts], free, position.mines_found),
+            after,
+        )
 
 
 def _glance(after: Tally) -> tuple[int, bool]:

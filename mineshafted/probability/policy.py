@@ -19,6 +19,7 @@ endgame
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
@@ -26,9 +27,9 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..board import Cell, Geometry, PartialGrid
-from ..solver import Position
-from .endgame import PLACEMENTS, best_reveal
-from .lookahead import Outlook, bounded_outlook
+from ..solver import Position, Tally
+from .endgame import NODES, PLACEMENTS, best_reveal
+from .lookahead import Outlook, afters, bounded_outlook
 from .odds import Odds
 
 __all__ = [
@@ -167,19 +168,38 @@ class Best:
        board) must be guessed some time: guess one now, before any avoidable risk, since
        its clue may help elsewhere.
 
+    Four more ingredients are off by default (none was measured to win more games; see
+    ``docs/benchmarks.md``), switched on with :meth:`using` or a ``best+ingredient`` name:
+
+    7. **Uncapped.** The candidates within the tolerance are not capped at ``width``: they
+       are examined safest first while their safety can still reach the best secondary
+       safety found so far.
+    8. **Bound.** Every cell is a candidate, neither cut by the tolerance nor capped at
+       ``width``: examined safest first while its safety can still reach the best
+       secondary safety found so far (a cell's secondary safety is at most its safety).
+    9. **Deep.** The endgame searches positions of up to :data:`DEEP_PLACEMENTS`
+       placements, within :data:`DEEP_NODES` nodes.
+    10. **Two-step.** The leading candidates (at most :data:`LEADERS`, within
+        :data:`CLOSE` of the best secondary safety) are ranked two guesses deep: for each
+        clue, the best secondary safety of the position after it.
+
     Ties are broken by the random order.
 
     Examples
     --------
     >>> Best().name, Best(progress=False).name, Best(tolerance=0.0, endgame=False).name
     ('best', 'best-progress', 'best-tolerance-endgame')
+    >>> Best(deep=True, fifty=False).name
+    'best-fifty+deep'
 
     Notes
     -----
     Cost: up to ``width`` candidates x (their unknown neighbours + 1) clue values, each a
     :func:`~mineshafted.solver.combine` of the position's components with the one the
     candidate touches counted anew (the others' counts are reused); the endgame search is
-    bounded by its own limits.
+    bounded by its own limits. The bound may examine every unknown cell (at most
+    :data:`WIDE`); the two-step look-ahead adds up to :data:`LEADERS` x 9 positions x
+    :data:`AFTER_WIDTH` candidates' look-ahead.
     """
 
     tolerance: float = 0.1
@@ -189,6 +209,19 @@ class Best:
     progress: bool = True
     endgame: bool = True
     fifty: bool = True
+    uncapped: bool = False
+    """The candidates within the tolerance are not capped at ``width``: examined safest
+    first while their safety can still reach the best secondary safety so far."""
+    bound: bool = False
+    """Candidates are neither cut by the tolerance nor capped at ``width``: every cell is
+    one, examined in order of safety while its safety can still reach the best secondary
+    safety found so far (the secondary safety of a cell is at most its safety)."""
+    deep: bool = False
+    """The endgame searches up to :data:`DEEP_PLACEMENTS` placements and
+    :data:`DEEP_NODES` nodes instead of the shallow limits."""
+    twostep: bool = False
+    """The leading candidates (at most :data:`LEADERS`) are ranked by a look-ahead two
+    guesses deep (:func:`_two_step`)."""
     width: int = 12
     """How many candidates are counted at most (a limit, not an ingredient)."""
 
@@ -213,12 +246,40 @@ class Best:
         off: dict[str, Any] = {name: 0.0 if name == "tolerance" else False for name in ingredients}
         return replace(cls(), **off)
 
+    @classmethod
+    def using(cls, *ingredients: str) -> Best:
+        """The default policy with ``ingredients`` switched on: a tolerance of 0.1, the
+        others ``True``.
+
+        Raises
+        ------
+        ValueError
+            One of them is not in :data:`INGREDIENTS`.
+
+        Examples
+        --------
+        >>> Best.using("bound", "deep") == Best(bound=True, deep=True)
+        True
+        """
+        unknown = set(ingredients) - set(INGREDIENTS)
+        if unknown:
+            raise ValueError(f"Best has no ingredient {', '.join(sorted(unknown))}")
+        on: dict[str, Any] = {name: 0.1 if name == "tolerance" else True for name in ingredients}
+        return replace(cls(), **on)
+
     @property
     def name(self) -> str:
-        """``best``, with ``-ingredient`` for each one switched off, in the fields' order."""
+        """``best``, with ``-ingredient`` for each one of the default's switched off and
+        ``+ingredient`` for each one switched on that the default has off, in the fields'
+        order."""
         # An ingredient is on when its value is positive: True, or a tolerance above 0.
-        off = [name for name in INGREDIENTS if not getattr(self, name) > 0]
-        return "-".join([PolicyName.BEST.value, *off])
+        default = Best()
+        parts = [PolicyName.BEST.value]
+        for name in INGREDIENTS:
+            on, usual = getattr(self, name) > 0, getattr(default, name) > 0
+            if on != usual:
+                parts.append(("+" if on else "-") + name)
+        return "".join(parts)
 
     def choose(
         self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
@@ -228,8 +289,9 @@ class Best:
         if odds.safe:
             return odds.safe[0]
         total = odds.placements
-        if self.endgame and total <= PLACEMENTS:  # pragma: no mutate - the limit's exact value
-            found = best_reveal(position, board, odds.mines_left)
+        limit, nodes = (DEEP_PLACEMENTS, DEEP_NODES) if self.deep else (PLACEMENTS, NODES)
+        if self.endgame and total <= limit:  # pragma: no mutate - the limit's exact value
+            found = best_reveal(position, board, odds.mines_left, placements=limit, nodes=nodes)
             if found is not None:
                 return found.cell
         if self.fifty:
@@ -242,6 +304,8 @@ class Best:
         floor = Fraction(-1)
         looks: list[Outlook] = []
         for cell in cells:
+            if (self.bound or self.uncapped) and (total - odds.mined[cell]) < floor * total:
+                break  # candidates come safest first: none after can reach the floor
             look = bounded_outlook(position, odds, board, cell, floor if self.lookahead else None)
             if look is None:
                 continue
@@ -258,6 +322,8 @@ class Best:
                     order[look.cell],
                 )
             )
+            if self.twostep:
+                return _two_step(position, odds, board, looks, self)
         else:
             looks.sort(key=lambda look: (-look.progress, -look.safe, order[look.cell]))
         return looks[0].cell
@@ -269,7 +335,7 @@ class Best:
         total = odds.placements
         least = min(odds.mined.values())
         # Exact: total - mined >= (1 - tolerance) (total - least).
-        cut = Fraction(self.tolerance).limit_denominator(10**6)
+        cut = Fraction(1 if self.bound else self.tolerance).limit_denominator(10**6)
         limit = least + (total - least) * cut.numerator // cut.denominator
         cells = [cell for cell, mined in odds.mined.items() if mined <= limit]
         rng.shuffle(cells)
@@ -289,10 +355,23 @@ class Best:
                     continue
                 alike.add((odds.mined[cell], *key))
             kept.append(cell)
-            if len(kept) == self.width:
+            if len(kept) == (WIDE if self.bound or self.uncapped else self.width):
                 break
         return kept
 
+
+LEADERS = 2
+"""How many of the leading candidates the two-step look-ahead ranks anew."""
+CLOSE = Fraction(98, 100)
+"""A candidate leads when its secondary safety is at least this share of the best one's."""
+AFTER_WIDTH = 4
+"""How many candidates of each position after a leader the two-step look-ahead examines."""
+WIDE = 200
+"""With the bound, the candidates examined at most (a guard on the cost, rarely reached)."""
+DEEP_PLACEMENTS = 4000
+"""The deep endgame searches positions of at most this many placements."""
+DEEP_NODES = 100_000
+"""The deep endgame's node budget."""
 
 INGREDIENTS = tuple(f.name for f in fields(Best) if f.name != "width")
 """The ingredients of :class:`Best` that can be switched off: its fields but ``width``, in the
@@ -302,8 +381,8 @@ order of its name (the one list of them)."""
 def policy_named(name: str | PolicyName) -> Policy:
     """The policy called ``name``: ``best``, ``safest`` or ``random``.
 
-    ``best-`` followed by ingredients joined by ``-`` is :class:`Best` with those switched
-    off (its :attr:`Best.name`), for measuring what each adds.
+    ``best`` followed by ``-ingredient`` and ``+ingredient`` parts is :class:`Best` with
+    those switched off and on (its :attr:`Best.name`), for measuring what each adds.
 
     Raises
     ------
@@ -314,24 +393,88 @@ def policy_named(name: str | PolicyName) -> Policy:
     --------
     >>> policy_named("safest")
     Safest(name='safest')
-    >>> policy_named("best-corners-endgame")
-    Best(tolerance=0.1, corners=False, lookahead=True, progress=True, endgame=False, fifty=True, \
-width=12)
+    >>> policy_named("best-corners-endgame") == Best(corners=False, endgame=False)
+    True
+    >>> policy_named("best+bound-fifty") == Best(bound=True, fifty=False)
+    True
     """
     text = str(name)
-    head, dash, rest = text.partition("-")
+    head, *parts = re.split(r"(?=[-+])", text)
     try:
         which = PolicyName(head)
     except ValueError:
         which = None
     if which is PolicyName.BEST:
-        off = set(rest.split("-")) if dash else set()
-        unknown = off - set(INGREDIENTS)
-        if not unknown:
-            return Best.without(*off)
-    elif which is not None and not dash:
+        off = {part[1:] for part in parts if part[0] == "-"}
+        on = {part[1:] for part in parts if part[0] == "+"}
+        if not (off | on) - set(INGREDIENTS) and not off & on and len(off | on) == len(parts):
+            found = Best.without(*off)
+            return replace(found, **{n: Best.using(n).__getattribute__(n) for n in on})
+    elif which is not None and not parts:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
     raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
+
+
+def _two_step(
+    position: Position, odds: Odds, board: PartialGrid, looks: list[Outlook], best: Best
+) -> Cell:
+    """Of the leading candidates (``looks`` ranked, the first :data:`LEADERS` not dead whose
+    secondary safety is within :data:`CLOSE` of the best one's), the
+    one whose look-ahead two guesses deep is highest; ties keep the ranking.
+
+    A leader's two-step value: for each clue it may show, the chance of it (safe) times the
+    best secondary safety of the position after it (its cells decided safe, else its own
+    candidates, as ``best`` would pick them, at most :data:`AFTER_WIDTH`); a position with
+    no cell left to guess counts 1.
+
+    Notes
+    -----
+    Cost: per leader, up to 9 positions after it, each counted, and in each up to
+    :data:`AFTER_WIDTH` candidates' look-ahead (up to 9 counts each): some hundreds of
+    counts a leader, which is why only the leaders are examined.
+    """
+    top = looks[0].lookahead
+    leaders = [look for look in looks[:LEADERS] if not look.dead and look.lookahead >= CLOSE * top]
+    if len(leaders) < 2:
+        return looks[0].cell
+    total = odds.placements
+    values: list[tuple[Fraction, int]] = []
+    for rank, look in enumerate(leaders):
+        value = Fraction(0)
+        for after in afters(position, odds, board, look.cell):
+            chance = Fraction(after.tally.placements, total)
+            value += chance * _next_safety(after.position, after.tally, after.position.board, best)
+        values.append((value, -rank))
+    _, rank = max(values)
+    return leaders[-rank].cell
+
+
+def _next_safety(position: Position, tally: Tally, board: PartialGrid, best: Best) -> Fraction:
+    """The best secondary safety of a position after a guess (1 when nothing is left to
+    guess): over its cells decided safe, if any, else over its candidates."""
+    chances = Odds(tally.mines_left, tally.placements, tally.mined)
+    total = chances.placements
+    open_cells = [cell for cell, mined in chances.mined.items() if mined < total]
+    if not open_cells:
+        return Fraction(1)
+    safe = [cell for cell in open_cells if chances.mined[cell] == 0]
+    if safe:
+        cells = sorted(safe)[:AFTER_WIDTH]
+    else:
+        narrow = replace(best, width=AFTER_WIDTH, bound=False)
+        cells = narrow._candidates(position, chances, board, random.Random(0))
+    floor = Fraction(-1)
+    top = Fraction(0)
+    for cell in cells:
+        if (total - chances.mined[cell]) < floor * total:
+            break
+        look = bounded_outlook(position, chances, board, cell, floor)
+        if look is None:
+            continue
+        top = max(top, look.lookahead)
+        if not look.dead:
+            floor = max(floor, look.lookahead)
+    return top
 
 
 def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:

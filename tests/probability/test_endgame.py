@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 from mineshafted import Board, BoardManager, Sweep
 from mineshafted.board import PartialGrid
 from mineshafted.probability import Best, Endgame, Safest, best_reveal, odds, play_game
+from mineshafted.probability import policy as policy_module
+from mineshafted.probability.endgame import PLACEMENTS
+from mineshafted.probability.policy import DEEP_NODES, DEEP_PLACEMENTS
 from mineshafted.probability.view import position_of
 from mineshafted.solver import Position
 
@@ -168,3 +171,39 @@ def test_a_search_out_of_nodes_logs_its_budget_and_placements(
     with caplog.at_level(logging.DEBUG, logger="mineshafted.probability.endgame"):
         assert best_reveal(position_of(view), view, mines, nodes=1) is None
     assert caplog.messages == ["endgame: over 1 nodes on 21 placements"]
+
+
+def test_the_deep_endgame_searches_past_the_shallow_limit() -> None:
+    # A 1 on a 3x6 board, 5 mines: 1,008 placements, over the shallow limit of 750.
+    view = view_of("??????\n?1????\n??????")
+    position = position_of(view)
+    chances = odds(position, 5)
+    assert PLACEMENTS < chances.placements <= DEEP_PLACEMENTS
+    assert best_reveal(position, view, 5) is None
+    deep = best_reveal(position, view, 5, placements=DEEP_PLACEMENTS, nodes=DEEP_NODES)
+    assert deep is not None
+    assert Best(deep=True).choose(position, chances, view, random.Random(0)) == deep.cell
+
+
+def test_the_deep_endgame_plays_best_where_the_shallow_one_leaves_the_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With the shallow limit at 0 only the deep endgame searches: it must win as often as
+    # best play (an independent search), where the shallow policy's heuristic sometimes
+    # does not.
+    monkeypatch.setattr(policy_module, "PLACEMENTS", 0)
+    recording = Recording(Safest(), 6)
+    for seed in range(40):
+        play_game(4, 5, 6, seed=seed, policy=recording)
+    worse = 0
+    for number, stall in enumerate(recording.stalls):
+        if stall.odds.placements > 60 or stall.odds.safe:
+            continue
+        _, wins, by_first = best_play(stall.board, stall.mines - stall.position.mines_found)
+        deep = Best(deep=True).choose(
+            stall.position, stall.odds, stall.board, random.Random(number)
+        )
+        shallow = Best().choose(stall.position, stall.odds, stall.board, random.Random(number))
+        assert by_first[deep] == wins
+        worse += by_first[shallow] < wins
+    assert worse >= 5

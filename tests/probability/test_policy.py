@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -24,6 +25,7 @@ from mineshafted.probability import (
     position_of,
 )
 from mineshafted.probability import lookahead as lookahead_module
+from mineshafted.probability import policy as policy_module
 from mineshafted.probability.policy import INGREDIENTS, _fifty_fifty
 from mineshafted.solver import Position, Tally, combine
 
@@ -158,16 +160,39 @@ def test_best_with_ingredients_off_is_named_and_read_back() -> None:
             policy_named(name)
 
 
-def test_every_choice_of_ingredients_off_is_named_in_order_and_read_back() -> None:
+def test_every_choice_of_ingredients_switched_is_named_in_order_and_read_back() -> None:
+    # An ingredient the default has on is named "-name" when off; one it has off, "+name"
+    # when on; in the fields' order whatever the order they were switched in.
+    default = Best()
     for size in range(len(INGREDIENTS) + 1):
-        for off in combinations(INGREDIENTS, size):
-            best = Best.without(*reversed(off))
-            assert best.name == "-".join(["best", *off])
+        for switched in combinations(INGREDIENTS, size):
+            usual = [name for name in reversed(switched) if getattr(default, name)]
+            unusual = [name for name in reversed(switched) if not getattr(default, name)]
+            best = replace(Best.without(*usual), **{n: True for n in unusual})
+            signs = ["-" if getattr(default, name) else "+" for name in switched]
+            assert best.name == "best" + "".join(
+                sign + name for sign, name in zip(signs, switched, strict=True)
+            )
             assert policy_named(best.name) == best
-            on = [name for name in INGREDIENTS if name not in off]
-            assert all(getattr(best, name) == getattr(Best(), name) for name in on)
-            assert not any(getattr(best, name) for name in off)
+            kept = [name for name in INGREDIENTS if name not in switched]
+            assert all(getattr(best, name) == getattr(default, name) for name in kept)
+            assert all(bool(getattr(best, n)) != bool(getattr(default, n)) for n in switched)
             assert isinstance(best.tolerance, float)
+
+
+def test_switching_on_gives_the_ingredients_usual_value() -> None:
+    assert Best.using("bound", "twostep") == Best(bound=True, twostep=True)
+    assert Best.using("tolerance") == Best()
+    assert Best.without("tolerance").name == "best-tolerance"
+    assert policy_named("best-tolerance+deep") == Best(tolerance=0.0, deep=True)
+    with pytest.raises(ValueError, match="no ingredient luck"):
+        Best.using("luck")
+
+
+@pytest.mark.parametrize("name", ["best+luck", "best+bound-bound", "best+", "best+-", "best++deep"])
+def test_a_name_that_switches_no_ingredient_names_no_policy(name: str) -> None:
+    with pytest.raises(ValueError, match="no policy is called"):
+        policy_named(name)
 
 
 def test_only_an_ingredient_can_be_switched_off() -> None:
@@ -534,3 +559,83 @@ def test_isolated_cells_are_alike_by_their_known_mines_too() -> None:
     chances = odds(position, 3)
     cells = Best()._candidates(position, chances, view, random.Random(0))
     assert sorted(cells) in ([0, 2], [2, 4])
+
+
+def test_with_the_bound_no_candidate_of_higher_secondary_safety_is_left_unexamined(
+    intermediate_stalls: list[Stall],
+) -> None:
+    # Every cell, however many and however unsafe, ranked by its full outlook: the bound
+    # must choose a cell of the highest secondary safety among the living ones, where a cap
+    # of ``width`` candidates (two here, to make the cap bite) looks at no more than the first.
+    best = Best(bound=True, endgame=False, fifty=False, width=2)
+    wide = Best(tolerance=1.0, endgame=False, fifty=False, width=10**6)
+    beyond = 0
+    for number, stall in enumerate(intermediate_stalls):
+        if stall.odds.safe:
+            continue
+        cells = wide._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        looks = [outlook(stall.position, stall.odds, stall.board, cell) for cell in cells]
+        living = [look for look in looks if not look.dead]
+        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        (look,) = [look for look in looks if look.cell == chosen]
+        if living:
+            top = max(other.lookahead for other in living)
+            assert look.lookahead == top
+            capped = [other.lookahead for other in looks[: best.width] if not other.dead]
+            beyond += max(capped, default=-1) < top
+    assert beyond >= 1
+
+
+def test_the_two_step_look_ahead_chooses_among_the_leading_candidates(
+    intermediate_stalls: list[Stall],
+) -> None:
+    # Its choice is a living candidate within CLOSE of the best secondary safety, and it
+    # does overturn the one-step ranking somewhere.
+    plain = Best(endgame=False, fifty=False)
+    two = Best(endgame=False, fifty=False, twostep=True)
+    overturned = 0
+    for number, stall in enumerate(intermediate_stalls):
+        if stall.odds.safe:
+            continue
+        cells = plain._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        looks = {c: outlook(stall.position, stall.odds, stall.board, c) for c in cells}
+        living = [look for look in looks.values() if not look.dead]
+        chosen = two.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        first = plain.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        if chosen != first:
+            top = max(look.lookahead for look in living)
+            assert not looks[chosen].dead
+            assert looks[chosen].lookahead >= policy_module.CLOSE * top
+            overturned += 1
+    assert overturned >= 1
+
+
+def test_the_next_safety_of_a_position_with_nothing_left_to_guess_is_one() -> None:
+    # Cell 2 holds the last mine: nothing is left to guess.
+    position = Position([[1, 1, None]], [[((2,), 1)]], [], 0)
+    assert policy_module._next_safety(position, Tally(1, 1, {2: 1}), position.board, Best()) == 1
+
+
+def test_uncapped_no_candidate_within_the_tolerance_is_left_unexamined(
+    intermediate_stalls: list[Stall],
+) -> None:
+    # Every cell within the tolerance, however many, ranked by its full outlook: uncapped
+    # must choose one of the highest secondary safety among the living ones, where a cap of
+    # ``width`` candidates (two here, to make it bite) sometimes misses it.
+    best = Best(uncapped=True, endgame=False, fifty=False, width=2)
+    wide = Best(endgame=False, fifty=False, width=10**6)
+    beyond = 0
+    for number, stall in enumerate(intermediate_stalls):
+        if stall.odds.safe:
+            continue
+        cells = wide._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        looks = [outlook(stall.position, stall.odds, stall.board, cell) for cell in cells]
+        living = [look for look in looks if not look.dead]
+        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        (look,) = [look for look in looks if look.cell == chosen]
+        if living:
+            top = max(other.lookahead for other in living)
+            assert look.lookahead == top
+            capped = [other.lookahead for other in looks[: best.width] if not other.dead]
+            beyond += max(capped, default=-1) < top
+    assert beyond >= 1
