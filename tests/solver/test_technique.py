@@ -5,7 +5,9 @@ the ``Technique`` names and order; ``rate``'s errors and determinism."""
 
 from __future__ import annotations
 
+import logging
 import random
+import re
 from collections import Counter
 from dataclasses import replace
 from itertools import pairwise
@@ -24,6 +26,7 @@ from mineshafted import (
     Technique,
     rate,
 )
+from mineshafted import rating as rating_module
 from mineshafted.board import Cell
 from mineshafted.solver.subset import subset_facts
 
@@ -263,6 +266,12 @@ def test_subset_facts_derives_from_derived_constraints() -> None:
     assert subset_facts(chain[1:]) == []
 
 
+def test_subset_facts_stops_deriving_but_counts_every_constraint_it_has() -> None:
+    # ({3}, 1) decides a cell first; ({1, 2}, 1) is then not derived from, but the clue
+    # constraint ({0}, 0) met after it is still counted.
+    assert subset_facts([((0,), 0), ((1, 2), 1), ((3,), 1)]) == [(0, False), (3, True)]
+
+
 def test_subset_facts_derives_nothing_from_disjoint_or_overlapping_constraints() -> None:
     assert subset_facts([((0, 1), 1), ((2, 3), 1)]) == []
     # Overlapping on 1 without one lying within the other: 0 and 2 are still undecided.
@@ -272,23 +281,37 @@ def test_subset_facts_derives_nothing_from_disjoint_or_overlapping_constraints()
 
 
 @pytest.mark.parametrize(
-    "constraints",
+    ("constraints", "message"),
     [
-        pytest.param([((0, 1), 1), ((0, 1), 2)], id="two-counts-for-the-same-cells"),
-        pytest.param([((0, 1, 2), 2), ((0, 1, 2, 3), 1)], id="derived-count-below-zero"),
-        pytest.param([((0, 1, 2), 1), ((0, 1, 2, 3, 4), 4)], id="derived-count-above-its-cells"),
+        pytest.param(
+            [((0, 1), 1), ((0, 1), 2)],
+            "two constraints put 1 and 2 mine(s) on the same cells",
+            id="two-counts-for-the-same-cells",
+        ),
+        pytest.param(
+            [((0, 1, 2), 2), ((0, 1, 2, 3), 1)],
+            "a derived constraint needs -1 mine(s) among 1 cell(s)",
+            id="derived-count-below-zero",
+        ),
+        pytest.param(
+            [((0, 1, 2), 1), ((0, 1, 2, 3, 4), 4)],
+            "a derived constraint needs 3 mine(s) among 2 cell(s)",
+            id="derived-count-above-its-cells",
+        ),
         pytest.param(
             # ({2, 3, 4}, 1) derived first, then ({5, 6}, 3); no constraint decides a cell.
             [((0, 1), 1), ((0, 1, 2, 3, 4), 2), ((2, 3, 4, 5, 6), 4)],
+            "a derived constraint needs 3 mine(s) among 2 cell(s)",
             id="contradiction-down-a-chain",
         ),
     ],
 )
-def test_subset_facts_raises_on_constraints_that_contradict(
-    constraints: list[tuple[tuple[Cell, ...], int]],
+def test_subset_facts_raises_on_constraints_that_contradict_saying_how(
+    constraints: list[tuple[tuple[Cell, ...], int]], message: str
 ) -> None:
-    with pytest.raises(ContradictionError):
+    with pytest.raises(ContradictionError) as refused:
         subset_facts(constraints)
+    assert str(refused.value) == message
 
 
 # -- the techniques' names and order ----------------------------------------------------------
@@ -330,13 +353,22 @@ def test_parse_refuses_an_unknown_name_listing_the_techniques(name: str) -> None
         assert technique.value in str(refused.value)
 
 
+def test_parse_refusal_lists_the_techniques_weakest_first() -> None:
+    with pytest.raises(ValueError) as refused:
+        Technique.parse("ac 3")
+    assert str(refused.value) == (
+        "no technique 'ac 3': the techniques are count, subset, ac3, complete, total, guess"
+    )
+
+
 # -- rate and the sweep: refusals and determinism ---------------------------------------------
 
 
 @pytest.mark.parametrize("start", [12, -1, 100])
 def test_rate_refuses_a_start_off_the_board(start: Cell) -> None:
-    with pytest.raises(StartError):
+    with pytest.raises(StartError) as refused:
         rate(Board.from_grid(SAMPLE), start=start)
+    assert (refused.value.start, refused.value.rows, refused.value.cols) == (start, 4, 3)
 
 
 def test_rate_refuses_a_start_on_a_mine() -> None:
@@ -358,3 +390,53 @@ def test_rating_a_board_twice_gives_the_same_rating(
     board = Board.from_grid(grid)
     first, second = rate(board, start=start), rate(board, start=start)
     assert replace(first, seconds=0.0) == replace(second, seconds=0.0)
+
+
+def test_rate_names_the_cell_of_a_start_on_a_mine() -> None:
+    with pytest.raises(InvalidBoardError) as refused:
+        rate(Board.from_grid(SAMPLE), start=5)
+    assert (refused.value.row, refused.value.col) == (1, 2)
+    assert str(refused.value) == "row 1, column 2: the start cell holds a mine"
+
+
+@pytest.mark.parametrize("start", [True, 5.0])
+def test_rate_refuses_a_start_that_is_not_an_int_even_one_naming_a_mine(start: object) -> None:
+    # 5 holds a mine: 5.0 is refused as a start, not as a move onto a mine.
+    with pytest.raises(StartError):
+        rate(Board.from_grid(SAMPLE), start=start)  # type: ignore[arg-type]
+
+
+def test_rating_seconds_is_the_time_rate_took_and_is_logged_in_ms(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = iter([10.0, 12.5])
+    monkeypatch.setattr(rating_module, "perf_counter", lambda: next(clock))
+    with caplog.at_level(logging.INFO, logger="mineshafted.rating"):
+        rating = rate(Board.from_grid(SAMPLE))
+    assert rating.seconds == 2.5
+    assert caplog.records[-1].getMessage().startswith("rated subset in 2500.0 ms: ")
+
+
+def test_rating_to_json_names_techniques_and_rounds_seconds_to_microseconds() -> None:
+    rating = replace(rate(Board.from_grid(SAMPLE)), seconds=0.123456789)
+    assert rating.to_json() == {
+        "technique": "subset",
+        "decided": {"count": 11, "subset": 1, "ac3": 0, "complete": 0, "total": 0},
+        "unknown": 0,
+        "moves": 10,
+        "seconds": 0.123457,
+    }
+
+
+def test_rate_logs_the_rating_and_what_each_technique_decided(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.INFO, logger="mineshafted.rating"):
+        rate(Board.from_grid(SAMPLE))
+    (record,) = caplog.records
+    assert record.levelno == logging.INFO
+    assert re.fullmatch(
+        r"rated subset in \d+\.\d ms: \{<Technique\.COUNT: 'count'>: 11, "
+        r"<Technique\.SUBSET: 'subset'>: 1, .*\}",
+        record.getMessage(),
+    )
