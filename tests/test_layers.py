@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ PACKAGE = Path(mineshafted.__file__).resolve().parent
 LAYERS = """
 errors:      (nothing)
 text:        (nothing)
+lifetime:    (nothing)
 board:       errors
 formats:     board, errors
 game:        board, errors
@@ -31,9 +33,11 @@ probability: board, errors, game, solver
 agents:      board, errors, game, solver, probability
 rules:       board, errors, formats, game, solver, agents
 replay:      board, errors, formats, game
-studies:     board, errors, formats, game, solver, rating, generate, probability, agents
+studies:     board, errors, lifetime, formats, game, solver, rating, generate, probability,
+             agents
 grading:     board, errors, formats, text, solver, generate
-web:         board, errors, formats, game, solver, generate, probability, agents, rules, replay
+web:         board, errors, lifetime, formats, game, solver, generate, probability, agents,
+             rules, replay
 cli:         everything
 """
 
@@ -50,7 +54,9 @@ so it imports nothing from it at all."""
 
 
 def _parse_layers(table: str) -> dict[str, frozenset[str]]:
-    lines = [line.split(":") for line in table.strip().splitlines()]
+    # An indented line goes on with the line above it.
+    joined = re.sub(r"\n\s+", " ", table.strip())
+    lines = [line.split(":") for line in joined.splitlines()]
     units = [unit.strip() for unit, _ in lines]
     allowed: dict[str, frozenset[str]] = {}
     for unit, targets in ((u.strip(), t.strip()) for u, t in lines):

@@ -33,7 +33,6 @@ import itertools
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -42,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from ..lifetime import end_with_parent
 from .errors import MissingExtraError, SchedulerError
 from .indices import Indices
 from .journal import Line, open_journal
@@ -311,16 +311,7 @@ def _end_with_parent() -> None:
     (every 0.2 s) and ends the process once it has been re-parented.
     """
     parent = os.getppid()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - no prctl: the thread suffices
-            pass
-    if os.getppid() != parent:  # pragma: no cover - the parent died before we asked
-        os._exit(1)
+    end_with_parent(parent)
 
     def watch() -> None:
         while True:
@@ -329,10 +320,6 @@ def _end_with_parent() -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
-
-
-_PR_SET_PDEATHSIG = 1
-"""prctl's option number: the signal this process gets when its parent thread dies."""
 
 
 def _in_processes(

@@ -26,7 +26,6 @@ import multiprocessing
 import os
 import queue
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Final
 
+from ..lifetime import end_with_parent
 from .errors import RequestError
 
 __all__ = ["Workers"]
@@ -48,9 +48,6 @@ READY: Final = "ready"
 
 BOOT_SECONDS: Final = 60.0
 """How long a worker may take to boot before it is given up."""
-
-_PR_SET_PDEATHSIG: Final = 1
-"""prctl's option: the signal this process gets when the thread that started it ends."""
 
 
 class Workers:
@@ -258,7 +255,7 @@ def serve(conn: Connection, memory: int | None, parent: int) -> None:
     server (on Linux through ``PR_SET_PDEATHSIG``, everywhere when the pipe closes).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _end_with_parent(parent)
+    end_with_parent(parent)
     if memory is not None:
         import resource
 
@@ -299,17 +296,3 @@ def _computed(
     except Exception as error:
         log.exception("job %s failed", job)
         return ("error", 500, f"internal error ({type(error).__name__}): see the server's log")
-
-
-def _end_with_parent(parent: int) -> None:
-    """End this process when the server ends, however it ends (``kill -9`` included)."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - no prctl: the pipe suffices
-            pass
-    if os.getppid() != parent:  # pragma: no cover - the server died before we asked
-        os._exit(1)
