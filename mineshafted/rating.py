@@ -106,7 +106,7 @@ def rate(board: Board, *, start: Cell = 0) -> Rating:
         raise InvalidBoardError("the start cell holds a mine", row=row, col=col)
     began = perf_counter()
     sweep = Sweep(
-        BoardManager(board.to_grid()),
+        BoardManager(board),
         start=start,
         mines=board.mine_count,
         technique=Technique.TOTAL,
