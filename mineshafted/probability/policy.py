@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from ..board import Cell, Geometry, PartialGrid
 from ..solver import Position, Tally
 from .endgame import NODES, PLACEMENTS, best_reveal
+from .fifties import influence, pseudo
 from .lookahead import Outlook, afters, bounded_outlook
 from .odds import Odds
 
@@ -168,7 +169,7 @@ class Best:
        board) must be guessed some time: guess one now, before any avoidable risk, since
        its clue may help elsewhere.
 
-    Four more ingredients are off by default (none was measured to win more games; see
+    Six more ingredients are off by default (none was measured to win more games; see
     ``docs/benchmarks.md``), switched on with :meth:`using` or a ``best+ingredient`` name:
 
     7. **Uncapped.** The candidates within the tolerance are not capped at ``width``: they
@@ -182,6 +183,14 @@ class Best:
     10. **Two-step.** The leading candidates (at most :data:`LEADERS`, within
         :data:`CLOSE` of the best secondary safety) are ranked two guesses deep: for each
         clue, the best secondary safety of the position after it.
+    11. **Pseudo.** After step 6: a pseudo fifty-fifty (:func:`~.fifties.pseudo`), a cell
+        that in every placement with a mine on it is the mine of a fifty-fifty to come
+        (beside a cell no clue can tell it from), is guessed before any avoidable risk: a
+        winner pays that risk anyway, now or later.
+    12. **Long-term.** A candidate's risk is counted less its influence
+        (:func:`~.fifties.influence`: the placements in which it is the mine of a
+        fifty-fifty to come, risk a winner pays anyway): in choosing the candidates and in
+        their secondary safety.
 
     Ties are broken by the random order.
 
@@ -222,6 +231,11 @@ class Best:
     twostep: bool = False
     """The leading candidates (at most :data:`LEADERS`) are ranked by a look-ahead two
     guesses deep (:func:`_two_step`)."""
+    pseudo: bool = False
+    """A pseudo fifty-fifty is guessed before any avoidable risk (:func:`.fifties.pseudo`)."""
+    longterm: bool = False
+    """Candidates are chosen and ranked by their risk less their influence
+    (:func:`.fifties.influence`)."""
     width: int = 12
     """How many candidates are counted at most (a limit, not an ingredient)."""
 
@@ -298,17 +312,29 @@ class Best:
             pair = _fifty_fifty(position, board)
             if pair is not None:
                 return pair
-        cells = self._candidates(position, odds, board, rng)
+        if self.pseudo:
+            cell = pseudo(position, odds, board)
+            if cell is not None:
+                return cell
+        paid = influence(position, odds, board) if self.longterm else {}
+        cells = self._candidates(position, odds, board, rng, paid)
         if len(cells) == 1 or not (self.progress or self.lookahead):
             return cells[0]
         floor = Fraction(-1)
         looks: list[Outlook] = []
         for cell in cells:
-            if (self.bound or self.uncapped) and (total - odds.mined[cell]) < floor * total:
+            bonus = Fraction(paid.get(cell, 0), total)
+            if (self.bound or self.uncapped) and (
+                total - odds.mined[cell] + paid.get(cell, 0)
+            ) < floor * total:
                 break  # candidates come safest first: none after can reach the floor
-            look = bounded_outlook(position, odds, board, cell, floor if self.lookahead else None)
+            look = bounded_outlook(
+                position, odds, board, cell, floor - bonus if self.lookahead else None
+            )
             if look is None:
                 continue
+            if bonus:
+                look = replace(look, lookahead=look.lookahead + bonus)
             looks.append(look)
             if not look.dead:
                 floor = max(floor, look.lookahead)
@@ -329,31 +355,38 @@ class Best:
         return looks[0].cell
 
     def _candidates(
-        self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
+        self,
+        position: Position,
+        odds: Odds,
+        board: PartialGrid,
+        rng: random.Random,
+        paid: dict[Cell, int] | None = None,
     ) -> list[Cell]:
-        """The cells safe enough to examine, in order (steps 1 and 2 of the class)."""
+        """The cells safe enough to examine, in order (steps 1 and 2 of the class); a cell's
+        risk less its ``paid`` placements (step 12)."""
         total = odds.placements
-        least = min(odds.mined.values())
+        risk = odds.mined if not paid else {c: m - paid.get(c, 0) for c, m in odds.mined.items()}
+        least = min(risk.values())
         # Exact: total - mined >= (1 - tolerance) (total - least).
         cut = Fraction(1 if self.bound else self.tolerance).limit_denominator(10**6)
         limit = least + (total - least) * cut.numerator // cut.denominator
-        cells = [cell for cell, mined in odds.mined.items() if mined <= limit]
+        cells = [cell for cell, mined in risk.items() if mined <= limit]
         rng.shuffle(cells)
         rows, cols = len(board), len(board[0])
         neighbours = Geometry(rows, cols).neighbour_table()
         if self.corners:
-            cells.sort(key=lambda c: (odds.mined[c], _hidden(neighbours[c], odds.mined)))
+            cells.sort(key=lambda c: (risk[c], _hidden(neighbours[c], odds.mined)))
         else:
-            cells.sort(key=lambda c: odds.mined[c])
+            cells.sort(key=lambda c: risk[c])
         free = set(position.unconstrained)
         alike: set[tuple[int, int, int]] = set()
         kept: list[Cell] = []
         for cell in cells:
             key = _isolated(cell, neighbours[cell], free, board, cols)
             if key is not None:
-                if (odds.mined[cell], *key) in alike:
+                if (risk[cell], *key) in alike:
                     continue
-                alike.add((odds.mined[cell], *key))
+                alike.add((risk[cell], *key))
             kept.append(cell)
             if len(kept) == (WIDE if self.bound or self.uncapped else self.width):
                 break
