@@ -103,7 +103,14 @@ ABLATION = [
 ]
 """``best`` and each ingredient switched off in turn (``policy_named`` reads the names)."""
 
-SWITCHED_ON = ["best+uncapped", "best+bound", "best+deep", "best+twostep"]
+SWITCHED_ON = [
+    "best+uncapped",
+    "best+bound",
+    "best+deep",
+    "best+twostep",
+    "best+pseudo",
+    "best+longterm",
+]
 """The ingredients ``best`` has off, each switched on in turn: ``--ablation`` plays them too."""
 
 

@@ -86,16 +86,12 @@ def coming(position: Position, odds: Odds, board: PartialGrid) -> Iterator[Comin
 
 def influence(position: Position, odds: Odds, board: PartialGrid) -> dict[Cell, int]:
     """Cell -> the placements in which it is the mine of a fifty-fifty to come (summed over
-    the fifty-fifties it is in, at most its mined placements and its safe ones)."""
+    the fifty-fifties it is in, and at most its mined placements)."""
     found: dict[Cell, int] = {}
     for pair in coming(position, odds, board):
         for cell in (pair.first, pair.second):
             found[cell] = found.get(cell, 0) + pair.placements
-    total = odds.placements
-    return {
-        cell: min(value, odds.mined[cell], total - odds.mined[cell])
-        for cell, value in found.items()
-    }
+    return {cell: min(value, odds.mined[cell]) for cell, value in found.items()}
 
 
 def pseudo(position: Position, odds: Odds, board: PartialGrid) -> Cell | None:

@@ -10,7 +10,7 @@ from functools import cache
 import pytest
 
 from mineshafted.board import Geometry, PartialGrid
-from mineshafted.probability import Best, odds, policy_named, position_of
+from mineshafted.probability import Best, odds, outlook, policy_named, position_of
 from mineshafted.probability.fifties import coming, influence, placements_given, pseudo
 
 from .conftest import Stall, best_play, stalls
@@ -23,6 +23,43 @@ def varied_stalls() -> list[Stall]:
     (so that brute force is quick)."""
     found = stalls(5, 5, 5, range(600)) + stalls(4, 5, 4, range(600))
     return [stall for stall in found if len(stall.position.unknown) <= 16]
+
+
+@cache
+def larger_stalls() -> list[Stall]:
+    """Stalls of 8x8/10 and 16x16/40 games played safest (too big for brute force)."""
+    return stalls(8, 8, 10, range(150)) + stalls(16, 16, 40, range(30))
+
+
+EXPERT_STALL = [
+    "11212*210000001*3*12*31001*3*?",
+    "1*2*23*310000023*333**211214**",
+    "223112**2100013*5*3*4*21*113*3",
+    "1*111345*21001***3*22222233*21",
+    "2211*3**4*322223332213*21**221",
+    "*10113*33*3**1001*11*3*212212*",
+    "11000111112332012211122222323*",
+    "121100000002*201*100002*4***53",
+    "*3*211000002*2011100002*5*6***",
+    "4*32*1000113231101221012*24*??",
+    "**21110001*3*2*101**2001113*??",
+    "22211000012*2222124*3110002*??",
+    "112*21000023311*22*22*100023??",
+    "2*44*111101**213*3111110001*21",
+    "*5**211*2113*202*2001221001110",
+    "**321012*101110111001**1000000",
+]
+"""An expert stall (99 mines; ``*`` a known mine, ``?`` unknown) where a candidate's look-ahead
+must reach the floor less its influence, or the best one is dropped uncounted."""
+
+
+def expert_stall() -> Stall:
+    """:data:`EXPERT_STALL` as a stall."""
+    view: PartialGrid = [
+        [None if ch == "?" else -1 if ch == "*" else int(ch) for ch in row] for row in EXPERT_STALL
+    ]
+    position = position_of(view)
+    return Stall(position, odds(position, 99), view, 99)
 
 
 @cache
@@ -88,11 +125,29 @@ def test_every_fifty_fifty_to_come_is_found_and_counted_as_brute_force_counts_it
     assert seen > 80
 
 
-def test_influence_is_at_most_a_cells_mined_and_its_safe_placements() -> None:
-    for stall in varied_stalls():
-        total = stall.odds.placements
-        for cell, value in influence(stall.position, stall.odds, stall.board).items():
-            assert 0 < value <= min(stall.odds.mined[cell], total - stall.odds.mined[cell])
+def test_influence_sums_a_cells_fifty_fifties_to_come_up_to_its_mined_placements() -> None:
+    for index, stall in enumerate(varied_stalls()):
+        fits = fits_of(index)
+        summed: dict[int, int] = {}
+        for first, second, _, count in brute_coming(stall, fits):
+            summed[first] = summed.get(first, 0) + count
+            summed[second] = summed.get(second, 0) + count
+        expected = {cell: min(value, stall.odds.mined[cell]) for cell, value in summed.items()}
+        assert influence(stall.position, stall.odds, stall.board) == expected
+
+
+def test_a_cell_in_two_fifty_fifties_to_come_has_influence_no_more_than_its_mined() -> None:
+    # Cell 0 is the corner: one fifty-fifty to come with cell 1, another with cell 3, each
+    # walled in by known mines; one mine among cells 0, 1 and 3.
+    view: PartialGrid = [
+        [None, None, -1],
+        [None, 5, -1],
+        [-1, -1, 2],
+    ]
+    position = position_of(view)
+    chances = odds(position, 5)
+    assert {(p.first, p.second) for p in coming(position, chances, view)} == {(0, 1), (0, 3)}
+    assert influence(position, chances, view) == {0: 1, 1: 1, 3: 1}
 
 
 def test_a_pseudo_fifty_fifty_is_mined_only_as_one_of_a_fifty_fifty() -> None:
@@ -142,6 +197,32 @@ def test_best_with_pseudo_takes_the_pseudo_fifty_fifty_and_best_may_not() -> Non
         assert chosen == cell
         return
     pytest.fail("no stall where best+pseudo and best part")
+
+
+def test_longterm_takes_the_candidate_best_by_secondary_safety_plus_influence() -> None:
+    # The reference: every cell whose safety plus influence is within the tolerance of the
+    # best such, ranked by its look-ahead (counted exactly by ``outlook``) plus its influence,
+    # the dead ones last.
+    parted = 0
+    policy = Best(endgame=False, fifty=False, longterm=True, uncapped=True)
+    for stall in [expert_stall(), *varied_stalls(), *larger_stalls()]:
+        paid = influence(stall.position, stall.odds, stall.board)
+        if not paid:
+            continue
+        total, mined = stall.odds.placements, stall.odds.mined
+        kept = {c: total - mined[c] + paid.get(c, 0) for c in mined}
+        top = max(kept.values())
+        candidates = [c for c in mined if kept[c] * 10 >= 9 * top]
+        looks = {c: outlook(stall.position, stall.odds, stall.board, c) for c in candidates}
+        value = {
+            c: (not looks[c].dead, looks[c].lookahead + Fraction(paid.get(c, 0), total))
+            for c in candidates
+        }
+        chosen = policy.choose(stall.position, stall.odds, stall.board, random.Random(0))
+        assert value[chosen] == max(value.values()), stall.board
+        plain = Best(endgame=False, fifty=False, uncapped=True)
+        parted += chosen != plain.choose(stall.position, stall.odds, stall.board, random.Random(0))
+    assert parted >= 3
 
 
 def test_longterm_counts_a_candidates_influence_as_risk_paid_anyway() -> None:
