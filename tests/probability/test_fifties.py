@@ -14,7 +14,7 @@ from mineshafted.probability import Best, odds, outlook, policy_named, position_
 from mineshafted.probability.fifties import coming, influence, placements_given, pseudo
 
 from .conftest import Stall, best_play, stalls
-from .test_policy import placements
+from .test_policy import enclosed_fifty_fifty, placements
 
 
 @cache
@@ -247,11 +247,5 @@ def test_pseudo_and_longterm_are_read_back_by_name() -> None:
 
 
 def test_an_enclosed_fifty_fifty_is_a_pseudo_fifty_fifty() -> None:
-    view: PartialGrid = [
-        [None, None, -1, None, None, None],
-        [1, 4, -1, None, None, None],
-        [0, 2, -1, None, None, None],
-        [0, 1, 2, None, None, None],
-    ]
-    position = position_of(view)
-    assert pseudo(position, odds(position, 6), view) == 0
+    position, chances, view = enclosed_fifty_fifty()
+    assert pseudo(position, chances, view) == 0
