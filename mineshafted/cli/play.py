@@ -46,7 +46,8 @@ class First(StrEnum):
 
 class Policy(StrEnum):
     """The guessing policies, by name: ``mineshafted.probability.PolicyName`` (a test keeps
-    the two in step)."""
+    the two in step). ``best`` also takes ``+ingredient`` and ``-ingredient`` parts
+    (``mineshafted.probability.policy_named`` reads them)."""
 
     BEST = "best"
     SAFEST = "safest"
@@ -108,7 +109,15 @@ def command(
             show_default=False,
         ),
     ] = None,
-    policy: Annotated[Policy, typer.Option(help="How to guess at a stall.")] = Policy.BEST,
+    policy: Annotated[
+        str,
+        typer.Option(
+            metavar="best|safest|random",
+            help="How to guess at a stall. best takes +INGREDIENT and -INGREDIENT parts to "
+            "switch one of its ingredients on or off (best+uncapped, best-endgame; see the "
+            "players guide).",
+        ),
+    ] = Policy.BEST.value,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
     dask: Annotated[
         str | None,
@@ -185,14 +194,17 @@ def _drawn(
     seed: int,
     first: FirstMove,
     start: str | None,
-    policy: Policy,
+    policy: str,
 ) -> Study:
     """The study of drawn games the arguments ask for."""
     from ..studies import Study
+    from ..studies.classic import check_policy
 
     if rows is None or cols is None or mines is None:
         fail("give ROWS COLS MINES to draw the boards, or --boards FILE.jsonl to play given ones")
     check_cells(rows, cols)
+    with fail_on_error():
+        policy = check_policy(policy)
     return Study(
         rows,
         cols,
@@ -201,7 +213,7 @@ def _drawn(
         seed=seed,
         first=first,
         start="corner" if start is None else start,
-        policy=policy.value,
+        policy=policy,
     )
 
 
@@ -212,17 +224,19 @@ def _given(
     seed: int,
     first: FirstMove,
     start: str | None,
-    policy: Policy,
+    policy: str,
 ) -> BoardsStudy:
     """The study of the boards file the arguments name, every line checked."""
     from ..studies import boards_study
+    from ..studies.classic import check_policy
 
     if any(value is not None for value in size):
         fail("--boards gives the boards: leave out ROWS COLS MINES")
     if start is not None:
         fail('--boards gives each first click ("first" or "start" on its line): leave out --start')
     with fail_on_error():
-        return boards_study(boards, first=first, policy=policy.value, seed=seed, games=games)
+        policy = check_policy(policy)
+        return boards_study(boards, first=first, policy=policy, seed=seed, games=games)
 
 
 def _one(study: Study | BoardsStudy, record: Path | None) -> None:

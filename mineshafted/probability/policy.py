@@ -445,7 +445,14 @@ def policy_named(name: str | PolicyName) -> Policy:
             return replace(found, **{n: Best.using(n).__getattribute__(n) for n in on})
     elif which is not None and not parts:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
-    raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
+    parts_of_best = (
+        f" (best takes +INGREDIENT and -INGREDIENT parts: {', '.join(INGREDIENTS)})"
+        if which is PolicyName.BEST
+        else ""
+    )
+    raise ValueError(
+        f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}{parts_of_best}"
+    )
 
 
 def _two_step(

@@ -200,15 +200,21 @@ def play_one(study: ClassicGames, index: int) -> GameLine:
     return GameLine(index, played.seed, outcome, len(played.guesses), played.seconds)
 
 
-def check_policy(name: str) -> None:
-    """Refuse a policy name :func:`~mineshafted.probability.policy_named` does not know.
+def check_policy(name: str) -> str:
+    """Refuse a policy name :func:`~mineshafted.probability.policy_named` does not know; the
+    policy's own name for a known one (its ingredients in their usual order).
 
     Raises
     ------
     StudyError
         No policy has that name.
+
+    Examples
+    --------
+    >>> check_policy("best+pseudo-endgame")
+    'best-endgame+pseudo'
     """
     try:
-        policy_named(name)
+        return policy_named(name).name
     except ValueError as error:
         raise StudyError(str(error)) from None

@@ -125,6 +125,9 @@ def test_dask_without_dask_installed_says_how_to_install_it(
         (["9", "9", "10", "--start", "middle"], "not corner, centre or ROW,COL"),
         (["9", "9", "10", "--games", "0"], "--games must be at least 1"),
         (["9", "9", "10", "--jobs", "0"], "--jobs must be at least 1"),
+        (["9", "9", "10", "--policy", "luck"], "no policy is called 'luck'"),
+        (["9", "9", "10", "--policy", "best+luck"], "parts: tolerance, corners,"),
+        (["9", "9", "10", "--policy", "best+deep-deep"], "no policy is called"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
@@ -230,6 +233,21 @@ def test_boards_play_every_line_and_print_a_summary(tmp_path: Path) -> None:
     heading, summary = result.stdout.splitlines()
     assert heading == f"6 board(s) of {path} (9x9/10 each), first move safe, policy best, seed 0"
     assert summary.startswith(tuple(f"{wins}/6 won: " for wins in range(7)))
+
+
+def test_a_policy_with_ingredients_switched_plays_and_is_named_in_the_json() -> None:
+    result = runner.invoke(
+        app, ["play", "9", "9", "10", "-n", "3", "--policy", "best+pseudo-endgame", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["policy"] == "best-endgame+pseudo"
+
+
+def test_boards_refuse_an_unknown_policy_in_one_line(tmp_path: Path) -> None:
+    path = write_boards(tmp_path / "b.jsonl", 2)
+    result = runner.invoke(app, ["play", "--boards", str(path), "--policy", "best+luck"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "no policy is called 'best+luck'" in result.stderr
 
 
 def test_boards_json_has_every_key_and_names_the_file(tmp_path: Path) -> None:
