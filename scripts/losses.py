@@ -10,8 +10,9 @@ a policy and sorts each lost game by its last guess:
 - *first guess*: the game's first guess (right after the first click), outside the above;
 - *later guess*: any other.
 
-It prints the games, the wins with their 95% interval, the lost games in each kind with their
-share of the games, and the mean number of guesses and their mean chance of a mine. The
+It prints the games, the wins with their 95% interval, the mean number of guesses and their
+mean chance of a mine, and for each kind the lost games, their share of all games, the mean
+chance of a mine of the losing guess and how often it was a cell of the lowest chance then. The
 losses a better policy could still avoid are among the first and later guesses: the others
 are either played best already or are even odds whatever the order of play.
 
@@ -45,6 +46,8 @@ class Watched:
 
     inner: Policy
     placements: list[int] = field(default_factory=list)
+    safest: list[Fraction] = field(default_factory=list)
+    """The lowest chance of a mine of any unknown cell, at each stall."""
 
     @property
     def name(self) -> str:
@@ -56,6 +59,7 @@ class Watched:
     ) -> Cell:
         """``inner``'s choice, the placements noted."""
         self.placements.append(odds.placements)
+        self.safest.append(Fraction(min(odds.mined.values()), odds.placements))
         return self.inner.choose(position, odds, board, rng)
 
 
@@ -82,6 +86,8 @@ def main() -> None:
     parser.add_argument("--policy", default="best", help="the policy, as play names it")
     args = parser.parse_args()
     lost: Counter[str] = Counter()
+    chance: dict[str, Fraction] = {name: Fraction(0) for name in KINDS}
+    at_safest: Counter[str] = Counter()
     wins = guesses = 0
     risk = Fraction(0)
     for index in range(args.games):
@@ -92,7 +98,11 @@ def main() -> None:
         guesses += len(played.guesses)
         risk += sum((g.probability or Fraction(0)) for g in played.guesses)
         if not played.won:
-            lost[kind(played.guesses, watched.placements)] += 1
+            name = kind(played.guesses, watched.placements)
+            last = played.guesses[-1].probability or Fraction(0)
+            lost[name] += 1
+            chance[name] += last
+            at_safest[name] += last == watched.safest[-1]
     low, high = wilson(wins, args.games)
     print(
         f"Command: python scripts/losses.py --games {args.games} --seed {args.seed} "
@@ -109,10 +119,15 @@ def main() -> None:
         f"{float(risk) / max(guesses, 1):.3f}"
     )
     print()
-    print("| lost at | games | share of all games |")
-    print("|---|---:|---:|")
+    print(
+        "| lost at | games | share of all games | its mean chance of a mine | at the safest odds |"
+    )
+    print("|---|---:|---:|---:|---:|")
     for name in KINDS:
-        print(f"| {name} | {lost[name]:,} | {100 * lost[name] / args.games:.2f}% |")
+        n = lost[name]
+        mean = f"{float(chance[name]) / n:.3f}" if n else "-"
+        safest = f"{100 * at_safest[name] / n:.1f}%" if n else "-"
+        print(f"| {name} | {n:,} | {100 * n / args.games:.2f}% | {mean} | {safest} |")
 
 
 if __name__ == "__main__":
