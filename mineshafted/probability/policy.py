@@ -169,7 +169,7 @@ class Best:
        board) must be guessed some time: guess one now, before any avoidable risk, since
        its clue may help elsewhere.
 
-    Six more ingredients are off by default (none was measured to win more games; see
+    Seven more ingredients are off by default (none was measured to win more games; see
     ``docs/benchmarks.md``), switched on with :meth:`using` or a ``best+ingredient`` name:
 
     7. **Uncapped.** The candidates within the tolerance are not capped at ``width``: they
@@ -191,6 +191,10 @@ class Best:
         (:func:`~.fifties.influence`: the placements in which it is the mine of a
         fifty-fifty to come, risk a winner pays anyway): in choosing the candidates and in
         their secondary safety.
+    13. **Blend.** Candidates are ranked by their secondary safety times
+        ``1 + BLEND x P(progress)`` instead of by secondary safety with progress as the
+        tie-break: a candidate a little less safe two guesses deep but much likelier to
+        decide other cells can win.
 
     Ties are broken by the random order.
 
@@ -236,6 +240,9 @@ class Best:
     longterm: bool = False
     """Candidates are chosen and ranked by their risk less their influence
     (:func:`.fifties.influence`)."""
+    blend: bool = False
+    """Candidates are ranked by secondary safety times ``1 +`` :data:`BLEND` ``x
+    P(progress)``."""
     width: int = 12
     """How many candidates are counted at most (a limit, not an ingredient)."""
 
@@ -320,16 +327,19 @@ class Best:
         cells = self._candidates(position, odds, board, rng, paid)
         if len(cells) == 1 or not (self.progress or self.lookahead):
             return cells[0]
+        # The floor is the best score so far; a score is at most ``scale`` times the
+        # secondary safety, which is at most the safety (plus the influence, step 12).
+        scale = 1 + BLEND if self.blend else Fraction(1)
         floor = Fraction(-1)
         looks: list[Outlook] = []
         for cell in cells:
             bonus = Fraction(paid.get(cell, 0), total)
-            if (self.bound or self.uncapped) and (
+            if (self.bound or self.uncapped) and scale * (
                 total - odds.mined[cell] + paid.get(cell, 0)
             ) < floor * total:
                 break  # candidates come safest first: none after can reach the floor
             look = bounded_outlook(
-                position, odds, board, cell, floor - bonus if self.lookahead else None
+                position, odds, board, cell, floor / scale - bonus if self.lookahead else None
             )
             if look is None:
                 continue
@@ -337,13 +347,13 @@ class Best:
                 look = replace(look, lookahead=look.lookahead + bonus)
             looks.append(look)
             if not look.dead:
-                floor = max(floor, look.lookahead)
+                floor = max(floor, self._score(look))
         order = {cell: rank for rank, cell in enumerate(cells)}
         if self.lookahead:
             looks.sort(
                 key=lambda look: (
                     look.dead,
-                    -look.lookahead,
+                    -self._score(look),
                     -look.progress if self.progress else 0,
                     order[look.cell],
                 )
@@ -353,6 +363,13 @@ class Best:
         else:
             looks.sort(key=lambda look: (-look.progress, -look.safe, order[look.cell]))
         return looks[0].cell
+
+    def _score(self, look: Outlook) -> Fraction:
+        """What a candidate is ranked by: its secondary safety, times ``1 + BLEND x
+        P(progress)`` with the blend (step 13)."""
+        if self.blend:
+            return look.lookahead * (1 + BLEND * look.progress)
+        return look.lookahead
 
     def _candidates(
         self,
@@ -393,6 +410,9 @@ class Best:
         return kept
 
 
+BLEND = Fraction(1, 10)
+"""With the blend, a candidate's secondary safety is multiplied by ``1 + BLEND x
+P(progress)``."""
 LEADERS = 2
 """How many of the leading candidates the two-step look-ahead ranks anew."""
 CLOSE = Fraction(98, 100)

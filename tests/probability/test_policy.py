@@ -639,3 +639,33 @@ def test_uncapped_no_candidate_within_the_tolerance_is_left_unexamined(
             capped = [other.lookahead for other in looks[: best.width] if not other.dead]
             beyond += max(capped, default=-1) < top
     assert beyond >= 1
+
+
+def test_blend_chooses_the_highest_secondary_safety_times_one_plus_a_tenth_of_progress(
+    intermediate_stalls: list[Stall],
+) -> None:
+    # The reference: every candidate within the tolerance ranked by its full outlook,
+    # scored ``lookahead x (1 + progress / 10)``; the blend must choose a living one of the
+    # top score, and on some stall that is not the one of the top secondary safety.
+    best = Best(blend=True, uncapped=True, endgame=False, fifty=False)
+    wide = Best(endgame=False, fifty=False, width=10**6)
+    parted = 0
+    for number, stall in enumerate(intermediate_stalls):
+        if stall.odds.safe:
+            continue
+        cells = wide._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        looks = {cell: outlook(stall.position, stall.odds, stall.board, cell) for cell in cells}
+        living = [look for look in looks.values() if not look.dead]
+        if not living:
+            continue
+        score = {c: look.lookahead * (1 + look.progress / 10) for c, look in looks.items()}
+        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        assert not looks[chosen].dead
+        assert score[chosen] == max(score[look.cell] for look in living)
+        parted += looks[chosen].lookahead < max(look.lookahead for look in living)
+    assert parted >= 1
+
+
+def test_blend_is_read_back_by_name() -> None:
+    assert policy_named("best+blend") == Best(blend=True)
+    assert Best(blend=True).name == "best+blend"
