@@ -110,6 +110,7 @@ SWITCHED_ON = [
     "best+twostep",
     "best+pseudo",
     "best+longterm",
+    "best+blend",
 ]
 """The ingredients ``best`` has off, each switched on in turn: ``--ablation`` plays them too."""
 
