@@ -58,6 +58,11 @@ class PositionFile:
         return view_odds(self.board, self.mines)
 
 
+TABLE_CELLS = 40_000
+"""Up to this many cells, :func:`position_of` uses the geometry's shared neighbour table; above
+it, it finds only the clues' neighbours (building a table of a million cells takes seconds)."""
+
+
 def position_of(grid: object) -> Position:
     """Check a player's grid and turn it into a position: each clue's constraint, by component.
 
@@ -85,12 +90,13 @@ def position_of(grid: object) -> Position:
     rows: PartialGrid = grid  # type: ignore[assignment]  # checked just above
     geometry = Geometry(len(rows), len(rows[0]))
     values = [value for row in rows for value in row]
-    table = geometry.neighbour_table()
+    # The shared table pays on boards met often; a huge board's clues are looked up alone.
+    table = geometry.neighbour_table() if geometry.cells <= TABLE_CELLS else None
     constraints = []
     for cell, value in enumerate(values):
         if value is None or value == MINE:
             continue
-        around = table[cell]
+        around = table[cell] if table is not None else geometry.neighbours(cell)
         known = sum(values[n] == MINE for n in around)
         unknown = tuple(n for n in around if values[n] is None)
         row, col = geometry.coords(cell)

@@ -20,6 +20,7 @@ from mineshafted.probability import (
 )
 
 from ..conftest import view_of
+from .conftest import Stall
 
 VIEW = view_of(
     """
@@ -243,3 +244,14 @@ def test_an_unknown_field_is_told_the_fields_there_are() -> None:
 def test_a_position_that_is_not_an_object_names_what_it_is(text: str, named: str) -> None:
     with pytest.raises(PositionFormatError, match=f"a JSON object, not {named}$"):
         parse_position(text)
+
+
+def test_a_board_too_big_for_the_shared_table_gives_the_same_position(
+    monkeypatch: pytest.MonkeyPatch, intermediate_stalls: list[Stall]
+) -> None:
+    from mineshafted.probability import view as view_module
+
+    expected = [position_of(stall.board) for stall in intermediate_stalls]
+    monkeypatch.setattr(view_module, "TABLE_CELLS", 0)
+    assert [position_of(stall.board) for stall in intermediate_stalls] == expected
+    assert any(p.components for p in expected)
