@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
@@ -26,6 +27,7 @@ from mineshafted.probability import (
 )
 from mineshafted.probability import lookahead as lookahead_module
 from mineshafted.probability import policy as policy_module
+from mineshafted.probability.lookahead import Outlook
 from mineshafted.probability.policy import INGREDIENTS, _fifty_fifty
 from mineshafted.solver import Position, Tally, combine
 
@@ -561,6 +563,34 @@ def test_isolated_cells_are_alike_by_their_known_mines_too() -> None:
     assert sorted(cells) in ([0, 2], [2, 4])
 
 
+def candidate_outlooks(
+    stalls: list[Stall], lister: Best
+) -> Iterator[tuple[int, Stall, dict[int, Outlook]]]:
+    """For each stall with no safe cell: its number, the stall, and the exact outlook of each
+    of ``lister``'s candidates, in ``lister``'s order (its shuffle seeded by the number)."""
+    for number, stall in enumerate(stalls):
+        if stall.odds.safe:
+            continue
+        cells = lister._candidates(stall.position, stall.odds, stall.board, random.Random(number))
+        yield number, stall, {c: outlook(stall.position, stall.odds, stall.board, c) for c in cells}
+
+
+def capped_misses_the_top(stalls: list[Stall], best: Best, wide: Best) -> int:
+    """Check that ``best`` chooses a living cell of the top secondary safety among ``wide``'s
+    candidates; how many stalls a cap of ``best.width`` candidates misses that top on."""
+    beyond = 0
+    for number, stall, looks in candidate_outlooks(stalls, wide):
+        living = [look for look in looks.values() if not look.dead]
+        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
+        if living:
+            top = max(other.lookahead for other in living)
+            assert looks[chosen].lookahead == top
+            first = list(looks.values())[: best.width]
+            capped = [other.lookahead for other in first if not other.dead]
+            beyond += max(capped, default=-1) < top
+    return beyond
+
+
 def test_with_the_bound_no_candidate_of_higher_secondary_safety_is_left_unexamined(
     intermediate_stalls: list[Stall],
 ) -> None:
@@ -569,21 +599,7 @@ def test_with_the_bound_no_candidate_of_higher_secondary_safety_is_left_unexamin
     # of ``width`` candidates (two here, to make the cap bite) looks at no more than the first.
     best = Best(bound=True, endgame=False, fifty=False, width=2)
     wide = Best(tolerance=1.0, endgame=False, fifty=False, width=10**6)
-    beyond = 0
-    for number, stall in enumerate(intermediate_stalls):
-        if stall.odds.safe:
-            continue
-        cells = wide._candidates(stall.position, stall.odds, stall.board, random.Random(number))
-        looks = [outlook(stall.position, stall.odds, stall.board, cell) for cell in cells]
-        living = [look for look in looks if not look.dead]
-        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
-        (look,) = [look for look in looks if look.cell == chosen]
-        if living:
-            top = max(other.lookahead for other in living)
-            assert look.lookahead == top
-            capped = [other.lookahead for other in looks[: best.width] if not other.dead]
-            beyond += max(capped, default=-1) < top
-    assert beyond >= 1
+    assert capped_misses_the_top(intermediate_stalls, best, wide) >= 1
 
 
 def test_the_two_step_look_ahead_chooses_among_the_leading_candidates(
@@ -594,11 +610,7 @@ def test_the_two_step_look_ahead_chooses_among_the_leading_candidates(
     plain = Best(endgame=False, fifty=False)
     two = Best(endgame=False, fifty=False, twostep=True)
     overturned = 0
-    for number, stall in enumerate(intermediate_stalls):
-        if stall.odds.safe:
-            continue
-        cells = plain._candidates(stall.position, stall.odds, stall.board, random.Random(number))
-        looks = {c: outlook(stall.position, stall.odds, stall.board, c) for c in cells}
+    for number, stall, looks in candidate_outlooks(intermediate_stalls, plain):
         living = [look for look in looks.values() if not look.dead]
         chosen = two.choose(stall.position, stall.odds, stall.board, random.Random(number))
         first = plain.choose(stall.position, stall.odds, stall.board, random.Random(number))
@@ -624,21 +636,7 @@ def test_uncapped_no_candidate_within_the_tolerance_is_left_unexamined(
     # ``width`` candidates (two here, to make it bite) sometimes misses it.
     best = Best(uncapped=True, endgame=False, fifty=False, width=2)
     wide = Best(endgame=False, fifty=False, width=10**6)
-    beyond = 0
-    for number, stall in enumerate(intermediate_stalls):
-        if stall.odds.safe:
-            continue
-        cells = wide._candidates(stall.position, stall.odds, stall.board, random.Random(number))
-        looks = [outlook(stall.position, stall.odds, stall.board, cell) for cell in cells]
-        living = [look for look in looks if not look.dead]
-        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
-        (look,) = [look for look in looks if look.cell == chosen]
-        if living:
-            top = max(other.lookahead for other in living)
-            assert look.lookahead == top
-            capped = [other.lookahead for other in looks[: best.width] if not other.dead]
-            beyond += max(capped, default=-1) < top
-    assert beyond >= 1
+    assert capped_misses_the_top(intermediate_stalls, best, wide) >= 1
 
 
 def test_blend_chooses_the_highest_secondary_safety_times_one_plus_a_tenth_of_progress(
@@ -650,11 +648,7 @@ def test_blend_chooses_the_highest_secondary_safety_times_one_plus_a_tenth_of_pr
     best = Best(blend=True, uncapped=True, endgame=False, fifty=False)
     wide = Best(endgame=False, fifty=False, width=10**6)
     parted = 0
-    for number, stall in enumerate(intermediate_stalls):
-        if stall.odds.safe:
-            continue
-        cells = wide._candidates(stall.position, stall.odds, stall.board, random.Random(number))
-        looks = {cell: outlook(stall.position, stall.odds, stall.board, cell) for cell in cells}
+    for number, stall, looks in candidate_outlooks(intermediate_stalls, wide):
         living = [look for look in looks.values() if not look.dead]
         if not living:
             continue
