@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -261,11 +261,7 @@ class Best:
         >>> Best.without("tolerance", "corners") == Best(tolerance=0.0, corners=False)
         True
         """
-        unknown = set(ingredients) - set(INGREDIENTS)
-        if unknown:
-            raise ValueError(f"Best has no ingredient {', '.join(sorted(unknown))}")
-        off: dict[str, Any] = {name: 0.0 if name == "tolerance" else False for name in ingredients}
-        return replace(cls(), **off)
+        return cls().switched(ingredients, on=False)
 
     @classmethod
     def using(cls, *ingredients: str) -> Best:
@@ -282,11 +278,29 @@ class Best:
         >>> Best.using("bound", "deep") == Best(bound=True, deep=True)
         True
         """
-        unknown = set(ingredients) - set(INGREDIENTS)
+        return cls().switched(ingredients, on=True)
+
+    def switched(self, ingredients: Iterable[str], *, on: bool) -> Best:
+        """This policy with ``ingredients`` switched on (a tolerance of 0.1, the others
+        ``True``) or off (a tolerance of 0, the others ``False``).
+
+        Raises
+        ------
+        ValueError
+            One of them is not in :data:`INGREDIENTS`.
+
+        Examples
+        --------
+        >>> Best.without("fifty").switched(["deep"], on=True) == Best(fifty=False, deep=True)
+        True
+        """
+        names = list(ingredients)
+        unknown = set(names) - set(INGREDIENTS)
         if unknown:
             raise ValueError(f"Best has no ingredient {', '.join(sorted(unknown))}")
-        on: dict[str, Any] = {name: 0.1 if name == "tolerance" else True for name in ingredients}
-        return replace(cls(), **on)
+        tolerance = 0.1 if on else 0.0
+        values: dict[str, Any] = {n: tolerance if n == "tolerance" else on for n in names}
+        return replace(self, **values)
 
     @property
     def name(self) -> str:
@@ -459,10 +473,10 @@ def policy_named(name: str | PolicyName) -> Policy:
         which = None
     if which is PolicyName.BEST:
         off = {part[1:] for part in parts if part[0] == "-"}
-        on = {part[1:] for part in parts if part[0] == "+"}
-        if not (off | on) - set(INGREDIENTS) and not off & on and len(off | on) == len(parts):
-            found = Best.without(*off)
-            return replace(found, **{n: Best.using(n).__getattribute__(n) for n in on})
+        added = {part[1:] for part in parts if part[0] == "+"}
+        named = off | added
+        if not named - set(INGREDIENTS) and not off & added and len(named) == len(parts):
+            return Best.without(*off).switched(added, on=True)
     elif which is not None and not parts:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
     parts_of_best = (
