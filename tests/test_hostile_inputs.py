@@ -164,6 +164,7 @@ def _args(command: str, path: str, tmp: Path) -> list[str]:
 
 
 @pytest.mark.parametrize(("command", "kind"), ROWS)
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, command: str, kind: str) -> None:
     if kind == "fifo" and not hasattr(os, "mkfifo"):
         pytest.skip("no FIFOs here")
@@ -196,6 +197,7 @@ def _limit_memory() -> None:
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
 @pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.slow
 def test_an_endless_device_is_one_line_in_bounded_time_and_memory(
     tmp_path: Path, command: str
 ) -> None:

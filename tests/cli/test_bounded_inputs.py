@@ -45,6 +45,7 @@ def test_probabilities_caps_cells_like_puzzle_files(tmp_path: Path) -> None:
     assert message.endswith("field 'board': 1000x1001: more than 1,000,000 cells\n")
 
 
+@pytest.mark.slow
 def test_probabilities_bounds_the_counting_of_a_wide_frontier(tmp_path: Path) -> None:
     side = 24  # a 1 on every other square of every other row: one frontier of 432 unknowns
     board: list[list[int | None]] = [
@@ -62,6 +63,7 @@ def test_probabilities_bounds_the_counting_of_a_wide_frontier(tmp_path: Path) ->
     assert "did not finish within 1 s (--time-limit)" in done.stderr
 
 
+@pytest.mark.slow
 def test_probabilities_prints_a_count_of_thousands_of_digits(tmp_path: Path) -> None:
     board: list[list[int | None]] = [[None] * 200 for _ in range(200)]
     path = _position(tmp_path, board, 8000)

@@ -51,6 +51,7 @@ def _get(url: str) -> tuple[int, bytes]:
         return answer.status, answer.read()
 
 
+@pytest.mark.slow
 def test_serve_answers_until_ctrl_c_and_then_stops_cleanly() -> None:
     with _serving() as (child, url):
         assert url.startswith("http://127.0.0.1:")
@@ -72,6 +73,7 @@ def test_serve_answers_until_ctrl_c_and_then_stops_cleanly() -> None:
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
 
 
+@pytest.mark.slow
 def test_serve_off_this_machine_warns_that_anyone_can_use_it() -> None:
     with _serving("--host", "0.0.0.0") as (child, _):
         child.send_signal(signal.SIGINT)

@@ -86,6 +86,7 @@ def test_a_message_over_the_cap_is_a_protocol_break(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_result_over_the_cap_is_a_wrong_board_left_unparsed(tmp_path: Path) -> None:
     data = b'{"result": "' + b"x" * 70_000 + b'"}\n'
     path = abusing(tmp_path, f"raw(bm, {data!r})\nimport time\ntime.sleep(60)\n")
@@ -220,6 +221,7 @@ def test_a_malformed_board_is_a_wrong_board(tmp_path: Path, value: str, detail: 
     assert (result.outcome, result.detail) == (Outcome.WRONG, detail)
 
 
+@pytest.mark.slow
 def test_sleeping_times_out_within_the_limit(tmp_path: Path) -> None:
     path = submission(tmp_path, "import time\ndef sweep_mines(bm):\n    time.sleep(60)\n")
     began = time.monotonic()

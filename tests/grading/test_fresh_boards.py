@@ -84,6 +84,7 @@ def sweep_mines(bm):
     return submission(tmp_path, code, name="lookup.py")
 
 
+@pytest.mark.slow
 def test_a_submission_that_looks_boards_up_scores_on_known_boards_only(
     tmp_path: Path, small_sets: None
 ) -> None:
@@ -98,6 +99,7 @@ def test_a_submission_that_looks_boards_up_scores_on_known_boards_only(
     assert on_fresh.score == 0
 
 
+@pytest.mark.slow
 def test_grade_by_default_names_the_seed_and_the_seed_regrades_the_same_boards(
     tmp_path: Path, small_sets: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -54,6 +54,7 @@ def test_a_correct_submission_earns_full_marks(tmp_path: Path) -> None:
     assert report.score == 10 + 15 + 30
 
 
+@pytest.mark.slow
 def test_full_marks_on_the_shipped_tiers(tmp_path: Path) -> None:
     from mineshafted.formats import find_puzzle_files, read_puzzles
 
@@ -101,6 +102,7 @@ def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
     assert one_board(path).outcome is Outcome.EXPLODED
 
 
+@pytest.mark.slow
 def test_looping_forever_times_out(tmp_path: Path) -> None:
     path = submission(tmp_path, "def sweep_mines(bm):\n    while True:\n        pass\n")
     result = one_board(path, timeout=1.0)
@@ -362,6 +364,7 @@ def test_grade_checks_and_plays_under_the_limits_asked_for(tmp_path: Path) -> No
     ]
 
 
+@pytest.mark.slow
 def test_grade_plays_one_board_at_a_time_by_default(tmp_path: Path) -> None:
     # The first board (4 x 4) is slow, the second fast: one at a time, they finish in order.
     code = """

@@ -98,6 +98,7 @@ def test_the_parents_proc_shows_nothing_of_the_grader(
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.slow
 def test_a_walk_of_the_file_system_finds_no_puzzle(
     tmp_path: Path, secret_puzzle: Path, sandbox: Sandbox
 ) -> None:
@@ -231,6 +232,7 @@ def test_grading_leaves_the_students_folder_as_it_was(tmp_path: Path, sandbox: S
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.slow
 def test_sleeping_at_import_is_a_timeout(tmp_path: Path, sandbox: Sandbox) -> None:
     path = submission(tmp_path, "import time\ntime.sleep(60)\ndef sweep_mines(bm):\n    pass\n")
     with pytest.raises(SubmissionError) as raised:

@@ -71,6 +71,7 @@ def test_the_graders_clock_runs_from_before_the_call_to_after_the_answer(
     assert end.seconds == readings[-1] - readings[0]
 
 
+@pytest.mark.slow
 def test_closing_its_output_is_not_closing_its_channel(tmp_path: Path) -> None:
     code = "import os, time\ndef sweep_mines(bm):\n    os.close(1)\n    os.close(2)\n"
     code += "    time.sleep(60)\n"
@@ -78,6 +79,7 @@ def test_closing_its_output_is_not_closing_its_channel(tmp_path: Path) -> None:
     assert (end.ending, end.detail) == (Ending.TIMED_OUT, "no answer within 1 s")
 
 
+@pytest.mark.slow
 def test_an_unfinished_result_over_the_cap_is_refused_unparsed(tmp_path: Path) -> None:
     code = "import time\ndef sweep_mines(bm):\n"
     code += "    bm._channel._out.write(b'{\"result\": \"' + b'x' * 5000)\n"
@@ -117,6 +119,7 @@ def test_an_answer_while_importing_is_a_protocol_break(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_child_cut_off_at_the_deadline_is_killed(tmp_path: Path) -> None:
     end = run(tmp_path, "import time\ndef sweep_mines(bm):\n    time.sleep(60)\n", timeout=1.0)
     assert (end.ending, end.status) == (Ending.TIMED_OUT, -signal.SIGKILL)
@@ -162,6 +165,7 @@ def test_a_message_of_exactly_the_cap_is_accepted(tmp_path: Path) -> None:
     assert (end.ending, end.moves) == (Ending.RESULT, 1)
 
 
+@pytest.mark.slow
 def test_a_message_of_exactly_the_cap_may_arrive_in_two_parts(tmp_path: Path) -> None:
     message = b'{"move": 0' + b" " * 989 + b"}"
     code = raw_then_answer(message, b"\n", pause=0.3, replies=1)

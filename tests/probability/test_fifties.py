@@ -95,6 +95,7 @@ def brute_coming(stall: Stall, fits: list[set[int]]) -> set[tuple[int, int, tupl
     return found
 
 
+@pytest.mark.slow
 def test_placements_given_agrees_with_brute_force() -> None:
     rng = random.Random(3)
     checked = 0
@@ -112,6 +113,7 @@ def test_placements_given_agrees_with_brute_force() -> None:
     assert checked >= 200
 
 
+@pytest.mark.slow
 def test_every_fifty_fifty_to_come_is_found_and_counted_as_brute_force_counts_it() -> None:
     seen = 0
     for index, stall in enumerate(varied_stalls()):

@@ -77,6 +77,7 @@ def same_until(these: list[Seen], those: list[Seen], stall: int) -> None:
 
 
 @pytest.mark.parametrize("policy", ["best", "best+bound+deep+twostep", "safest", "random"])
+@pytest.mark.slow
 def test_every_hidden_board_behind_a_view_gets_the_same_choices(policy: str) -> None:
     rows, cols, mines = 5, 5, 5
     compared = 0
@@ -96,6 +97,7 @@ def test_every_hidden_board_behind_a_view_gets_the_same_choices(policy: str) -> 
     assert compared >= 40, compared
 
 
+@pytest.mark.slow
 def test_expert_boards_behind_the_same_view_get_the_same_choices() -> None:
     rows, cols, mines = 16, 30, 99
     compared = 0

@@ -90,6 +90,7 @@ def test_no_guess_in_play_is_on_a_provably_safe_cell() -> None:
             assert 0 < guess.probability < 1
 
 
+@pytest.mark.slow
 def test_outlook_agrees_with_brute_force(small_stalls: list[Stall]) -> None:
     for stall in small_stalls[:12]:
         fits = placements(stall)
@@ -289,6 +290,7 @@ def glance(cells: list[int], group: list[set[int]]) -> tuple[Fraction, bool]:
     return size * (4 * first + second) / 5, decides
 
 
+@pytest.mark.slow
 def test_lookahead_and_progress_agree_with_brute_force(small_stalls: list[Stall]) -> None:
     checked = 0
     for stall in small_stalls[:12]:
@@ -591,6 +593,7 @@ def capped_misses_the_top(stalls: list[Stall], best: Best, wide: Best) -> int:
     return beyond
 
 
+@pytest.mark.slow
 def test_with_the_bound_no_candidate_of_higher_secondary_safety_is_left_unexamined(
     intermediate_stalls: list[Stall],
 ) -> None:

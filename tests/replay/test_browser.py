@@ -26,6 +26,8 @@ from mineshafted.solver.recording import record_solve
 
 from .conftest import PUZZLES, solved
 
+pytestmark = pytest.mark.slow  # a real browser: run by CI, left out of `-m "not slow"`
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Request, Route
 

@@ -89,6 +89,7 @@ def test_a_totals_rule_wrong_whatever_the_totals_is_unsound() -> None:
     assert verdict is Verdict.UNSOUND
 
 
+@pytest.mark.slow
 def test_the_shipped_rules_are_sound() -> None:
     for path in sorted(DATA.rglob("*.s4")):
         for finding in check_rules(read_rules(path)):

@@ -45,6 +45,7 @@ def test_board_refuses_a_bad_percentage() -> None:
     assert runner.invoke(app, ["board", "6", "7", "120"]).exit_code == 2
 
 
+@pytest.mark.slow
 def test_eval_without_a_board_plays_one_random_30x30() -> None:
     result = runner.invoke(app, ["rules", "eval", CHAMPION, "--seed", "3", "--json"])
     assert result.exit_code == 0, result.output
@@ -91,6 +92,7 @@ def levels(boards: Path, level: int) -> str:
         (6, re.compile(r"^try all-mines-found at \(0, 0\): ", re.M)),
     ],
 )
+@pytest.mark.slow
 def test_each_debug_level_adds_its_output(
     boards: Path, level: int, shows: re.Pattern[str] | None
 ) -> None:

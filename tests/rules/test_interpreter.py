@@ -355,6 +355,7 @@ TOTALS = """
     percent=st.integers(5, 35),
     seed=st.integers(0, 10_000),
 )
+@pytest.mark.slow
 def test_the_bookkept_interpreter_moves_exactly_as_a_full_rescan(
     rows: int, cols: int, percent: int, seed: int
 ) -> None:

@@ -98,6 +98,7 @@ def _slow_rules(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_the_time_limit_bounds_the_first_scan_and_reports_the_time_taken(
     tmp_path: Path,
 ) -> None:
@@ -146,6 +147,7 @@ no-default-action}
 """106 bytes whose proof runs for hours: every wildcard is counted, so each takes four kinds."""
 
 
+@pytest.mark.slow
 def test_check_stops_a_rule_at_its_time_limit_as_not_proven(tmp_path: Path) -> None:
     import time
 

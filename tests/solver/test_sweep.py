@@ -261,6 +261,7 @@ def test_telling_the_opposite_of_a_proof_raises() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(boards(max_side=5))
+@pytest.mark.slow
 def test_a_stalls_position_allows_exactly_the_placements_the_clues_allow(board: Board) -> None:
     assume(board.values[0] != -1)
     sweep = Sweep(BoardManager(board))

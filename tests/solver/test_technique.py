@@ -91,6 +91,7 @@ def small_boards(draw: st.DrawFn) -> tuple[Board, Cell]:
 
 @settings(max_examples=300, deadline=None)
 @given(small_boards())
+@pytest.mark.slow
 def test_rating_agrees_with_reference_on_small_boards(case: tuple[Board, Cell]) -> None:
     board, start = case
     expected = reference_rating(board, start)
@@ -144,6 +145,7 @@ def cross_checked() -> list[Checked]:
     ]
 
 
+@pytest.mark.slow
 def test_rating_agrees_with_reference_on_thousands_of_random_boards(
     cross_checked: list[Checked],
 ) -> None:

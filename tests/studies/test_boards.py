@@ -192,6 +192,7 @@ def test_the_key_holds_the_files_fingerprint(boards_file: BoardsFile, expert: Pa
     assert boards_study(other).key["boards"] != study.key["boards"]
 
 
+@pytest.mark.slow
 def test_a_results_file_resumes_on_the_same_boards_only(
     boards_file: BoardsFile, expert: Path, tmp_path: Path
 ) -> None:

@@ -206,6 +206,7 @@ def test_a_long_study_runs_in_memory_that_does_not_grow_with_its_games() -> None
     assert peak < BOUND, f"{peak:,} bytes at the peak for {MANY:,} games"
 
 
+@pytest.mark.slow
 def test_a_long_study_is_folded_and_recorded_in_memory_that_does_not_grow(tmp_path: Path) -> None:
     out = tmp_path / "ticks.jsonl"
     folded = [0]
@@ -218,6 +219,7 @@ def test_a_long_study_is_folded_and_recorded_in_memory_that_does_not_grow(tmp_pa
     assert peak < BOUND, f"{peak:,} bytes at the peak for {MANY:,} games"
 
 
+@pytest.mark.slow
 def test_a_long_results_file_is_resumed_in_memory_that_does_not_grow(tmp_path: Path) -> None:
     # Written in the order chunks finish (a few out of order) with gaps left by interruptions:
     # read as a stream, its indices kept as runs, and only the gaps played.

@@ -305,6 +305,7 @@ def journal_of(path: Path) -> list[str]:
     return path.read_text().splitlines()
 
 
+@pytest.mark.slow
 def test_a_lab_study_on_dask_writes_the_csv_of_two_processes(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     args = ["experiment", "density", *SMALL]

@@ -55,6 +55,7 @@ def client() -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.mark.slow
 def test_the_api_and_the_command_give_exactly_the_same_odds(
     client: TestClient, tmp_path: Path
 ) -> None:

@@ -253,6 +253,7 @@ def test_a_wrong_method_is_refused_in_one_line(client: TestClient) -> None:
     assert _error(client.get("/api/analyze"), 405) == "Method Not Allowed"
 
 
+@pytest.mark.slow
 def test_a_position_beyond_the_compute_budget_is_a_503_and_the_server_goes_on() -> None:
     side = 24  # one frontier of 432 unknowns: counting it exactly takes far longer than 1 s
     board = [[1 if r % 2 == 0 and c % 2 == 0 else None for c in range(side)] for r in range(side)]
@@ -464,6 +465,7 @@ def test_a_chord_reveals_around_a_satisfied_clue_and_nothing_otherwise(
     )
 
 
+@pytest.mark.slow
 def test_a_hint_is_a_safe_cell_with_its_proof_or_the_best_guess(client: TestClient) -> None:
     game = _new(client, seed=11, board="no-guess")
     url = f"/api/games/{game['id']}"

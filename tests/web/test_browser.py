@@ -28,6 +28,8 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed: pip insta
 from mineshafted.web.limits import Limits
 from mineshafted.web.server import in_background
 
+pytestmark = pytest.mark.slow  # a real browser: run by CI, left out of `-m "not slow"`
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Request, Route
 

@@ -19,6 +19,7 @@ SMALL = [
 ]
 
 
+@pytest.mark.slow
 def test_the_small_positions_exercise_every_kind_of_explanation() -> None:
     # Guards the brute-force test below against passing on positions that ask nothing hard.
     kinds = {(w.uses_total, len(w.clues) > 1) for w in _every_explanation()}

@@ -22,6 +22,7 @@ def test_a_job_returns_its_value(pool: Workers) -> None:
     assert pool.run("echo", {"a": [1, 2]}) == {"a": [1, 2]}
 
 
+@pytest.mark.slow
 def test_a_job_past_its_deadline_is_killed_and_the_pool_goes_on(pool: Workers) -> None:
     with pytest.raises(RequestError, match=r"did not finish within 1 s.*: slow") as refused:
         pool.run("sleep", 30.0, slow=": slow")
@@ -52,6 +53,7 @@ def test_an_unknown_job_is_an_internal_error_not_a_crash(pool: Workers) -> None:
     assert pool.run("echo", 1) == 1  # the same worker: nothing crashed
 
 
+@pytest.mark.slow
 def test_a_request_finding_every_worker_busy_is_refused_within_the_deadline(
     pool: Workers,
 ) -> None:
