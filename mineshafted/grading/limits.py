@@ -57,7 +57,8 @@ class Limits:
     Parameters
     ----------
     timeout:
-        Wall-clock seconds from the start of the child to its answer.
+        Wall-clock seconds from the start of the child to its import's end, and again from
+        the call of ``sweep_mines`` to its answer.
     memory_mb:
         Address-space limit of each process (``RLIMIT_AS``), in MiB; in a board's control
         group, also the memory of all its processes together, with its ``/tmp``
@@ -88,7 +89,7 @@ class Limits:
     --------
     >>> limits = Limits(timeout=1.5, memory_mb=256)
     >>> limits.cpu_seconds, limits.memory_bytes == 256 * MIB
-    (3, True)
+    (5, True)
     >>> limits.child_arguments()[:2]
     ['--memory', '268435456']
     """
@@ -142,12 +143,13 @@ class Limits:
 
     @property
     def cpu_seconds(self) -> int:
-        """The CPU-time limit: the wall-clock limit rounded up, plus one second.
+        """The CPU-time limit: twice the wall-clock limit rounded up (the import's and the
+        sweep's), plus one second.
 
         A busy child meets the wall-clock limit first; the CPU limit stops a child the
         parent could not stop in time.
         """
-        return math.ceil(self.timeout) + 1
+        return 2 * math.ceil(self.timeout) + 1
 
     def result_caps(self, rows: int, cols: int) -> tuple[int, int]:
         """The longest result line read on a ``rows x cols`` board, and its most lists.

@@ -52,6 +52,7 @@ BOARD_KEYS = {
 ACHIEVEMENT_KEYS = {"name": str, "weight": int, "graded": int, "solved": int, "earned": bool}
 TOP_KEYS = {
     "submission": str,
+    "board_set": type(None),
     "score": int,
     "achievements": list,
     "boards": list,

@@ -126,6 +126,8 @@ def test_a_walk_of_the_file_system_finds_no_puzzle(
     assert result.outcome is Outcome.WRONG
     if sandbox is Sandbox.BWRAP:  # only the Python installation's own data files, not shown
         assert result.output == ""
+    elif os.geteuid() == 0:  # a root grader's board runs as a user of its own: 0700 holds
+        assert str(secret_puzzle) not in result.output
     else:  # what the sandbox is for: without it the puzzle is there to be found
         assert result.output == f"{secret_puzzle}\n"
 
@@ -165,8 +167,7 @@ def test_forking_and_staying_leaves_nothing_running(
             if os.fork() == 0:
                 if {setsid}:
                     os.setsid()
-                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)",
-                                          {token!r}])
+                os.execv("/bin/sh", ["/bin/sh", "-c", "sleep 60; :", {token!r}])
             if {answer}:
                 return None
             os._exit(0)
@@ -252,7 +253,7 @@ def test_the_sweep_logs_the_escapee_it_killed(
             pid = os.fork()
             if pid == 0:
                 os.setsid()
-                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)"])
+                os.execv("/bin/sleep", ["/bin/sleep", "60"])
             while os.getsid(pid) == os.getsid(0):  # until it has left the process group
                 time.sleep(0.01)
             return None
