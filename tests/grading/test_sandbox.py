@@ -23,11 +23,23 @@ from typing import Any
 import pytest
 
 import mineshafted
-from mineshafted.grading import Outcome, Sandbox, SubmissionError, grade, shipped_puzzles_root
+from mineshafted import Puzzle
+from mineshafted.grading import (
+    Outcome,
+    Sandbox,
+    SubmissionError,
+    cgroup,
+    grade,
+    process,
+    shipped_puzzles_root,
+)
+from mineshafted.grading.cgroup import Plan
 from mineshafted.grading.limits import MIB, Limits
 from mineshafted.grading.sandbox import _package_folders, bwrap_arguments, bwrap_problem
 
 from .conftest import CORRECT, PUZZLES, SANDBOXES, TWO, needs_bwrap, one_board, submission
+
+HOSTILE = Path(__file__).with_name("hostile")
 
 SNOOP = """
 import json, os
@@ -182,6 +194,25 @@ def test_forking_and_staying_leaves_nothing_running(
         )
     else:
         assert (result.outcome, result.detail) == (Outcome.CRASHED, "exited with status 0")
+
+
+@needs_bwrap
+@pytest.mark.slow
+def test_every_writable_mount_in_the_sandbox_has_a_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where no cgroup can be made, a tmpfs's files are host memory that nothing else bounds:
+    # the one that hid the package had no size and took 2,048 MiB from one board.
+    plan = Plan(missing={"memory": "none in this test", "pids": "none in this test"})
+    for module in (cgroup, process):
+        monkeypatch.setattr(module, "group_plan", lambda: plan)
+    report = grade(HOSTILE / "fills.py", [("two", Puzzle(TWO))], sandbox=Sandbox.BWRAP)
+    found = json.loads(report.boards[0].output)
+    written = {point: mib for point, (mib, *_) in found.items() if mib}
+    assert written == {"/tmp": Limits().disk_mb}, found
+    for point, (_, options, kind, super_options) in found.items():
+        if "rw" in options.split(",") and kind != "devpts":  # terminals: no file is stored
+            assert kind == "tmpfs" and "size=" in super_options, (point, found[point])
+    hiding = [point for point in found if point.endswith("/mineshafted")]
+    assert hiding and all(found[point][1].startswith("ro,") for point in hiding), found
 
 
 @needs_bwrap
