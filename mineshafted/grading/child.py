@@ -319,15 +319,17 @@ def _load(path: str, *, read_from: str | None = None) -> Any:
     spec = importlib.util.spec_from_file_location("submission", path)
     if spec is None or spec.loader is None:
         raise ImportError(f"{path} is not a Python file")
+    loader = spec.loader
     if read_from is None:
         sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     else:
         loader = importlib.machinery.SourceFileLoader("submission", read_from)
         spec = importlib.util.spec_from_file_location("submission", read_from, loader=loader)
-        assert spec is not None and spec.loader is not None
+        if spec is None:
+            raise ImportError(f"{path} cannot be read")
     module = importlib.util.module_from_spec(spec)
     sys.modules["submission"] = module
-    spec.loader.exec_module(module)
+    loader.exec_module(module)
     sweep = getattr(module, "sweep_mines", None)
     if not callable(sweep):
         raise AttributeError("the submission defines no function sweep_mines(bm)")
