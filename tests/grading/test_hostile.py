@@ -145,6 +145,7 @@ DRIVING_BYTES = (b"\x1b", b"\xc2\x9b", b"\xe2\x80\xae")
 """ESC, and U+009B (CSI) and U+202E (right-to-left override) as UTF-8."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SURROGATES)
 def test_a_submission_s_lone_surrogates_cost_nothing_of_the_report(
     name: str, tmp_path: Path

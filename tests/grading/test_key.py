@@ -160,6 +160,7 @@ def test_a_missing_a_directory_or_an_unreadable_key_is_one_clear_line(tmp_path: 
 # The command
 
 
+@pytest.mark.slow
 def test_grade_names_the_board_set_and_prints_no_seed(tmp_path: Path, small_sets: None) -> None:
     path = submission(tmp_path, CORRECT)
     report = grade_json(str(path))
@@ -174,6 +175,7 @@ def test_grade_names_the_board_set_and_prints_no_seed(tmp_path: Path, small_sets
     )
 
 
+@pytest.mark.slow
 def test_each_grading_without_a_key_gets_new_boards(
     tmp_path: Path, small_sets: None, graded_boards: list[list[Any]]
 ) -> None:
@@ -183,6 +185,7 @@ def test_each_grading_without_a_key_gets_new_boards(
     assert len(graded_boards) == 2 and graded_boards[0] != graded_boards[1]
 
 
+@pytest.mark.slow
 def test_a_saved_key_grades_on_the_same_boards_again(
     tmp_path: Path, small_sets: None, graded_boards: list[list[Any]]
 ) -> None:
