@@ -17,7 +17,12 @@ namespaces, a read-only system, a private size-limited ``/tmp``, no network, and
 caller's files only the submission; every process it starts ends with its board. Without
 it the isolation is by process and pipe only (a warning says so, once): code running as the
 grader's user can still read files (the puzzle files included) or, where the system allows
-it, other processes; what it leaves running is still killed after each board.
+it, other processes; what it leaves running is still killed after each board. A grader
+running as root runs each such board as a fresh unprivileged user of its own
+(:mod:`.users`), never as root.
+
+The default boards are made from a secret key (:mod:`.key`): a report names their set, and
+nothing in it rebuilds them.
 
 The default wall-clock limit of a board grows with its size: :func:`~.limits.board_timeout`.
 """

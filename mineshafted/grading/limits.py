@@ -70,8 +70,9 @@ class Limits:
     processes:
         Processes and threads the board may run at once: its control group's ``pids.max``
         where one is made, else the child's user's ``RLIMIT_NPROC`` (which counts every
-        process of that user, and which the kernel does not hold root to). A PID namespace
-        or the grader's sweep still ends them all with the board.
+        process of that user, and which the kernel does not hold root to; a root grader's
+        board without a sandbox has a user of its own, :mod:`.users`, so it counts that board
+        alone). A PID namespace or the grader's sweep still ends them all with the board.
     output_cap:
         Bytes of the child's output kept; the rest is counted, not kept.
     message_cap:
