@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -11,41 +12,42 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import fail, fail_on_error
+from .output import emit, fail, fail_on_error, finish_output
 
 if TYPE_CHECKING:
     from ..formats import Puzzle
     from ..grading import BoardResult, GradeReport
+    from ..grading.key import BoardSet
 
 __all__ = ["DEFAULT_JOBS", "HELP", "SandboxChoice", "command"]
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
-
-_LOG_KEEPS = "\n\t"
-"""The control characters a submission's output keeps in ``--log``: every other one (an
-escape sequence, a carriage return) is written as an escape."""
+"""Boards graded at once by default: one per core, up to four."""
 
 _UNWRAPPED = 1000
 """The width the report is laid out at when it goes to a pipe or a file: tables take only the
 width they need, so no name or detail is cut or wrapped to fit 80 columns."""
-"""Boards graded at once by default: one per core, up to four."""
 
 HELP = (
     "Grade any sweep_mines against no-guess boards, each board in its own child process.\n\n"
-    "Default boards: 32 made for this grading from a random seed, which the report names\n"
-    "(--seed S grades on the same boards again): four each with exactly 1, 2, 3 and 4 mines,\n"
-    "and 8x8/5, 9x9/10, 16x16/40 and 16x30/99 for 5+, every one rated ac3 or below (AC-3 over\n"
-    "the clue domains solves it: see mineshafted rate). Puzzle files, if given, instead.\n\n"
+    "Default boards: 32 made for this grading from a fresh secret key, so that no report, seed\n"
+    "or earlier grading tells a submission what they are: four each with exactly 1, 2, 3 and 4\n"
+    "mines, and 8x8/5, 9x9/10, 16x16/40 and 16x30/99 for 5+, every one rated ac3 or below\n"
+    "(AC-3 over the clue domains solves it: see mineshafted rate). The report names the board\n"
+    "set without revealing it. --save-key FILE keeps the key; --key FILE grades on its boards\n"
+    "again, on purpose (a re-check, never the regrade of a resubmission). Puzzle files, if\n"
+    "given, instead.\n\n"
     "The child never holds the board: its manager asks this process for each clue. Outcomes:\n"
     "solved, wrong board, not explored (the right board before every safe cell was moved onto),\n"
     "exploded, crashed, timed out. Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
     "3 Mines 20%, 4 Mines 25%, 5+ Mines 30%, each earned when every graded board with that\n"
     "many mines is solved. Each board runs in a bubblewrap sandbox where bwrap works (no\n"
     "network, a read-only system, none of your files but the submission), else as a plain\n"
-    "process, with a note; and in a cgroup bounding the memory and number of its processes\n"
-    "together where one can be made, else the report warns of what is not enforced.\n"
-    "Exit status: 0 graded (whatever the score); 2 unusable arguments or a submission that\n"
-    "cannot be imported."
+    "process (as a fresh unprivileged user when the grader is root), with a note; and in a\n"
+    "cgroup bounding the memory and number of its processes together where one can be made,\n"
+    "else the report warns of what is not enforced.\n"
+    "Exit status: 0 graded (whatever the score); 2 unusable arguments, a submission that\n"
+    "cannot be imported, or a key or log file that cannot be read or written."
 )
 """The command's ``--help`` text."""
 
@@ -70,7 +72,7 @@ def command(
         list[Path] | None,
         typer.Argument(
             metavar="PUZZLES",
-            help="Puzzle files or directories of them. Default: fresh boards (see --seed).",
+            help="Puzzle files or directories of them. Default: fresh boards from a secret key.",
             show_default=False,
         ),
     ] = None,
@@ -78,7 +80,8 @@ def command(
         float | None,
         typer.Option(
             min=0.1,
-            help="Wall-clock seconds allowed per board. Default: max(30, 100 µs per cell).",
+            help="Wall-clock seconds sweep_mines may take on a board (and the import, again). "
+            "Default: max(30, 100 µs per cell).",
             show_default=False,
         ),
     ] = None,
@@ -99,18 +102,37 @@ def command(
     ] = False,
     log: Annotated[
         Path | None,
-        typer.Option(help="Write what the submission printed, board by board, to this file."),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the --log file if it exists.")
-    ] = False,
-    seed: Annotated[
-        int | None,
         typer.Option(
-            help="Seed of the fresh default boards: the same seed, the same boards. Default: a "
-            "random one, named in the report. Not with puzzle files.",
+            metavar="FILE",
+            help="Write what the submission printed, board by board, to this new file "
+            "(mode 0600; never through a symbolic link).",
             show_default=False,
         ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the --log file if it exists.")
+    ] = False,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Grade on the boards of this key file (written by --save-key): the same "
+            "boards again, on purpose. Not with puzzle files.",
+            show_default=False,
+        ),
+    ] = None,
+    save_key: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Keep this grading's fresh key in a new file (mode 0600), so that its boards "
+            "can be graded on again with --key FILE. Not with puzzle files.",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(hidden=True, help="Gone: a seed anyone can read rebuilds the boards."),
     ] = None,
     sandbox: Annotated[
         SandboxChoice | None,
@@ -123,23 +145,29 @@ def command(
 ) -> None:
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
     from ..grading import Sandbox, grade
-    from ..grading.sandbox import NONE_WARNING
-    from ..text import visible
+    from ..grading.log import LogFile, log_text
+    from ..grading.sandbox import none_warning
 
-    if log is not None and log.exists() and not force:
-        fail(f"{log}: already exists (use --force to overwrite)")
-    if seed is not None and puzzles:
-        fail("--seed chooses the fresh default boards: it cannot be used with puzzle files")
-    if sandbox is SandboxChoice.NONE:
-        typer.echo(f"warning: {NONE_WARNING}", err=True)
-    with fail_on_error():
+    if seed is not None:
+        fail(
+            "--seed is gone: a seed printed in a report let anyone rebuild the boards; "
+            "grade on the same boards again with --key FILE (see --save-key)"
+        )
+    if key is not None and save_key is not None:
+        fail("--key grades on a kept key's boards and --save-key keeps a fresh one: choose one")
+    if puzzles and (key is not None or save_key is not None):
+        option = "--key" if key is not None else "--save-key"
+        fail(f"{option} is for the fresh default boards: it cannot be used with puzzle files")
+    with fail_on_error(), contextlib.ExitStack() as stack:
+        logfile = stack.enter_context(LogFile(log, force=force)) if log is not None else None
+        if sandbox is SandboxChoice.NONE:
+            typer.echo(f"warning: {none_warning()}", err=True)
+        chosen, origin = None, ""
         if puzzles:
             items = _graded_puzzles(puzzles)
         else:
-            from ..grading.boards import fresh_boards, fresh_seed
-
-            seed = fresh_seed() if seed is None else seed
-            items = fresh_boards(seed)
+            chosen, origin = _board_set(key, save_key)
+            items = chosen.boards()
         if not items:
             fail("no puzzles to grade")
         bar = _GradeProgress(len(items)) if sys.stderr.isatty() and not json_output else None
@@ -151,24 +179,39 @@ def command(
             jobs=jobs,
             progress=bar.advance if bar else None,
             sandbox=Sandbox(sandbox.value) if sandbox else None,
+            board_set=chosen.name if chosen else None,
         )
         if bar:
             bar.close()
-    if log is not None:
-        try:
-            log.write_text(
-                "".join(
-                    f"== {visible(b.puzzle)}: {b.output_bytes} bytes ==\n"
-                    f"{visible(b.output, keep=_LOG_KEEPS)}\n"
-                    for b in report.boards
-                )
-            )
-        except OSError as error:
-            fail(f"{log}: cannot write the log: {error.strerror}")
-    if json_output:
-        typer.echo(json.dumps({**report.to_json(), "seed": seed}))
-    else:
-        _print_grade(report, seed)
+        if json_output:
+            emit(json.dumps(report.to_json()))
+        else:
+            _print_grade(report, origin)
+        finish_output()
+        if logfile is not None:
+            logfile.write(log_text(report))
+
+
+def _board_set(key: Path | None, save_key: Path | None) -> tuple[BoardSet, str]:
+    """The board set to grade on, and where its key came from, as the report says it.
+
+    Raises
+    ------
+    GraderFileError
+        The key file cannot be read, or the fresh key cannot be saved.
+    """
+    from ..grading.key import BoardKey
+
+    if key is not None:
+        return BoardKey.read(key).board_set(), f"from the key in {key}"
+    fresh = BoardKey.new()
+    if save_key is None:
+        return fresh.board_set(), "from a fresh key that was not kept (--save-key FILE keeps one)"
+    fresh.write(save_key)
+    return (
+        fresh.board_set(),
+        f"from a fresh key saved in {save_key} (--key {save_key} grades on these boards again)",
+    )
 
 
 class _GradeProgress:
@@ -214,9 +257,9 @@ def _short(path: Path) -> str:
     return str(path)
 
 
-def _print_grade(report: GradeReport, seed: int | None) -> None:
-    """The boards and the achievements as two tables, then the score, on stdout; the fresh
-    boards' ``seed``, if they were graded."""
+def _print_grade(report: GradeReport, origin: str) -> None:
+    """The boards and the achievements as two tables, then the score, on stdout; the board
+    set's name and where its key came from (``origin``), if fresh boards were graded."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -255,7 +298,7 @@ def _print_grade(report: GradeReport, seed: int | None) -> None:
     console.print(rubric)
     earned = sum(a.earned for a in report.achievements)
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")
-    if seed is not None:
-        console.print(f"boards: fresh from seed {seed} (the same boards again: --seed {seed})")
+    if report.board_set is not None:
+        console.print(f"boards: set {report.board_set}, {shown(origin)}")
     for warning in report.warnings:
         console.print(f"warning: {shown(warning)}", style="yellow")

@@ -1,17 +1,21 @@
 """Grade a submission's ``sweep_mines``: the rubric, one isolated child process per board.
 
-Modules: :mod:`.grade` (the entry points), :mod:`.session` (one child, refereed, and how it
-ended), :mod:`.process` (starting the child and sweeping up after it), :mod:`.sandbox`
-(bubblewrap, or none), :mod:`.cgroup` (a board's processes bounded together), :mod:`.child`
-(the script it runs),
-:mod:`.protocol` (the messages), :mod:`.referee` (the hidden board), :mod:`.capture` (its
-output), :mod:`.limits`, :mod:`.rubric`, :mod:`.result` and :mod:`.errors`.
+Modules: :mod:`.grade` (the entry points), :mod:`.key` (the secret the default boards are
+made from, and the board sets it names), :mod:`.boards` (the default boards from a seed),
+:mod:`.session` (one child, refereed, and how it ended), :mod:`.process` (starting the child
+and sweeping up after it), :mod:`.sandbox` (bubblewrap, or none), :mod:`.users` (the fresh
+unprivileged user of each board, when a root grader has no sandbox), :mod:`.cgroup` (a
+board's processes bounded together), :mod:`.child` (the script it runs), :mod:`.protocol`
+(the messages), :mod:`.referee` (the hidden board), :mod:`.capture` (its output), :mod:`.log`
+(what it printed, board by board, and the file that keeps it), :mod:`.limits`,
+:mod:`.rubric`, :mod:`.result` and :mod:`.errors`.
 """
 
 from __future__ import annotations
 
-from .errors import GradingError, PuzzleStartError, SubmissionError
+from .errors import GraderFileError, GradingError, PuzzleStartError, SubmissionError
 from .grade import check_submission, grade, grade_board, shipped_puzzles, shipped_puzzles_root
+from .key import BoardKey, BoardSet
 from .limits import Limits, board_timeout
 from .result import BoardResult, GradeReport, Outcome
 from .rubric import RUBRIC, Achievement, Tier
@@ -20,8 +24,11 @@ from .sandbox import Sandbox
 __all__ = [
     "RUBRIC",
     "Achievement",
+    "BoardKey",
     "BoardResult",
+    "BoardSet",
     "GradeReport",
+    "GraderFileError",
     "GradingError",
     "Limits",
     "Outcome",

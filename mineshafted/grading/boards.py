@@ -2,8 +2,9 @@
 
 A fixed set of boards can be looked up: a submission that carries the shipped puzzles and
 tells same-size boards apart with a few safe moves would score full marks solving nothing.
-So by default every grading plays boards made for it from a random seed, which the report
-names: the same seed makes the same boards, so a grading can be repeated exactly.
+So by default every grading plays boards made for it from a seed, and the seed is a keyed
+hash of a secret the instructor keeps (:mod:`.key`): it is never printed, since the same
+seed makes the same boards.
 
 Every board is rated ``ac3`` or below (:mod:`mineshafted.rating`): the assignment promises
 boards "solvable using inference via constraint propagation without any guessing", and a
@@ -18,7 +19,7 @@ from ..formats import Puzzle
 from ..generate import generate_many
 from ..solver.technique import Technique
 
-__all__ = ["FRESH_SETS", "TECHNIQUE", "fresh_boards", "fresh_seed"]
+__all__ = ["FRESH_SETS", "TECHNIQUE", "fresh_boards"]
 
 FRESH_SETS: tuple[tuple[int, int, int, int], ...] = (
     (4, 4, 1, 4),
@@ -37,13 +38,11 @@ TECHNIQUE = Technique.AC3
 """The strongest reasoning a default board may need: the assignment's own method."""
 
 
-def fresh_seed() -> int:
-    """A random seed for a grading's boards (from the system's entropy)."""
-    return random.SystemRandom().randrange(2**63)
-
-
 def fresh_boards(seed: int) -> list[tuple[str, Puzzle]]:
     """The default grading boards made from ``seed``, labelled ``ROWSxCOLS-MINES-N``.
+
+    Whoever knows ``seed`` can make the same boards: a grading takes it from its board set
+    (:meth:`.key.BoardSet.boards`, a 256-bit keyed hash), and never shows it.
 
     Examples
     --------

@@ -180,7 +180,9 @@ def plan_from(cgroups: str, mounts: str) -> Plan:
     return Plan(tuple(places), {name: missing[name] for name in CONTROLLERS if name in missing})
 
 
-def unenforced(plan: Plan | None = None, *, root: bool | None = None) -> list[str]:
+def unenforced(
+    plan: Plan | None = None, *, root: bool | None = None, own_user: bool = False
+) -> list[str]:
     """What a board's limits do not hold here for want of a group, one warning each.
 
     Parameters
@@ -189,6 +191,10 @@ def unenforced(plan: Plan | None = None, *, root: bool | None = None) -> list[st
         Where groups are made; by default :func:`group_plan`.
     root:
         Whether the grader runs as root; by default, whether it does.
+    own_user:
+        Whether each board runs as a user of its own (:mod:`.users`): the kernel then holds
+        it to ``RLIMIT_NPROC`` for its board alone, so its processes are bounded without a
+        group.
 
     Examples
     --------
@@ -206,7 +212,7 @@ def unenforced(plan: Plan | None = None, *, root: bool | None = None) -> list[st
             "the memory of a board's processes together is not bounded, only each "
             f"process's address space (no cgroup for memory: {plan.missing['memory']})"
         )
-    if "pids" in plan.missing:
+    if "pids" in plan.missing and not own_user:
         held = (
             "is not bounded (the kernel does not hold root to RLIMIT_NPROC"
             if root

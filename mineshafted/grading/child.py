@@ -3,17 +3,29 @@
 Run by :mod:`mineshafted.grading` as a script in a fresh interpreter (POSIX only)::
 
     python -I -B child.py --memory BYTES --cpu SECONDS --file-size BYTES --processes N
-        [--parent PID] [--check] SUBMISSION ROWS COLS READ_FD WRITE_FD
-
-With ``--parent`` (outside a sandbox) it first asks the kernel to kill it when the grader
-dies (``PR_SET_PDEATHSIG``), and exits at once if the grader ``PID`` is already gone.
+        [--parent PID] [--user ID] [--check] SUBMISSION ROWS COLS READ_FD WRITE_FD
+    python -I -B child.py --probe ID
 
 First thing, before it imports the submission, it sets its own limits with
 ``resource.setrlimit`` (address space, CPU time, file size, processes, no core file; soft and hard
-alike, so the submission cannot raise them again). It imports nothing from the package, so
-the process holds nothing of the grader's. The hidden board never enters it: ``move`` sends
-the index to the parent over a pipe and the parent answers with that one clue. Messages are
-JSON, one object with one key per line, in this order:
+alike, so the submission cannot raise them again). With ``--user`` (a grader running as root,
+outside a sandbox) it then becomes that unprivileged user and group, with no supplementary
+group and no way to gain privileges again (``PR_SET_NO_NEW_PRIVS``), and checks that root is
+gone for good; if any of that fails it exits with status 4 before the submission is read.
+The Python installation may lie where only root can reach it (under ``/root``, say): so that
+the interpreter, which is already running, can still import from it, every folder on the
+import path is opened while the child is root and reached through ``/proc/self/fd`` after
+(which opens only those folders to it, nothing above them), and the submission is read the
+same way; its folder is not importable then (as in the sandbox). ``--probe ID`` does only
+that, with no submission, and prints what it became, as JSON.
+
+With ``--parent`` (outside a sandbox) it then asks the kernel to kill it when the grader
+dies (``PR_SET_PDEATHSIG``), and exits at once if the grader ``PID`` is already gone. It
+imports nothing from the package, so the process holds nothing of the grader's.
+
+The hidden board never enters it: ``move`` sends the index to the parent over a pipe and the
+parent answers with that one clue. Messages are JSON, one object with one key per line, in this
+order:
 
 - child -> parent: ``{"ready": true}`` (imported) or ``{"error": ...}`` (the import raised);
   then ``{"start": true}`` (the sweep is about to begin), any number of ``{"move": i}``, and
@@ -32,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -41,6 +54,9 @@ from typing import Any, BinaryIO, NoReturn
 
 CHANNEL_LOST = 3
 """Exit status when the channel to the parent breaks (``protocol.CHANNEL_LOST``)."""
+
+STILL_ROOT = 4
+"""Exit status when the child cannot become the unprivileged user it was given."""
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 4
@@ -111,14 +127,19 @@ class BoardManager:
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--probe"]:
+        _probe(int(argv[1]))
+        return
     options = _options(argv)
     sys.dont_write_bytecode = True  # no __pycache__ beside the submission, even without -B
-    if options.parent:
-        _die_with(options.parent)
+    _forget_own_folder()
     _limit(options.memory, options.cpu, options.file_size, options.processes)
+    read_from = _become(options.user, options.submission) if options.user else None
+    if options.parent:
+        _die_with(options.parent)  # after _become: a change of user clears the request
     channel = _Channel(options.read_fd, options.write_fd)
     try:
-        sweep = _load(options.submission)
+        sweep = _load(options.submission, read_from=read_from)
     except BaseException as error:
         channel.send({"error": _describe(error)})
         return
@@ -145,6 +166,7 @@ def _options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--file-size", type=int, required=True)
     parser.add_argument("--processes", type=int, required=True)
     parser.add_argument("--parent", type=int, default=0)
+    parser.add_argument("--user", type=int, default=0)
     parser.add_argument("--check", action="store_true")
     for name in ("submission", "rows", "cols", "read_fd", "write_fd"):
         parser.add_argument(name, type=str if name == "submission" else int)
@@ -186,16 +208,128 @@ _PR_SET_PDEATHSIG = 1
 """``prctl``'s option: the signal this process gets when its parent thread ends."""
 
 
-def _load(path: str) -> Any:
-    """Import the submission from its file, with its folder importable."""
-    folder = os.path.dirname(os.path.abspath(path))
-    sys.path.insert(0, folder)
+def _forget_own_folder() -> None:
+    """Take this script's folder (the grader's own modules, outside a sandbox) off the path."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != here]
+
+
+def _become(user: int, submission: str) -> str:
+    """Become ``user`` (and its group) for good; the path to read the submission by after.
+
+    Exits with :data:`STILL_ROOT`, before anything of the submission runs, if it cannot.
+    """
+    try:
+        kept = os.open(submission, os.O_RDONLY)
+        _reach_path_through_descriptors()
+        os.setgroups([])
+        os.setresgid(user, user, user)
+        os.setresuid(user, user, user)
+        _no_new_privileges()
+    except (OSError, ValueError) as error:
+        _still_root(f"cannot become user {user}: {error}")
+    if os.getresuid() != (user,) * 3 or os.getresgid() != (user,) * 3 or os.getgroups():
+        _still_root(f"did not become user {user}")
+    if any(int(mask, 16) for mask in _capabilities().values()):
+        _still_root(f"kept capabilities as user {user}: {_capabilities()}")
+    try:
+        os.setuid(0)
+    except PermissionError:
+        return f"/proc/self/fd/{kept}"
+    _still_root("could become root again")
+
+
+def _reach_path_through_descriptors() -> None:
+    """Open every folder (or zip file) on the import path, and every loaded package's, and
+    put ``/proc/self/fd/N`` in its place: reachable by this process whoever it becomes."""
+    opened: dict[str, int] = {}
+
+    def through(entry: str) -> str:
+        real = os.path.realpath(entry) if entry else entry
+        for root, fd in opened.items():
+            if real == root or real.startswith(root + os.sep):
+                return f"/proc/self/fd/{fd}{real[len(root) :]}"
+        return entry
+
+    for entry in sys.path:
+        real = os.path.realpath(entry) if entry else ""
+        if real and os.path.exists(real) and through(real) == real:
+            opened[real] = os.open(real, os.O_RDONLY)
+    sys.path[:] = [through(entry) for entry in sys.path]
+    for module in list(sys.modules.values()):
+        paths = getattr(module, "__path__", None)
+        if isinstance(paths, list):
+            paths[:] = [through(entry) for entry in paths]
+    sys.path_importer_cache.clear()
+
+
+def _capabilities() -> dict[str, str]:
+    """This process's capability sets, as ``/proc/self/status`` shows them (hex masks)."""
+    with open("/proc/self/status") as status:
+        return {
+            name: mask
+            for name, _, mask in (line.partition(":\t") for line in status)
+            if name in ("CapInh", "CapPrm", "CapEff", "CapAmb")
+        }
+
+
+def _no_new_privileges() -> None:
+    """Set ``PR_SET_NO_NEW_PRIVS``: no set-user-ID program can make this process root again."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+
+
+_PR_SET_NO_NEW_PRIVS = 38
+
+
+def _still_root(why: str) -> NoReturn:
+    """Give up before the submission runs: say why on stderr, exit with :data:`STILL_ROOT`."""
+    with contextlib.suppress(Exception):
+        sys.stderr.write(f"grading child: {why}\n")
+        sys.stderr.flush()
+    os._exit(STILL_ROOT)
+
+
+def _probe(user: int) -> None:
+    """Become ``user`` as a board would, and print who this process is now, as JSON."""
+    _become(user, os.devnull)
+    try:
+        os.kill(os.getppid(), 0)
+        signals_parent = True
+    except PermissionError:
+        signals_parent = False
+    who = {
+        "uid": os.getresuid(),
+        "gid": os.getresgid(),
+        "groups": os.getgroups(),
+        "pid": os.getpid(),
+        "sid": os.getsid(0),
+        "signals_parent": signals_parent,
+        "capabilities": sorted({int(mask, 16) for mask in _capabilities().values()}),
+    }
+    print(json.dumps(who))
+
+
+def _load(path: str, *, read_from: str | None = None) -> Any:
+    """Import the submission from its file ``path``, with its folder importable; or, given
+    ``read_from`` (where the file is reached since :func:`_become`), from there, alone."""
     spec = importlib.util.spec_from_file_location("submission", path)
     if spec is None or spec.loader is None:
         raise ImportError(f"{path} is not a Python file")
+    loader = spec.loader
+    if read_from is None:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    else:
+        loader = importlib.machinery.SourceFileLoader("submission", read_from)
+        spec = importlib.util.spec_from_file_location("submission", read_from, loader=loader)
+        if spec is None:
+            raise ImportError(f"{path} cannot be read")
     module = importlib.util.module_from_spec(spec)
     sys.modules["submission"] = module
-    spec.loader.exec_module(module)
+    loader.exec_module(module)
     sweep = getattr(module, "sweep_mines", None)
     if not callable(sweep):
         raise AttributeError("the submission defines no function sweep_mines(bm)")

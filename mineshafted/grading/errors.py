@@ -1,4 +1,5 @@
-"""Grading's exceptions: a submission that cannot be graded, a puzzle that cannot be graded on."""
+"""Grading's exceptions: a submission that cannot be graded, a puzzle that cannot be graded on,
+a key or log file that cannot be read or written."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ from pathlib import Path
 
 from ..errors import MineshaftedError
 
-__all__ = ["GradingError", "PuzzleStartError", "SubmissionError"]
+__all__ = [
+    "GraderFileError",
+    "GradingError",
+    "PuzzleStartError",
+    "SubmissionError",
+    "os_reason",
+]
 
 
 class GradingError(MineshaftedError):
@@ -50,3 +57,34 @@ class PuzzleStartError(GradingError):
         self.row = row
         self.col = col
         super().__init__(f"{label}: starts at [{row}, {col}], but sweep_mines starts at index 0")
+
+
+class GraderFileError(GradingError):
+    """A file the grader reads or writes for the instructor cannot be used: a board key
+    (:mod:`.key`) or a log (:mod:`.log`).
+
+    Attributes
+    ----------
+    path:
+        The file.
+    reason:
+        Why, e.g. ``"no such key file"``.
+    """
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+def os_reason(error: OSError) -> str:
+    """An operating system's error as a phrase to follow a colon.
+
+    Examples
+    --------
+    >>> import errno, os
+    >>> os_reason(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+    'no space left on device'
+    """
+    reason = error.strerror or str(error)
+    return reason[:1].lower() + reason[1:]

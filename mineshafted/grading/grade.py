@@ -17,20 +17,27 @@ namespaces, a read-only system, a private size-limited ``/tmp``, no network, and
 caller's files only the submission; every process it starts ends with its board. Without
 it the isolation is by process and pipe only (a warning says so, once): code running as the
 grader's user can still read files (the puzzle files included) or, where the system allows
-it, other processes; what it leaves running is still killed after each board.
+it, other processes; what it leaves running is still killed after each board. A grader
+running as root runs each such board as a fresh unprivileged user of its own
+(:mod:`.users`), never as root.
+
+The default boards are made from a secret key (:mod:`.key`): a report names their set, and
+nothing in it rebuilds them.
 
 The default wall-clock limit of a board grows with its size: :func:`~.limits.board_timeout`.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..formats import Puzzle
 from .cgroup import unenforced
-from .errors import GradingError, PuzzleStartError, SubmissionError
+from .errors import GradingError, PuzzleStartError, SubmissionError, os_reason
 from .limits import Limits, board_timeout
 from .referee import Referee
 from .result import BoardResult, GradeReport, Outcome
@@ -90,13 +97,14 @@ def check_submission(
     Raises
     ------
     SubmissionError
-        It is not a readable file, does not import in time, or has no callable
-        ``sweep_mines``.
+        It is missing, a directory or another kind of file than a regular one, unreadable,
+        does not import in time, or has no callable ``sweep_mines``.
     GradingError
         No grading process can be started, or the sandbox asked for cannot run.
     """
-    if not submission.is_file():
-        raise SubmissionError(submission, "no such file")
+    problem = _unreadable(submission)
+    if problem:
+        raise SubmissionError(submission, problem)
     limits = Limits(timeout=timeout or board_timeout(1), memory_mb=memory_mb)
     chosen = choose_sandbox(sandbox)
     end = Session(submission, limits, None, chosen).run()
@@ -157,6 +165,7 @@ def grade_board(
         detail=detail,
         output=end.output.decode("utf-8", "replace"),
         output_bytes=end.output_bytes,
+        output_kept=len(end.output),
         unexplored=referee.unexplored,
     )
 
@@ -170,11 +179,15 @@ def grade(
     jobs: int = 1,
     progress: Callable[[BoardResult], None] | None = None,
     sandbox: Sandbox | None = None,
+    board_set: str | None = None,
 ) -> GradeReport:
     """Grade ``submission`` on each ``(label, puzzle)``, then score the rubric.
 
     Parameters
     ----------
+    board_set:
+        The name of the board set the puzzles come from (:class:`~.key.BoardSet`), kept in
+        the report; ``None`` for puzzles from files.
     timeout:
         Wall-clock seconds per board (and for the first import); by default
         :func:`~.limits.board_timeout` of each board's cells.
@@ -208,7 +221,9 @@ def grade(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(one, puzzles))
     scored = achievements((r.mines, r.outcome is Outcome.SOLVED) for r in results)
-    return GradeReport(str(submission), results, scored, unenforced())
+    own_user = chosen is Sandbox.NONE and os.geteuid() == 0  # see process.py and users.py
+    warnings = unenforced(own_user=own_user)
+    return GradeReport(str(submission), results, scored, warnings, board_set)
 
 
 _OUTCOMES: dict[Ending, Outcome] = {
@@ -229,6 +244,31 @@ def _check_start(label: str, puzzle: Puzzle) -> None:
     if puzzle.start != 0:
         row, col = puzzle.board.geometry.coords(puzzle.start)
         raise PuzzleStartError(label, row, col)
+
+
+def _unreadable(submission: Path) -> str:
+    """What keeps the grader from reading ``submission`` as a file (``""``: nothing).
+
+    Examples
+    --------
+    >>> _unreadable(Path("/")), _unreadable(Path("/dev/null")), _unreadable(Path("/nowhere"))
+    ('is a directory, not a Python file', 'is not a regular file', 'no such file')
+    """
+    try:
+        found = submission.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return "no such file"
+    except OSError as error:
+        return f"cannot be read: {os_reason(error)}"
+    if stat.S_ISDIR(found.st_mode):
+        return "is a directory, not a Python file"
+    if not stat.S_ISREG(found.st_mode):
+        return "is not a regular file"
+    try:
+        submission.open("rb").close()
+    except OSError as error:
+        return f"cannot be read: {os_reason(error)}"
+    return ""
 
 
 def _unexplored(cells: int) -> str:

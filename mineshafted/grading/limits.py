@@ -57,7 +57,8 @@ class Limits:
     Parameters
     ----------
     timeout:
-        Wall-clock seconds from the start of the child to its answer.
+        Wall-clock seconds from the start of the child to its import's end, and again from
+        the call of ``sweep_mines`` to its answer.
     memory_mb:
         Address-space limit of each process (``RLIMIT_AS``), in MiB; in a board's control
         group, also the memory of all its processes together, with its ``/tmp``
@@ -69,8 +70,9 @@ class Limits:
     processes:
         Processes and threads the board may run at once: its control group's ``pids.max``
         where one is made, else the child's user's ``RLIMIT_NPROC`` (which counts every
-        process of that user, and which the kernel does not hold root to). A PID namespace
-        or the grader's sweep still ends them all with the board.
+        process of that user, and which the kernel does not hold root to; a root grader's
+        board without a sandbox has a user of its own, :mod:`.users`, so it counts that board
+        alone). A PID namespace or the grader's sweep still ends them all with the board.
     output_cap:
         Bytes of the child's output kept; the rest is counted, not kept.
     message_cap:
@@ -88,7 +90,7 @@ class Limits:
     --------
     >>> limits = Limits(timeout=1.5, memory_mb=256)
     >>> limits.cpu_seconds, limits.memory_bytes == 256 * MIB
-    (3, True)
+    (5, True)
     >>> limits.child_arguments()[:2]
     ['--memory', '268435456']
     """
@@ -142,12 +144,13 @@ class Limits:
 
     @property
     def cpu_seconds(self) -> int:
-        """The CPU-time limit: the wall-clock limit rounded up, plus one second.
+        """The CPU-time limit: twice the wall-clock limit rounded up (the import's and the
+        sweep's), plus one second.
 
         A busy child meets the wall-clock limit first; the CPU limit stops a child the
         parent could not stop in time.
         """
-        return math.ceil(self.timeout) + 1
+        return 2 * math.ceil(self.timeout) + 1
 
     def result_caps(self, rows: int, cols: int) -> tuple[int, int]:
         """The longest result line read on a ``rows x cols`` board, and its most lists.

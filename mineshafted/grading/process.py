@@ -12,6 +12,9 @@ Under :attr:`~.sandbox.Sandbox.BWRAP` the interpreter runs inside bubblewrap (se
 :attr:`~.sandbox.Sandbox.NONE` it works in an empty temporary folder that is removed
 afterwards, and when the board ends its process group is killed and then every process that
 still carries the child's marker variable (a ``setsid`` escapee, say), found in ``/proc``.
+When the grader is root, the child also becomes a fresh unprivileged user of its own before it
+reads the submission (:mod:`.users`; its folder is handed to that user), and every process of
+that user is killed with the board.
 
 Where the grader can make one, the child also runs in a control group of its own
 (:mod:`.cgroup`) that bounds the memory and the number of all the board's processes together:
@@ -46,6 +49,7 @@ from .errors import GradingError
 from .leftovers import left_by_gone_graders
 from .limits import Limits
 from .sandbox import CHILD_PATH, SUBMISSION_FOLDER, Sandbox, bwrap_arguments, bwrap_command
+from .users import board_user, processes_of, release
 
 __all__ = ["CHILD", "FOLDER_PREFIX", "MARKER", "ChildProcess"]
 
@@ -127,9 +131,16 @@ class ChildProcess:
     ):
         self.sandbox = sandbox
         self._token = secrets.token_hex(16)
-        self.group = _group(limits, sandbox)
-        """The board's control group, where one can be made (:mod:`.cgroup`)."""
-        self._folder = _working_folder(sandbox)
+        self.user = _user(sandbox)
+        """The board user the child becomes (:mod:`.users`), or ``None`` to stay the grader's."""
+        try:
+            self.group = _group(limits, sandbox)
+            """The board's control group, where one can be made (:mod:`.cgroup`)."""
+            self._folder = _working_folder(sandbox, self.user)
+        except BaseException:
+            if self.user is not None:
+                release(self.user)
+            raise
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         resolved = submission.resolve()
@@ -150,6 +161,7 @@ class ChildProcess:
             args, script, seen = [], str(CHILD), str(resolved)
         args += [sys.executable, "-I", "-B", script, *limits.child_arguments()]
         args += ["--parent", str(os.getpid())] if sandbox is Sandbox.NONE else []
+        args += ["--user", str(self.user)] if self.user is not None else []
         args += ["--check"] if check else []
         args += [seen, str(rows), str(cols), str(to_child_r), str(from_child_w)]
         try:
@@ -173,6 +185,8 @@ class ChildProcess:
                 self._folder.cleanup()
             if self.group is not None:
                 self.group.close()
+            if self.user is not None:
+                release(self.user)
             raise GradingError(f"cannot start a grading process: {error}") from None
         finally:
             for fd in passed:
@@ -265,9 +279,11 @@ class ChildProcess:
         self.kill()
         self._popen.wait()
         if self.sandbox is Sandbox.NONE:
-            _sweep(self._token)
+            _sweep(self._token, self.user)
         if self.group is not None:
             self.group.close()
+        if self.user is not None:
+            release(self.user)
         for fd in (self.channel, self.replies):
             os.close(fd)
         assert self._popen.stdout is not None
@@ -294,8 +310,16 @@ def _check_runnable(program: str) -> None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
 
 
-def _working_folder(sandbox: Sandbox) -> tempfile.TemporaryDirectory[str] | None:
-    """The child's empty working folder outside a sandbox (bubblewrap makes its own).
+def _user(sandbox: Sandbox) -> int | None:
+    """A board user for a child of root outside a sandbox (:mod:`.users`), else ``None``."""
+    if sandbox is Sandbox.NONE and os.geteuid() == 0:
+        return board_user()
+    return None
+
+
+def _working_folder(sandbox: Sandbox, user: int | None) -> tempfile.TemporaryDirectory[str] | None:
+    """The child's empty working folder outside a sandbox (bubblewrap makes its own), owned by
+    its board user if it has one.
 
     Its name holds this grader's process id, so that the folders of a grader that was killed
     are found and removed by the next one here (:func:`_remove_stale_folders`, once).
@@ -303,9 +327,12 @@ def _working_folder(sandbox: Sandbox) -> tempfile.TemporaryDirectory[str] | None
     if sandbox is Sandbox.BWRAP:
         return None
     _remove_stale_folders()
-    return tempfile.TemporaryDirectory(
+    folder = tempfile.TemporaryDirectory(
         prefix=f"{FOLDER_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True
     )
+    if user is not None:
+        os.chown(folder.name, user, user)
+    return folder
 
 
 @functools.cache
@@ -346,18 +373,22 @@ def _pipe_with(data: bytes, opened: list[int]) -> int:
     return read
 
 
-def _sweep(token: str) -> None:
-    """Kill every process that still carries ``token`` in its environment, until none does.
+def _sweep(token: str, user: int | None = None) -> None:
+    """Kill every process that still carries ``token`` in its environment, or runs as the
+    board's ``user``, until none does.
 
     Notes
     -----
-    O(processes on the system) per round. A process that has replaced its environment, or
-    whose environment this user cannot read, is not found: only a PID namespace is sure.
+    O(processes on the system) per round. Without a board user, a process that has replaced
+    its environment, or whose environment this user cannot read, is not found: only a PID
+    namespace, or a user of the board's own, is sure.
     """
     mark = f"{MARKER}={token}".encode()
     quiet = 0
     for _ in range(_SWEEPS):
         found = [pid for pid in _processes() if mark in _environment_of(pid)]
+        if user is not None:
+            found += [pid for pid in processes_of(user) if pid not in found]
         for pid in found:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)

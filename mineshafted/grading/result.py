@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from ..text import visible
 from .rubric import Achievement
 
 __all__ = ["BoardResult", "GradeReport", "Outcome"]
@@ -45,6 +46,8 @@ class BoardResult:
     """What the submission printed (the first 64 KiB by default)."""
     output_bytes: int = 0
     """How many bytes it printed in all."""
+    output_kept: int = 0
+    """How many of them were kept (the first ones, up to the output cap)."""
     unexplored: int = 0
     """Safe cells never moved onto (for every outcome; 0 for a board solved)."""
 
@@ -59,6 +62,9 @@ class GradeReport:
     warnings: list[str] = field(default_factory=list)
     """What the grader could not enforce here (:func:`~.cgroup.unenforced`), one phrase
     each: empty where every limit held."""
+    board_set: str | None = None
+    """The name of the board set graded on (:class:`~.key.BoardSet`), or ``None`` for boards
+    from puzzle files. It reveals nothing that rebuilds the boards."""
 
     @property
     def score(self) -> int:
@@ -66,9 +72,15 @@ class GradeReport:
         return sum(a.weight for a in self.achievements if a.earned)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready summary (the submission's output left out)."""
+        """A JSON-ready summary (the submission's output left out).
+
+        Every string in it that did not come from the grader alone (the submission's path,
+        the puzzles' labels, the details, the warnings) has passed through
+        :func:`mineshafted.text.visible`: it holds no control character and no surrogate.
+        """
         return {
-            "submission": self.submission,
+            "submission": visible(self.submission),
+            "board_set": self.board_set,
             "score": self.score,
             "achievements": [
                 {
@@ -82,18 +94,18 @@ class GradeReport:
             ],
             "boards": [
                 {
-                    "puzzle": b.puzzle,
+                    "puzzle": visible(b.puzzle),
                     "rows": b.rows,
                     "cols": b.cols,
                     "mines": b.mines,
                     "outcome": b.outcome.value,
                     "moves": b.moves,
                     "seconds": round(b.seconds, 6),
-                    "detail": b.detail,
+                    "detail": visible(b.detail),
                     "output_bytes": b.output_bytes,
                     "unexplored": b.unexplored,
                 }
                 for b in self.boards
             ],
-            "warnings": list(self.warnings),
+            "warnings": [visible(warning) for warning in self.warnings],
         }

@@ -7,8 +7,9 @@ With :attr:`Sandbox.BWRAP` each child runs under bubblewrap (``bwrap``, Debian's
 
 - the system's programs and libraries (``/usr``, ``/lib*``, ``/bin``, ``/sbin``) and the
   Python installation (its prefixes) read-only, with the ``mineshafted`` package itself
-  and its shipped puzzles hidden under empty folders (a ``mineshafted`` one holds only an
-  ``__init__.py`` that raises ``ModuleNotFoundError``, so it is no namespace package);
+  and its shipped puzzles hidden under empty read-only folders of :data:`HIDING_BYTES` (a
+  ``mineshafted`` one holds only an ``__init__.py`` that raises ``ModuleNotFoundError``, so
+  it is no namespace package);
 - a fresh ``/tmp`` of a fixed size (:attr:`~.limits.Limits.disk_mb`), with its working folder
   :data:`WORK_FOLDER` in it;
 - its own ``/proc`` (only the sandbox's processes) and a minimal ``/dev``;
@@ -16,12 +17,14 @@ With :attr:`Sandbox.BWRAP` each child runs under bubblewrap (``bwrap``, Debian's
   submission (in :data:`SUBMISSION_FOLDER`), both read-only, read through file descriptors:
   ``/proc/self/mountinfo`` shows the paths of the system folders and of the Python
   installation it binds (which the child sees anyway), but neither file's host path;
-- nothing else it can write: its root and ``/dev`` are remounted read-only.
+- nothing else it can write: its root, ``/dev`` and the hiding folders are remounted
+  read-only, so ``/tmp`` is the one writable file system, and it has a size.
 
 When the child ends, the PID namespace ends with it: every process it started is killed.
 
-With :attr:`Sandbox.NONE` the child is an ordinary process of the grader's user, in its own
-session and an empty temporary folder; :mod:`.process` sweeps away what it left running.
+With :attr:`Sandbox.NONE` the child is an ordinary process in its own session and an empty
+temporary folder, of the grader's user, or, when the grader is root, of a fresh unprivileged
+user of its own (:mod:`.process`), which sweeps away what it left running.
 """
 
 from __future__ import annotations
@@ -37,11 +40,12 @@ from enum import Enum
 from pathlib import Path
 
 from .errors import GradingError
+from .users import unprivileged_problem
 
 __all__ = [
     "CHILD_PATH",
+    "HIDING_BYTES",
     "INSTALL_HINT",
-    "NONE_WARNING",
     "SUBMISSION_FOLDER",
     "WORK_FOLDER",
     "Sandbox",
@@ -49,6 +53,7 @@ __all__ = [
     "bwrap_command",
     "bwrap_problem",
     "choose_sandbox",
+    "none_warning",
 ]
 
 logger = logging.getLogger(__name__)
@@ -66,11 +71,39 @@ a virtual environment's interpreter, bound read-only at its own path)."""
 INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) to run each board in a sandbox"
 """How to get a real sandbox, for the note shown when there is none."""
 
-NONE_WARNING = (
-    "--sandbox none: each submission runs as you with no sandbox: it can read your files, "
-    "kill the grader and forge its output; grade untrusted code with bwrap"
-)
-"""The warning ``grade --sandbox none`` prints on stderr."""
+HIDING_BYTES = 64 * 1024
+"""The size of each empty file system that hides the package (it is read-only besides)."""
+
+
+def none_warning(root: bool | None = None) -> str:
+    """What ``grade --sandbox none`` warns of on stderr: exactly what a submission can do.
+
+    Parameters
+    ----------
+    root:
+        Whether the grader runs as root; by default, whether it does.
+
+    Examples
+    --------
+    >>> none_warning(root=False).split(": ")[1]
+    'each board runs with no sandbox, as you'
+    """
+    if root is None:
+        root = os.geteuid() == 0
+    if root:
+        return (
+            "--sandbox none: each board runs with no sandbox, as a fresh unprivileged user of "
+            "its own in its own session (never as root): it cannot signal, trace or write to "
+            "your processes or your private files, but it can read every file that any user "
+            "may read, use the network and see every process; grade untrusted code with bwrap"
+        )
+    return (
+        "--sandbox none: each board runs with no sandbox, as you: it can read, change and "
+        "delete every file you can, kill every process of yours (kill(-1, SIGKILL) ends this "
+        "grader, your shell and the rest of your session), use the network and forge this "
+        "report; grade untrusted code with bwrap"
+    )
+
 
 _MISSING = b"raise ModuleNotFoundError(\"No module named 'mineshafted'\", name='mineshafted')\n"
 """The ``__init__.py`` put into a hidden ``mineshafted`` folder: importing it fails as if it
@@ -102,17 +135,36 @@ def choose_sandbox(requested: Sandbox | None) -> Sandbox:
     Raises
     ------
     GradingError
-        :attr:`Sandbox.BWRAP` was asked for and bubblewrap cannot run here.
+        :attr:`Sandbox.BWRAP` was asked for and bubblewrap cannot run here; or, for a grader
+        running as root, there would be no sandbox and a board cannot run as an unprivileged
+        user of its own here either (:func:`~.users.unprivileged_problem`).
     """
     if requested is Sandbox.NONE:
-        return Sandbox.NONE
+        return _unsandboxed()
     problem = bwrap_problem()
     if problem is None:
         return Sandbox.BWRAP
     if requested is Sandbox.BWRAP:
         raise GradingError(f"the bwrap sandbox cannot run here: {problem}; {INSTALL_HINT}")
+    _unsandboxed(problem)
     _warn_once(problem)
     return Sandbox.NONE
+
+
+def _unsandboxed(bwrap: str | None = None) -> Sandbox:
+    """:attr:`Sandbox.NONE`, once it is sure that a grader running as root can run each board
+    as an unprivileged user of its own (``bwrap`` says why there is no sandbox, if asked for
+    one by default)."""
+    if os.geteuid() != 0:
+        return Sandbox.NONE
+    problem = unprivileged_problem()
+    if problem is None:
+        return Sandbox.NONE
+    why = f"bwrap cannot run here ({bwrap}), and without it " if bwrap else "with --sandbox none "
+    raise GradingError(
+        f"{why}a grader running as root runs each board as a fresh unprivileged user, which "
+        f"fails here: {problem}; {INSTALL_HINT}, or grade as an ordinary user"
+    )
 
 
 @functools.cache
@@ -171,7 +223,7 @@ def bwrap_arguments(
     >>> arguments = bwrap_arguments(Path("/home/ann/student.py"), 16)
     >>> arguments[:4]
     ['bwrap', '--unshare-all', '--die-with-parent', '--new-session']
-    >>> arguments[-12:-9]
+    >>> arguments[arguments.index("/home/ann/student.py") - 1 :][:3]
     ['--ro-bind', '/home/ann/student.py', '/submission/student.py']
     >>> arguments[-3:]
     ['--chdir', '/tmp/grading', '--']
@@ -200,9 +252,11 @@ def bwrap_arguments(
         if not any(prefix.is_relative_to(root) for root in bound):
             arguments += ["--ro-bind", str(prefix), str(prefix)]
             bound.append(prefix)
+    hiding: list[str] = []
     for folder in (*_package_folders(), *hidden):
         if folder.is_dir() and any(folder.is_relative_to(root) for root in bound):
-            arguments += ["--tmpfs", str(folder)]
+            arguments += ["--size", str(HIDING_BYTES), "--tmpfs", str(folder)]
+            hiding.append(str(folder))
             if data is not None and folder.name == "mineshafted":
                 arguments += ["--ro-bind-data", str(data(_MISSING)), f"{folder}/__init__.py"]
     copied = [(child, CHILD_PATH)] if child is not None else []
@@ -213,6 +267,8 @@ def bwrap_arguments(
         else:
             arguments += ["--ro-bind-data", str(data(source)), target]
     arguments += ["--dir", WORK_FOLDER]  # empty, whatever the interpreter bound into /tmp
+    for folder_name in hiding:  # after its __init__.py is bound: nothing more is written there
+        arguments += ["--remount-ro", folder_name]
     arguments += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORK_FOLDER, "--"]
     return arguments
 

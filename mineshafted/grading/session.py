@@ -82,7 +82,9 @@ class SessionEnd:
     """Moves onto safe cells before the game was lost."""
     seconds: float = 0.0
     """Wall-clock time of ``sweep_mines``, as the grader's clock measures it: from before it lets
-    the child call it to the arrival of its answer, so never less than the call took."""
+    the child call it to the arrival of its answer, so never less than the call took; for a
+    child cut off by the wall-clock limit, to the moment it was (the limit, and the few
+    milliseconds the grader took to notice)."""
     output: bytes = b""
     """What the child printed, up to the output cap."""
     output_bytes: int = 0
@@ -188,6 +190,7 @@ class Session:
             status = child.wait(max(0.0, self._deadline - time.monotonic()))
             cut_off = status is None
             if cut_off:
+                self._stop_clock()  # the limit stopped it now: the time is the time it had
                 child.kill()
                 status = child.wait(None)
         self._stop_clock()
@@ -329,7 +332,10 @@ class Session:
             self._decide(Ending.UNIMPORTABLE, f"cannot be imported: {payload}")
         elif phase is _Phase.READY and kind is Message.START and self.referee is not None:
             self._phase = _Phase.SWEEPING
-            self._started = time.perf_counter()  # before the child may begin: see child.py
+            # The wall-clock limit is the sweep's, from before the child may begin (see
+            # child.py): the time reported for a board cut off is the limit it had.
+            self._started = time.perf_counter()  # the same clock as monotonic, on Linux
+            self._deadline = time.monotonic() + self.limits.timeout
             self._send(child, encode(Reply.GO))
         elif phase is _Phase.SWEEPING and kind is Message.MOVE:
             self._move(payload, child)

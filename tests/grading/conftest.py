@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mineshafted import Board, Puzzle
-from mineshafted.grading import BoardResult, Sandbox, grade_board
+from mineshafted.grading import BoardResult, Sandbox, boards, grade_board
 from mineshafted.grading.sandbox import WORK_FOLDER, bwrap_problem
 
 NO_BWRAP = bwrap_problem()
@@ -160,6 +161,50 @@ def checked(tmp_path: Path, memory: int, cpu: int, outside: bool = False) -> Pat
     """:data:`IMPORT_CHECK` for these limits, written to a file in ``tmp_path``."""
     code = IMPORT_CHECK.format(memory=memory, cpu=cpu, outside=outside, work=WORK_FOLDER)
     return submission(tmp_path, code)
+
+
+SMALL_SETS = ((4, 4, 1, 2), (5, 5, 2, 1), (6, 6, 3, 1), (6, 6, 4, 1), (8, 8, 5, 1))
+"""One or two boards a tier: enough for the command's tests, quick to grade."""
+
+
+@pytest.fixture
+def small_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer default boards: the command's tests grade them quickly."""
+    monkeypatch.setattr(boards, "FRESH_SETS", SMALL_SETS)
+
+
+def lookup_submission(
+    tmp_path: Path, known: list[list[list[int]]], name: str = "lookup.py"
+) -> Path:
+    """A submission that solves nothing: it carries ``known`` boards, tells the ones of the
+    board's size apart by a few safe moves, and answers the one left, moving onto its safe
+    cells."""
+    code = f"""
+KNOWN = {json.dumps(known)}
+
+def sweep_mines(bm):
+    rows, cols = bm.size
+    cells = rows * cols
+    first = bm.move(0)
+    left = [b for b in KNOWN if (len(b), len(b[0])) == (rows, cols) and b[0][0] == first]
+    while len(left) > 1:  # a safe move whose clue tells the candidates apart
+        for n in range(cells):
+            seen = {{b[n // cols][n % cols] for b in left}}
+            if -1 not in seen and len(seen) > 1:
+                clue = bm.move(n)
+                left = [b for b in left if b[n // cols][n % cols] == clue]
+                break
+        else:
+            break
+    if not left:
+        return [[0] * cols for _ in range(rows)]
+    board = left[0]
+    for n in range(1, cells):
+        if board[n // cols][n % cols] >= 0:
+            bm.move(n)
+    return board
+"""
+    return submission(tmp_path, code, name=name)
 
 
 collect_ignore = ["hostile"]

@@ -153,9 +153,11 @@ def test_without_a_group_boards_are_graded_and_the_report_warns(
     done = CliRunner().invoke(app, ["grade", str(submission), str(puzzle), "--sandbox", "none"])
     assert done.exit_code == 0, done.output
     warnings = [line for line in done.stdout.splitlines() if line.startswith("warning: ")]
-    assert len(warnings) == 2 and all("none made in this test" in w for w in warnings)
+    # A root grader's boards run as users of their own: RLIMIT_NPROC bounds each board alone.
+    root = os.geteuid() == 0
+    assert len(warnings) == 2 - root and all("none made in this test" in w for w in warnings)
     report = grade(submission, [("two", Puzzle(TWO))], sandbox=Sandbox.NONE)
-    assert report.to_json()["warnings"] == cgroup.unenforced(no_groups)
+    assert report.to_json()["warnings"] == cgroup.unenforced(no_groups, own_user=root)
 
 
 def _graded(name: str, sandbox: Sandbox) -> tuple[Outcome, str]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from mineshafted.cli import app
 from mineshafted.grading import Limits, Sandbox, SubmissionError
 from mineshafted.grading.grade import check_submission
 from mineshafted.grading.limits import MIB
@@ -31,6 +33,28 @@ def test_a_failing_import_check_names_the_submission(tmp_path: Path) -> None:
     assert raised.value.submission == path
     memory = 1024 * MIB
     assert raised.value.reason == f"cannot be imported: RuntimeError: address space {(memory,) * 2}"
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("folder.py", "is a directory, not a Python file"),
+        ("/dev/null", "is not a regular file"),
+        ("absent/sub.py", "no such file"),
+        ("file.py/sub.py", "no such file"),
+    ],
+)
+def test_what_is_not_a_readable_file_is_named_as_what_it_is(
+    tmp_path: Path, name: str, reason: str
+) -> None:
+    (tmp_path / "folder.py").mkdir()
+    (tmp_path / "file.py").write_text("")
+    path = tmp_path / name
+    with pytest.raises(SubmissionError) as raised:
+        check_submission(path)
+    assert raised.value.reason == reason
+    done = CliRunner().invoke(app, ["grade", str(path)])
+    assert (done.exit_code, done.stderr) == (2, f"error: {path}: {reason}\n")
 
 
 def test_a_missing_submission_is_named_with_the_reason(tmp_path: Path) -> None:

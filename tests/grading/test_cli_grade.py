@@ -112,15 +112,3 @@ def test_a_piped_report_never_wraps_a_board_name(tmp_path: Path) -> None:
     result = runner.invoke(app, ["grade", "--sandbox", "none", str(student), str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert long_name in result.stdout
-
-
-def test_an_existing_log_is_kept_without_force(tmp_path: Path) -> None:
-    puzzle, log = tmp_path / "two.json", tmp_path / "out.log"
-    puzzle.write_text(json.dumps({"board": TWO.to_grid()}))
-    log.write_text("keep me")
-    args = ["grade", str(submission(tmp_path, CORRECT)), str(puzzle), "--log", str(log)]
-    refused = runner.invoke(app, args)
-    assert refused.exit_code == 2 and log.read_text() == "keep me"
-    assert refused.stderr.strip() == f"error: {log}: already exists (use --force to overwrite)"
-    assert runner.invoke(app, [*args, "--force"]).exit_code == 0
-    assert log.read_text().startswith(f"== {puzzle}: 0 bytes ==")

@@ -103,11 +103,17 @@ def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_looping_forever_times_out(tmp_path: Path) -> None:
-    path = submission(tmp_path, "def sweep_mines(bm):\n    while True:\n        pass\n")
+def test_looping_forever_times_out_after_the_whole_limit(tmp_path: Path) -> None:
+    # The limit is the sweep's own: the time reported is the time it had, never less (once,
+    # 1.924 s for a limit of 2 s, the interpreter's start counted against it).
+    slow_import = "import time\ntime.sleep(0.5)\n"
+    path = submission(
+        tmp_path, slow_import + "def sweep_mines(bm):\n    while True:\n        pass\n"
+    )
     result = one_board(path, timeout=1.0)
     assert result.outcome is Outcome.TIMED_OUT
     assert result.detail == "no answer within 1 s"
+    assert result.seconds >= 1.0
 
 
 def test_raising_is_a_crash_with_type_and_message(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ The table below names each file, the outcome it must get and the start of its de
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -135,3 +136,57 @@ def test_the_sandbox_shows_no_host_path_of_the_submission_or_the_grader() -> Non
 def test_the_package_does_not_import_in_the_sandbox_even_as_a_namespace() -> None:
     report = grade(HOSTILE / "package.py", [("two", Puzzle(TWO))], sandbox=Sandbox.BWRAP)
     assert report.boards[0].detail == "ModuleNotFoundError: No module named 'mineshafted'"
+
+
+SURROGATES = ["surrogate_error", "surrogate_repr"]
+"""The files whose words hold lone surrogates."""
+
+DRIVING_BYTES = (b"\x1b", b"\xc2\x9b", b"\xe2\x80\xae")
+"""ESC, and U+009B (CSI) and U+202E (right-to-left override) as UTF-8."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SURROGATES)
+def test_a_submission_s_lone_surrogates_cost_nothing_of_the_report(
+    name: str, tmp_path: Path
+) -> None:
+    puzzle, log = tmp_path / "two.json", tmp_path / "out.log"
+    puzzle.write_text(format_puzzle(Puzzle(TWO)))
+    args = ["grade", str(HOSTILE / f"{name}.py"), str(puzzle)]
+    done = CliRunner().invoke(app, [*args, "--log", str(log)])
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[-1] == "score: 0% (0 of 5 achievements)"
+    assert "\\udc1b" in done.stdout and "\\udcc2\\udc9b" in done.stdout
+    assert not any(raw in done.stdout_bytes for raw in DRIVING_BYTES)
+    (board,) = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)["boards"]
+    assert board["detail"].encode("utf-8") and "\\udce2\\udc80\\udcae" in board["detail"]
+    log.read_bytes().decode("utf-8")
+
+
+@pytest.mark.slow
+def test_surrogates_reach_a_posix_locale_terminal_as_escapes_not_bytes(tmp_path: Path) -> None:
+    # In the POSIX locale Python writes a surrogate-escaped byte as the byte itself: a
+    # \udcc2\udc9b left in the report would reach the terminal as C1 CSI.
+    puzzle = tmp_path / "two.json"
+    puzzle.write_text(format_puzzle(Puzzle(TWO)))
+    command = [sys.executable, "-m", "mineshafted", "grade"]
+    command += [str(HOSTILE / "surrogate_error.py"), str(puzzle)]
+    environment = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    done = subprocess.run(command, capture_output=True, env=environment, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert b"score: 0%" in done.stdout and b"\\udcc2\\udc9b" in done.stdout
+    assert not any(raw in done.stdout + done.stderr for raw in DRIVING_BYTES)
+
+
+def test_a_puzzle_file_named_with_undecodable_bytes_is_shown_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    name = os.fsdecode(b"b\xc2\x9b\xff.json")  # U+009B, then a byte that is no UTF-8
+    (folder / name).write_text(format_puzzle(Puzzle(TWO)))
+    log = tmp_path / "out.log"
+    args = ["grade", str(HOSTILE / "unexplored.py"), str(folder), "--log", str(log)]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert "b\\x9b\\udcff.json" in done.stdout
+    assert not any(raw in done.stdout_bytes for raw in DRIVING_BYTES)
+    assert "b\\x9b\\udcff.json" in log.read_bytes().decode("utf-8")

@@ -46,7 +46,7 @@ def test_the_child_is_told_each_limit_in_bytes_and_seconds() -> None:
         "--memory",
         str(3 * MIB),
         "--cpu",
-        "4",
+        "7",  # the import's 3 s and the sweep's, and one more
         "--file-size",
         str(5 * MIB),
         "--processes",

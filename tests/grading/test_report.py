@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mineshafted.cli.grade import _print_grade
 from mineshafted.grading import RUBRIC, BoardResult, GradeReport, Outcome
 from mineshafted.grading.rubric import achievements
 
@@ -52,6 +56,7 @@ BOARD_KEYS = {
 ACHIEVEMENT_KEYS = {"name": str, "weight": int, "graded": int, "solved": int, "earned": bool}
 TOP_KEYS = {
     "submission": str,
+    "board_set": type(None),
     "score": int,
     "achievements": list,
     "boards": list,
@@ -76,3 +81,37 @@ def test_the_json_report_has_exactly_its_keys_and_types() -> None:
     assert obj["boards"][0]["seconds"] == 0.001235
     assert [b["outcome"] for b in obj["boards"]] == ["solved", "exploded"]
     assert "output" not in obj["boards"][0]
+
+
+TROUBLE = "\x1b\x9b\u202e\u2028\udc1b\udcc2\udc9b\udce2\udc80\udcae"
+"""Characters that break a terminal or an encoder, drawn often: an unbiased draw seldom meets
+a surrogate."""
+
+ANY_TEXT = st.text(
+    st.one_of(st.characters(exclude_categories=()), st.sampled_from(TROUBLE)), max_size=40
+)
+"""Any str at all: controls, bidirectional marks, unassigned code points and lone surrogates
+(which hypothesis leaves out unless asked)."""
+
+DRIVING = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+"""What may not reach a terminal: every control character but the newline, and every mark or
+separator that breaks a line or reorders text."""
+
+
+@settings(max_examples=40, deadline=None)
+@given(submission=ANY_TEXT, labels=st.lists(ANY_TEXT, min_size=1, max_size=3), said=ANY_TEXT)
+def test_every_report_prints_in_full_as_utf8_whatever_its_strings_hold(
+    submission: str, labels: list[str], said: str
+) -> None:
+    boards = [BoardResult(label, 4, 5, 2, Outcome.CRASHED, 0, 0.1, said) for label in labels]
+    report = GradeReport(submission, boards, achievements([(2, False)]), [said], "0123-4567-89ab")
+    written = io.BytesIO()
+    stream = io.TextIOWrapper(written, encoding="utf-8", errors="strict")
+    with contextlib.redirect_stdout(stream):
+        _print_grade(report, f"from the key in {said}")
+    stream.flush()
+    text = written.getvalue().decode("utf-8")
+    assert "score: 0% (0 of 5 achievements)" in text and "boards: set 0123-4567-89ab" in text
+    assert not DRIVING.search(text)
+    as_json = json.dumps(report.to_json(), ensure_ascii=False)
+    assert not DRIVING.search(as_json.encode("utf-8").decode("utf-8"))

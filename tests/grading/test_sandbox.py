@@ -23,11 +23,23 @@ from typing import Any
 import pytest
 
 import mineshafted
-from mineshafted.grading import Outcome, Sandbox, SubmissionError, grade, shipped_puzzles_root
+from mineshafted import Puzzle
+from mineshafted.grading import (
+    Outcome,
+    Sandbox,
+    SubmissionError,
+    cgroup,
+    grade,
+    process,
+    shipped_puzzles_root,
+)
+from mineshafted.grading.cgroup import Plan
 from mineshafted.grading.limits import MIB, Limits
 from mineshafted.grading.sandbox import _package_folders, bwrap_arguments, bwrap_problem
 
 from .conftest import CORRECT, PUZZLES, SANDBOXES, TWO, needs_bwrap, one_board, submission
+
+HOSTILE = Path(__file__).with_name("hostile")
 
 SNOOP = """
 import json, os
@@ -126,6 +138,8 @@ def test_a_walk_of_the_file_system_finds_no_puzzle(
     assert result.outcome is Outcome.WRONG
     if sandbox is Sandbox.BWRAP:  # only the Python installation's own data files, not shown
         assert result.output == ""
+    elif os.geteuid() == 0:  # a root grader's board runs as a user of its own: 0700 holds
+        assert str(secret_puzzle) not in result.output
     else:  # what the sandbox is for: without it the puzzle is there to be found
         assert result.output == f"{secret_puzzle}\n"
 
@@ -165,8 +179,7 @@ def test_forking_and_staying_leaves_nothing_running(
             if os.fork() == 0:
                 if {setsid}:
                     os.setsid()
-                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)",
-                                          {token!r}])
+                os.execv("/bin/sh", ["/bin/sh", "-c", "sleep 60; :", {token!r}])
             if {answer}:
                 return None
             os._exit(0)
@@ -181,6 +194,25 @@ def test_forking_and_staying_leaves_nothing_running(
         )
     else:
         assert (result.outcome, result.detail) == (Outcome.CRASHED, "exited with status 0")
+
+
+@needs_bwrap
+@pytest.mark.slow
+def test_every_writable_mount_in_the_sandbox_has_a_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where no cgroup can be made, a tmpfs's files are host memory that nothing else bounds:
+    # the one that hid the package had no size and took 2,048 MiB from one board.
+    plan = Plan(missing={"memory": "none in this test", "pids": "none in this test"})
+    for module in (cgroup, process):
+        monkeypatch.setattr(module, "group_plan", lambda: plan)
+    report = grade(HOSTILE / "fills.py", [("two", Puzzle(TWO))], sandbox=Sandbox.BWRAP)
+    found = json.loads(report.boards[0].output)
+    written = {point: mib for point, (mib, *_) in found.items() if mib}
+    assert written == {"/tmp": Limits().disk_mb}, found
+    for point, (_, options, kind, super_options) in found.items():
+        if "rw" in options.split(",") and kind != "devpts":  # terminals: no file is stored
+            assert kind == "tmpfs" and "size=" in super_options, (point, found[point])
+    hiding = [point for point in found if point.endswith("/mineshafted")]
+    assert hiding and all(found[point][1].startswith("ro,") for point in hiding), found
 
 
 @needs_bwrap
@@ -252,7 +284,7 @@ def test_the_sweep_logs_the_escapee_it_killed(
             pid = os.fork()
             if pid == 0:
                 os.setsid()
-                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)"])
+                os.execv("/bin/sleep", ["/bin/sleep", "60"])
             while os.getsid(pid) == os.getsid(0):  # until it has left the process group
                 time.sleep(0.01)
             return None
