@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..board import PartialGrid
     from ..probability import Odds
 
-__all__ = ["HELP", "command"]
+__all__ = ["HELP", "MEMORY", "command"]
 
 HELP = (
     "Print the exact probability that each unknown cell of POSITION holds a mine.\n\n"
@@ -26,11 +26,16 @@ HELP = (
     "a revealed clue, -1 a known mine, null an unknown cell; mines is the board's mine total. "
     "Every placement of the remaining mines that agrees with the clues and the total counts "
     "once.\n\n"
-    "Counting is exponential in the width of the clues' frontier: --time-limit bounds it.\n\n"
+    "Counting is exponential in the width of the clues' frontier: --time-limit bounds its "
+    "time and --memory the tables it builds.\n\n"
     "Exit status: 0 printed; 2 a malformed file, a position no placement fits, or a count "
-    "past --time-limit (one line on stderr says why)."
+    "past --time-limit or --memory (one line on stderr says why)."
 )
 """The command's ``--help`` text."""
+
+MEMORY = 512.0
+"""``--memory``'s default: :data:`mineshafted.solver.count.MEMORY`, written here so that
+``--help`` does not import the solver."""
 
 
 def command(
@@ -54,16 +59,36 @@ def command(
         float,
         typer.Option("--time-limit", min=0.0, help="Seconds the counting may take."),
     ] = 15.0,
+    memory: Annotated[
+        float,
+        typer.Option(
+            "--memory",
+            min=1.0,
+            metavar="MIB",
+            help="MiB of tables the counting may build, as estimated (the estimate runs "
+            "high: about twice the memory used, on wide frontiers).",
+        ),
+    ] = MEMORY,
 ) -> None:
     """Read ``position``, count its placements and print the odds."""
     from ..formats import read_text
     from ..probability import odds_json, parse_position, view_odds
     from ..probability.view import count_text
+    from ..solver.count import CountTooLargeError, memory_budget
 
+    name = str(position)
     with fail_on_error():  # the file's errors name the file
-        read = parse_position(read_text(position), source=str(position))
-    with fail_on_error(str(position)), _within(time_limit, str(position)):
-        result = view_odds(read.board, read.mines)
+        read = parse_position(read_text(position), source=name)
+    with fail_on_error(name), _within(time_limit, name), memory_budget(memory):
+        try:
+            result = view_odds(read.board, read.mines)
+        except CountTooLargeError as error:
+            fail(
+                f"{name}: counting the placements would take more than {error.memory:g} MiB "
+                f"(--memory): the clues' frontier ({error.cells} unknown cells) is too wide to "
+                "count exactly; give a position with fewer unknown cells beside its clues, or "
+                "a larger --memory"
+            )
     if json_output:
         typer.echo(json.dumps(odds_json(read.board, result)))
         return

@@ -13,19 +13,38 @@ class
     class of ``n`` cells holding ``m`` mines stands for ``C(n, m)`` placements at once.
 polynomial
     A list of ints indexed by a number of mines: ``poly[k]`` placements hold ``k`` mines.
+budget
+    The memory the tables of one count may take, as estimated while they grow
+    (:data:`MEMORY` MiB unless :func:`memory_budget` says otherwise): a frontier too wide to
+    count within it raises :class:`CountTooLargeError`, on the command line and in the live
+    environment's workers alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
 from ..board import Cell
+from ..errors import MineshaftedError
 from .position import Constraint
 
-__all__ = ["Count", "convolve", "count_component", "counted"]
+__all__ = [
+    "MEMORY",
+    "Count",
+    "CountTooLargeError",
+    "convolve",
+    "count_component",
+    "counted",
+    "memory_budget",
+]
+
+MEMORY = 512.0
+"""The default budget, in MiB, of the tables one count may build (see :func:`memory_budget`)."""
 
 Poly = list[int]
 """Counts indexed by a number of mines."""
@@ -57,7 +76,54 @@ class Count:
         return sorted(cell for group in self.classes for cell in group)
 
 
-def count_component(constraints: Sequence[Constraint], *, grouped: bool = True) -> Count:
+class CountTooLargeError(MineshaftedError):
+    """Counting a component would build tables past the memory budget: its frontier is too
+    wide to count exactly.
+
+    ``cells`` is the component's number of unknown cells, ``memory`` the budget in MiB.
+    """
+
+    def __init__(self, *, cells: int, memory: float) -> None:
+        self.cells = cells
+        self.memory = memory
+        super().__init__(
+            f"counting the placements would take more than {memory:g} MiB: the clues' "
+            f"frontier ({cells} unknown cells) is too wide to count exactly"
+        )
+
+
+@contextmanager
+def memory_budget(memory: float) -> Iterator[None]:
+    """Count with a budget of ``memory`` MiB (instead of :data:`MEMORY`) inside the block.
+
+    Every count in the block, :func:`counted`'s included, stops with
+    :class:`CountTooLargeError` when its tables would outgrow the budget. A count already
+    remembered by :func:`counted` is given again whatever the budget: it is exact.
+
+    Examples
+    --------
+    A row of 60 cells under 60 clues of one mine in each window of three (two at the ends):
+
+    >>> row = [(tuple(range(max(i - 1, 0), min(i + 2, 60))), 1) for i in range(60)]
+    >>> with memory_budget(0.01):
+    ...     count_component(row)
+    Traceback (most recent call last):
+    ...
+    mineshafted.solver.count.CountTooLargeError: counting the placements would take more \
+than 0.01 MiB: the clues' frontier (60 unknown cells) is too wide to count exactly
+    >>> sum(count_component(row).placements)  # within the default budget: one placement
+    1
+    """
+    token = _budget.set(memory)
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def count_component(
+    constraints: Sequence[Constraint], *, grouped: bool = True, memory: float | None = None
+) -> Count:
     """Count the placements that satisfy every constraint of a component, by number of mines.
 
     Parameters
@@ -69,12 +135,20 @@ def count_component(constraints: Sequence[Constraint], *, grouped: bool = True) 
     grouped:
         Group cells that lie in the same constraints into classes (the default). ``False``
         counts cell by cell: the same answer, slower; kept for cross-checks.
+    memory:
+        The budget, in MiB, of the tables the count builds; ``None``: the budget of
+        :func:`memory_budget` (:data:`MEMORY` unless changed).
 
     Returns
     -------
     Count
         The placements and, for each class, the placements with a mine on one of its cells,
         both by number of mines. A component no placement fits has all counts zero.
+
+    Raises
+    ------
+    CountTooLargeError
+        The tables would outgrow the budget: the component is too wide to count exactly.
 
     Examples
     --------
@@ -105,47 +179,77 @@ def count_component(constraints: Sequence[Constraint], *, grouped: bool = True) 
     the number of constraints open at once (the frontier's width, not its length), so long
     frontiers cost linear time; a tangle of wide ones costs exponential time, as counting
     must in general.
+
+    Memory: every forward layer is kept for the backward pass, which frees each as it goes,
+    so the forward tables are the peak. Their size is estimated as they grow: each stored
+    coefficient as an int of as many bits as the classes swept so far have cells (its
+    bound), each state and transition at a fixed size. Past the budget the count stops, as a
+    time limit stops it; a count the budget admits is exactly the count without it. The
+    estimate runs high: about twice the memory used on a wide frontier.
     """
     classes, scopes, mines = _classes(constraints, grouped)
     steps = _plan(classes, scopes)
     size = len(classes)
+    limit = (_budget.get() if memory is None else memory) * 2**20
+    cells = sum(len(group) for group in classes)
+    placed = 0  # the cells of the classes swept so far
+    held = states = transitions = 0  # bytes of the coefficients of the layers built; counts
     forward: list[dict[State, Poly]] = [{(): [1]}]
     moves: list[list[tuple[State, int, State]]] = []
     for step in range(size):
         layer: dict[State, Poly] = {}
         edges: list[tuple[State, int, State]] = []
         width = len(classes[step])
+        placed += width
+        coefficient = _SLOT + 4 * (placed // 30 + 1)  # no count here exceeds 2**placed
+        slots = 0
         for state, poly in forward[step].items():
             for m, after in _choices(steps[step], state, mines, width):
                 edges.append((state, m, after))
-                _add_into(layer, after, _shift(poly, m, comb(width, m)))
+                slots += _add_into(layer, after, _shift(poly, m, comb(width, m)))
+            used = (
+                held
+                + slots * coefficient
+                + (states + len(layer)) * _STATE
+                + (transitions + len(edges)) * _TRANSITION
+            )
+            if used > limit:
+                raise CountTooLargeError(cells=cells, memory=limit / 2**20)
+        held += slots * coefficient
+        states += len(layer)
+        transitions += len(edges)
         forward.append(layer)
         moves.append(edges)
-    backward: list[dict[State, Poly]] = [{} for _ in range(size)] + [{(): [1]}]
+    forward.pop()  # the layer after the last class: no class's prefix
+    suffixes: dict[State, Poly] = {(): [1]}
+    reversed_mined: list[Poly] = []
     for step in range(size - 1, -1, -1):
         width = len(classes[step])
-        layer = backward[step]
-        for state, m, after in moves[step]:
-            suffix = backward[step + 1].get(after)
-            if suffix:
-                _add_into(layer, state, _shift(suffix, m, comb(width, m)))
-    total = backward[0].get((), [0])
-    length = len(total)
-    mined: list[tuple[int, ...]] = []
-    for step in range(size):
-        width = len(classes[step])
-        counts = [0] * length
-        for state, m, after in moves[step]:
-            suffix = backward[step + 1].get(after)
-            if m == 0 or not suffix:
+        prefixes, layer = forward.pop(), {}
+        counts: Poly = []
+        for state, m, after in moves.pop():
+            suffix = suffixes.get(after)
+            if not suffix:
                 continue
-            product = convolve(forward[step][state], suffix)
+            _add_into(layer, state, _shift(suffix, m, comb(width, m)))
+            if m == 0:
+                continue
+            product = convolve(prefixes[state], suffix)
             weight = comb(width - 1, m - 1)
+            if len(counts) < len(product) + m:
+                counts.extend([0] * (len(product) + m - len(counts)))
             for k, value in enumerate(product):
                 if value:
                     counts[k + m] += weight * value
-        mined.append(tuple(counts))
-    return Count(tuple(classes), tuple(total), tuple(mined))
+        reversed_mined.append(counts)
+        suffixes = layer
+    total = suffixes.get((), [0])
+    length = len(total)
+    mined = tuple(  # each as long as the total: zeros past the last placement dropped or added
+        tuple(counts[:length]) + (0,) * (length - len(counts))
+        for counts in reversed(reversed_mined)
+    )
+    return Count(tuple(classes), tuple(total), mined)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -177,6 +281,18 @@ def convolve(a: Sequence[int], b: Sequence[int]) -> Poly:
             for j, y in enumerate(b):
                 product[i + j] += x * y
     return product
+
+
+_budget: ContextVar[float] = ContextVar("memory budget", default=MEMORY)
+"""The budget, in MiB, of a count not given one: :func:`memory_budget` sets it."""
+
+_SLOT = 8 + 28
+"""Bytes a stored coefficient takes besides its digits: the list's slot and the int's head
+(an int then takes 4 bytes per 30 bits)."""
+_STATE = 200
+"""Bytes a state of a layer takes besides its coefficients: the key, the dict entry, the list."""
+_TRANSITION = 150
+"""Bytes a transition kept for the backward pass takes: a triple and the state it leads to."""
 
 
 @dataclass(frozen=True)
@@ -284,13 +400,15 @@ def _shift(poly: Poly, by: int, weight: int) -> Poly:
     return [0] * by + [weight * value for value in poly]
 
 
-def _add_into(layer: dict[State, Poly], state: State, poly: Poly) -> None:
-    """``layer[state] += poly``, growing the stored polynomial as needed."""
+def _add_into(layer: dict[State, Poly], state: State, poly: Poly) -> int:
+    """``layer[state] += poly``, growing the stored polynomial as needed; the slots added."""
     stored = layer.get(state)
     if stored is None:
         layer[state] = poly
-        return
-    if len(stored) < len(poly):
-        stored.extend([0] * (len(poly) - len(stored)))
+        return len(poly)
+    grown = len(poly) - len(stored)
+    if grown > 0:
+        stored.extend([0] * grown)
     for k, value in enumerate(poly):
         stored[k] += value
+    return max(grown, 0)

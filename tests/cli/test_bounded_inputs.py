@@ -47,10 +47,7 @@ def test_probabilities_caps_cells_like_puzzle_files(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_probabilities_bounds_the_counting_of_a_wide_frontier(tmp_path: Path) -> None:
-    side = 24  # a 1 on every other square of every other row: one frontier of 432 unknowns
-    board: list[list[int | None]] = [
-        [1 if r % 2 == 0 and c % 2 == 0 else None for c in range(side)] for r in range(side)
-    ]
+    board = _sparse_clues(24)  # one frontier of 432 unknown cells
     # In a child process with a deadline and a memory limit: if the budget ever failed, the
     # test fails instead of hanging the suite or taking the machine's memory.
     limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
@@ -61,6 +58,43 @@ def test_probabilities_bounds_the_counting_of_a_wide_frontier(tmp_path: Path) ->
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert "did not finish within 1 s (--time-limit)" in done.stderr
+
+
+def _sparse_clues(side: int) -> list[list[int | None]]:
+    """A 1 on every other square of every other row: one frontier of unknown cells, wide."""
+    return [[1 if r % 2 == 0 and c % 2 == 0 else None for c in range(side)] for r in range(side)]
+
+
+def test_probabilities_memory_defaults_to_the_countings_budget() -> None:
+    from mineshafted.cli.probabilities import MEMORY as OPTION
+    from mineshafted.solver.count import MEMORY
+
+    assert OPTION == MEMORY
+
+
+def test_probabilities_refuses_a_count_past_its_memory_in_one_line(tmp_path: Path) -> None:
+    path = _position(tmp_path, _sparse_clues(24), 144)
+    message = _one_line(["probabilities", path, "--memory", "8", "--time-limit", "60"])
+    assert message == (
+        f"error: {path}: counting the placements would take more than 8 MiB (--memory): the "
+        "clues' frontier (432 unknown cells) is too wide to count exactly; give a position "
+        "with fewer unknown cells beside its clues, or a larger --memory\n"
+    )
+
+
+@pytest.mark.slow
+def test_probabilities_stops_a_wide_frontier_within_a_few_hundred_mib(tmp_path: Path) -> None:
+    # Issue 33: the count of this position grew to 1.7 GB before --time-limit (15 s) stopped
+    # it. Under a 512 MiB address space and no time limit to speak of, its default memory
+    # budget stops it first, in one line: before, a MemoryError's traceback (exit 1).
+    path = _position(tmp_path, _sparse_clues(24), 144)
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20)); "
+    run = "import sys; sys.argv[0] = 'mineshafted'; from mineshafted.cli import main; main()"
+    command = [sys.executable, "-c", limit + run, "probabilities", path, "--time-limit", "300"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "would take more than 512 MiB (--memory)" in done.stderr
 
 
 @pytest.mark.slow

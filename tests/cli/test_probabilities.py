@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mineshafted.cli import app
+from mineshafted.solver import counted
 
 runner = CliRunner()
 
@@ -45,6 +46,31 @@ def test_text_shows_percentages_and_the_safest_cells(position_file: Path) -> Non
     assert lines[1].split() == [".", "1", "100", "67"]
     assert "safest: (0, 2), (2, 2) at 0.0% mine" in result.stdout
     assert "mines left: 3; placements: 3" in result.stdout
+
+
+def test_a_memory_that_admits_the_count_prints_what_the_default_prints(tmp_path: Path) -> None:
+    # Clues 1 on every other square of every other row of 10x10: one frontier of 75 cells,
+    # whose count needs between 1 and 4 MiB of tables as estimated.
+    board = [[1 if r % 2 == 0 and c % 2 == 0 else None for c in range(10)] for r in range(10)]
+    path = tmp_path / "sparse.json"
+    path.write_text(json.dumps({"board": board, "mines": 12}))
+    # Short first: a count made once is remembered in the process, whatever the budget.
+    short = runner.invoke(app, ["probabilities", str(path), "--json", "--memory", "1"])
+    assert short.exit_code == 2 and short.stdout == "", short.output
+    assert short.stderr.count("\n") == 1 and "more than 1 MiB (--memory)" in short.stderr
+    enough = runner.invoke(app, ["probabilities", str(path), "--json", "--memory", "4"])
+    assert enough.exit_code == 0, enough.output
+    counted.cache_clear()
+    default = runner.invoke(app, ["probabilities", str(path), "--json"])
+    assert (default.exit_code, default.stdout) == (0, enough.stdout)
+    assert json.loads(default.stdout)["placements"] == "62138"
+
+
+@pytest.mark.parametrize("memory", ["0.5", "nan", "a lot"])
+def test_a_memory_below_one_mib_is_one_line(position_file: Path, memory: str) -> None:
+    result = runner.invoke(app, ["probabilities", str(position_file), "--memory", memory])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert "Invalid value for '--memory'" in result.stderr
 
 
 @pytest.mark.parametrize(

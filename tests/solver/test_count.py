@@ -3,15 +3,23 @@ combining components under the mine total, with each way a total can fail to fit
 
 from __future__ import annotations
 
+from itertools import product
 from math import comb
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mineshafted.board import Geometry
 from mineshafted.errors import NoPlacementError, Why
 from mineshafted.solver import Constraint, Count, Tally, combine, count_component
-from mineshafted.solver.count import convolve
+from mineshafted.solver.count import (
+    MEMORY,
+    CountTooLargeError,
+    convolve,
+    counted,
+    memory_budget,
+)
 from mineshafted.solver.position import components
 
 
@@ -69,6 +77,93 @@ def test_a_long_frontier_is_counted_without_enumerating_its_placements() -> None
     count = count_component(constraints)
     assert sum(count.placements) == count.placements[100] == 1
     assert [c for c, m in sorted(per_cell(count).items()) if m[100]] == list(range(1, cells, 3))
+
+
+def brute_force(constraints: list[Constraint]) -> tuple[list[int], dict[int, list[int]]]:
+    """Placements by mines, and each cell's placements with a mine on it, by trying them all."""
+    cells = sorted({cell for scope, _ in constraints for cell in scope})
+    placements = [0] * (len(cells) + 1)
+    mined = {cell: [0] * (len(cells) + 1) for cell in cells}
+    for bits in product((0, 1), repeat=len(cells)):
+        mine = dict(zip(cells, bits, strict=True))
+        if all(sum(mine[c] for c in scope) == n for scope, n in constraints):
+            placements[sum(bits)] += 1
+            for cell in cells:
+                mined[cell][sum(bits)] += mine[cell]
+    return placements, mined
+
+
+def trimmed(counts: tuple[int, ...] | list[int]) -> list[int]:
+    """``counts`` without the zeros after its last placement."""
+    counts = list(counts)
+    while counts and not counts[-1]:
+        counts.pop()
+    return counts
+
+
+@settings(max_examples=150, deadline=None)
+@given(overlapping())
+def test_counts_are_every_placement_tried_one_by_one(constraints: list[Constraint]) -> None:
+    count = count_component(constraints)
+    placements, mined = brute_force(constraints)
+    assert trimmed(count.placements) == trimmed(placements)
+    for cell, counts in per_cell(count).items():
+        assert len(counts) == len(count.placements)
+        assert trimmed(counts) == trimmed(mined[cell])
+
+
+def _sparse(rows: int, cols: int) -> list[Constraint]:
+    """A 1 on every other square of every other row of a board: one wide frontier, its
+    unknown cells each beside one to four clues."""
+    geometry = Geometry(rows, cols)
+    return [
+        (tuple(geometry.neighbours(r * cols + c)), 1)
+        for r in range(0, rows, 2)
+        for c in range(0, cols, 2)
+    ]
+
+
+SPARSE = _sparse(7, 15)
+"""32 clues over 73 unknown cells: 8 clues in a row, open at once."""
+
+
+def test_a_budget_does_not_change_a_count_it_admits() -> None:
+    unbounded = count_component(SPARSE, memory=10_000)
+    admitted, refused = [], []
+    for memory in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5):
+        try:
+            admitted.append((memory, count_component(SPARSE, memory=memory)))
+        except CountTooLargeError as error:
+            assert (error.cells, error.memory) == (len(unbounded.cells), memory)
+            refused.append(memory)
+    assert refused and admitted and max(refused) < min(m for m, _ in admitted)
+    assert all(count == unbounded for _, count in admitted)
+
+
+@settings(max_examples=100, deadline=None)
+@given(overlapping(), st.floats(1e-4, 0.05))
+def test_a_count_under_any_budget_is_exact_or_refused(
+    constraints: list[Constraint], memory: float
+) -> None:
+    try:
+        count = count_component(constraints, memory=memory)
+    except CountTooLargeError:
+        return
+    assert count == count_component(constraints)
+
+
+def test_the_memory_budget_holds_for_remembered_counts_within_its_block() -> None:
+    component = tuple(SPARSE[:-1])  # not met elsewhere: not remembered yet
+    with memory_budget(0.01), pytest.raises(CountTooLargeError) as caught:
+        counted(component)
+    assert str(caught.value) == (
+        "counting the placements would take more than 0.01 MiB: the clues' frontier "
+        f"({caught.value.cells} unknown cells) is too wide to count exactly"
+    )
+    exact = count_component(component, memory=MEMORY)
+    assert counted(component) == exact
+    with memory_budget(0.01):  # counted once: remembered, whatever the budget
+        assert counted(component) == exact
 
 
 def test_contradictory_constraints_count_no_placement() -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import random
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -13,19 +16,24 @@ from mineshafted import Board, BoardManager
 from mineshafted.formats import read_puzzles
 from mineshafted.game import (
     Flag,
+    Game,
+    GameRecord,
     GameStatus,
     Outcome,
     Reveal,
+    Rules,
     read_record,
     rebuild,
     views_of,
     write_record,
 )
+from mineshafted.probability import Safest, loop
 from mineshafted.solver import Stage, Sweep
-from mineshafted.solver.recording import record_solve
+from mineshafted.solver.recording import ReasonedManager, record_solve
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 STAGES = {stage.value for stage in Stage}
+SLOW = pytest.mark.slow
 
 
 def _puzzle_board(name: str) -> tuple[Board, int]:
@@ -125,3 +133,81 @@ def test_any_board_records_a_valid_game_whose_reveals_are_safe(data: st.DataObje
     assert game.flags <= board.mines
     report = Sweep(BoardManager(board.to_grid()), start=start, mines=total).run()
     assert game.won == (set(report.undetermined) <= board.mines)  # every safe cell revealed
+
+
+def _recorded(board: Board, start: int, mines: int | None, *, plain: bool) -> GameRecord:
+    """:func:`record_solve`, with the plain watch or the search for the mines counting proved."""
+    rules = Rules.MINE_SHAFTED if mines is None else replace(Rules.MINE_SHAFTED, total_known=True)
+    game = Game.on(board, rules=rules, seed=0)
+    recorder = ReasonedManager(game, plain=plain)
+    recorder.sweep = Sweep(recorder, start=start, mines=mines)
+    try:
+        recorder.sweep.run()
+    except RuntimeError:  # the start cell held a mine
+        return game.record
+    recorder.flag_news()
+    return game.record
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_the_search_flags_what_the_plain_watch_flags_on_any_board(data: st.DataObject) -> None:
+    rows, cols = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
+    cells = rows * cols
+    start = data.draw(st.integers(0, cells - 1))
+    mines = data.draw(st.sets(st.integers(0, cells - 1).filter(lambda c: c != start)))
+    board = Board.from_mines(rows, cols, mines)
+    total = data.draw(st.sampled_from([None, len(mines)]))
+    searched = _recorded(board, start, total, plain=False)
+    assert searched == _recorded(board, start, total, plain=True)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "needs-guess/30x16-99-01.json",
+        "needs-guess/16x16-40-02.json",
+        "no-guess/30x16-130/02.json",
+        "no-guess/16x16-40/03.json",
+        "no-guess/tier-5-mines/01.json",
+    ],
+)
+def test_the_search_flags_what_the_plain_watch_flags_on_shipped_puzzles(name: str) -> None:
+    board, start = _puzzle_board(name)
+    for total in (None, board.mine_count):
+        searched = _recorded(board, start, total, plain=False)
+        assert searched == _recorded(board, start, total, plain=True)
+        assert any(isinstance(e, Flag) and e.reason == "clue" for e in searched.events)
+
+
+def test_classic_play_flags_what_the_plain_watch_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Guesses open zero regions outside the sweep, told through watch_around.
+    def played(seed: int) -> GameRecord:
+        game = Game.draw(16, 16, 40, rules=Rules.CLASSIC, seed=seed)
+        loop.play_out(game, Safest(), random.Random(seed), start=0, stages=True)
+        return game.record
+
+    searched = [played(seed) for seed in range(6)]
+    monkeypatch.setattr(loop, "ReasonedManager", partial(ReasonedManager, plain=True))
+    assert searched == [played(seed) for seed in range(6)]
+    events = [e for record in searched for e in record.events]
+    assert any(isinstance(e, Reveal) and e.guess and len(e.revealed) > 1 for e in events)
+    assert any(isinstance(e, Flag) and e.reason == "clue" for e in events)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["no-guess/60x60-540/01.json", pytest.param("no-guess/200x200-5000/01.json", marks=SLOW)],
+)
+def test_the_search_reads_a_few_cells_per_cell_of_the_board_whatever_its_size(name: str) -> None:
+    # The watch read every hidden cell beside a clue at each move: 240 cells a move on
+    # average on the 200x200 board, 8.5 million in all. The search reads each ring once
+    # per change beside it.
+    board, start = _puzzle_board(name)
+    game = Game.on(board, rules=Rules.MINE_SHAFTED, seed=0)
+    recorder = ReasonedManager(game)
+    recorder.sweep = Sweep(recorder, start=start)
+    assert recorder.sweep.run().solved
+    recorder.flag_news()
+    assert recorder.reads <= 10 * board.geometry.cells
+    assert len(game.record.events) == board.geometry.cells + 1  # a reveal or flag each, the end
