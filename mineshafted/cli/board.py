@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from .options import at_least, check_cells
-from .output import fail, fail_on_error
+from .output import emit, fail, fail_on_error
 
 __all__ = ["HELP", "command"]
 
@@ -53,4 +53,4 @@ def command(
             fail("every square is a mine: a puzzle needs a safe square to start from")
     name = f"{height}x{width}-{mine_pct:g}pct-seed{seed}"
     # The start (the first safe square) is for `solve`; the rules' first move is a free guess.
-    typer.echo(format_puzzle(Puzzle(board, name=name, start=safe[0], extra={"seed": seed})))
+    emit(format_puzzle(Puzzle(board, name=name, start=safe[0], extra={"seed": seed})))

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import fail, fail_on_error, save_record
-from .status import EXIT_INTERRUPTED, exit_status
+from .output import fail, fail_on_error, note, save_record
+from .status import exit_status, stopped
+from .usage import Command, show_help_without_command
 
 if TYPE_CHECKING:
     from ..studies import BoardLine, Kind
@@ -35,7 +36,14 @@ HELP = (
 )
 """The command group's ``--help`` text."""
 
-app = typer.Typer(name="experiment", help=HELP, no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    name="experiment",
+    help=HELP,
+    invoke_without_command=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.callback()(show_help_without_command)
 
 Agents = Annotated[
     str | None,
@@ -75,6 +83,7 @@ Force = Annotated[
 
 @app.command(
     "density",
+    cls=Command,
     help="Mean score (with 95% intervals) of each agent at each mine density, under the CS440 "
     "rules, on a square board; writes density.jsonl, density.csv and density.png.",
 )
@@ -109,12 +118,13 @@ def density(
         _run(study, tally.add, paths, jobs, dask, force, "density")
         rows = study.rows_of(tally)
         write_rows(rows, paths.csv)
-    typer.echo(f"wrote {paths.csv}", err=True)
+    note(f"wrote {paths.csv}")
     _draw(lambda: _density_png(rows, paths.png, size), paths.png)
 
 
 @app.command(
     "presets",
+    cls=Command,
     help="Win rate (with 95% intervals) of each agent on each of the lab's presets (easy 8x8, "
     "9x9, 10x10 with 10 mines; medium 13x15, 16x16 with 40; hard 30x16 with 99) under classic "
     "rules; writes presets.jsonl, presets.csv and presets.png and prints a table.",
@@ -155,12 +165,12 @@ def presets(
         rows = study.rows_of(tally)
         write_rows(rows, paths.csv)
     _table(rows)
-    typer.echo(f"wrote {paths.csv}", err=True)
+    note(f"wrote {paths.csv}")
     _draw(lambda: _presets_png(rows, paths.png), paths.png)
     for preset, name, path in records:
         save_record(preset_game(preset, name, seed=seed).record, path)
     if records:
-        typer.echo(f"wrote {len(records)} game record(s) to {out}", err=True)
+        note(f"wrote {len(records)} game record(s) to {out}")
 
 
 @dataclass(frozen=True)
@@ -182,7 +192,8 @@ def _run(
     label: str,
 ) -> None:
     """Play the boards not yet in the journal, each board (resumed or played) given to
-    ``fold``, with a progress bar; end with status 130 and one line on stderr if interrupted.
+    ``fold``, with a progress bar; end with one line on stderr and status 130 if interrupted
+    (143 if terminated).
 
     Raises
     ------
@@ -190,7 +201,7 @@ def _run(
         From the runner: a journal of other arguments (unless ``force`` starts it afresh), no
         Dask, no scheduler.
     """
-    from ..studies import JournalError, run_study
+    from ..studies import JournalError, SchedulerError, run_study
 
     if force and paths.journal.exists():
         try:
@@ -207,11 +218,14 @@ def _run(
             )
         except JournalError as error:
             fail(f"{error} (or --force to start afresh)", exit_status(error))
+        except SchedulerError as error:
+            fail(f"--dask: {error}", exit_status(error))
     if finished.interrupted:
+        word, status = stopped(finished)
         fail(
-            f"interrupted: {finished.games} of {study.count} board(s) done; "
+            f"{word}: {finished.games} of {study.count} board(s) done; "
             "run the same command to resume",
-            EXIT_INTERRUPTED,
+            status,
         )
 
 
@@ -289,9 +303,9 @@ def _draw(draw: Callable[[], None], path: Path) -> None:
     try:
         draw()
     except MissingExtraError as error:
-        typer.echo(f"note: no {path.name}: {error}", err=True)
+        note(f"note: no {path.name}: {error}")
         return
-    typer.echo(f"wrote {path}", err=True)
+    note(f"wrote {path}")
 
 
 def _density_png(rows: list[DensityRow], path: Path, size: int) -> None:

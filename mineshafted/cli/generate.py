@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .options import at_least, parse_cell
-from .output import emit, fail, fail_on_error, finish_output
+from .output import emit, fail, fail_on_error, note, written
 
 if TYPE_CHECKING:
     from ..solver.technique import Technique
@@ -143,6 +143,8 @@ def command(
             clash = [t for t in targets if t.exists()]
             if clash and not force:
                 fail(f"{clash[0]}: already exists (use --force to overwrite)")
+            if out.exists() and not out.is_dir():
+                fail(f"{out}: not a directory")
             out.mkdir(parents=True, exist_ok=True)
         draws = 0
         show = count > 1 and sys.stderr.isatty()
@@ -156,16 +158,15 @@ def command(
                 if out is None:
                     emit(dump_puzzle(puzzle))
                 else:
-                    targets[number - 1].write_text(format_puzzle(puzzle) + "\n")
-    finish_output()
+                    with written(targets[number - 1]):
+                        targets[number - 1].write_text(format_puzzle(puzzle) + "\n")
     if uniform:
-        typer.echo(
+        note(
             f"uniform: {count} board(s) from {draws:,} draw(s): acceptance "
-            f"{count / draws:.2%} (1 in {draws / count:.3g})",
-            err=True,
+            f"{count / draws:.2%} (1 in {draws / count:.3g})"
         )
     if out is not None:
-        typer.echo(f"wrote {count} puzzle file(s) to {out}", err=True)
+        note(f"wrote {count} puzzle file(s) to {out}")
 
 
 def _parse_techniques(technique: str | None, needs: str | None) -> tuple[Technique, bool]:
