@@ -208,7 +208,7 @@ def run_study(
     >>> from mineshafted.studies import Study, Tally
     >>> tally = Tally()
     >>> run_study(Study(9, 9, 10, games=3, seed=1), fold=tally.add)
-    Finished(games=3, interrupted=False, resumed=0)
+    Finished(games=3, interrupted=False, resumed=0, stopped_by=None)
     >>> tally.summary().wins
     3
 
