@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .options import dask_option
 from .output import fail, fail_on_error, note, save_record
 from .status import exit_status, stopped
 from .usage import Command, show_help_without_command
@@ -56,14 +57,7 @@ Agents = Annotated[
 ]
 Seed = Annotated[int, typer.Option(help="Seed: the same seed gives the same boards and guesses.")]
 Jobs = Annotated[int, typer.Option(help="Worker processes.")]
-Dask = Annotated[
-    str | None,
-    typer.Option(
-        metavar="local|ADDRESS",
-        help="Play on Dask: 'local' starts a LocalCluster of --jobs workers; tcp://host:port "
-        "uses that scheduler. Needs pip install 'mineshafted[dask]'.",
-    ),
-]
+Dask = Annotated[str | None, dask_option()]
 Out = Annotated[
     Path,
     typer.Option(

@@ -12,6 +12,7 @@ __all__ = [
     "at_least",
     "check_cells",
     "check_jobs",
+    "dask_option",
     "parse_cell",
     "record_option",
 ]
@@ -52,6 +53,25 @@ def record_option(one: str, holding: str) -> Any:
         dir_okay=False,
         help=f"With one {one}: write its game record ({holding}) for `mineshafted replay`. "
         "An existing file is kept.",
+    )
+
+
+def dask_option() -> Any:
+    """The ``--dask local|ADDRESS`` option of the commands that run studies, its address
+    checked as it is read (:func:`mineshafted.studies.check_address`): a bad one is a usage
+    error naming ``--dask`` and the schemes it takes, before anything is made.
+
+    Returns
+    -------
+    typer.models.OptionInfo
+        For ``Annotated[str | None, dask_option()] = None``.
+    """
+    return typer.Option(
+        "--dask",
+        metavar="local|ADDRESS",
+        callback=_dask_address,
+        help="Play on Dask: 'local' starts a LocalCluster of --jobs workers; tcp://host:port "
+        "uses that scheduler. Needs pip install 'mineshafted[dask]'.",
     )
 
 
@@ -111,3 +131,21 @@ def parse_cell(text: str) -> tuple[int, int]:
     except ValueError:
         raise typer.BadParameter(f"{text!r} is not ROW,COL (e.g. 0,0)") from None
     return row, col
+
+
+def _dask_address(address: str | None) -> str | None:
+    """``--dask`` as given, once it names a local cluster or reads as a scheduler's address.
+
+    Raises
+    ------
+    typer.BadParameter
+        Not an address of a Dask scheduler.
+    """
+    from ..studies import LOCAL, StudyError, check_address
+
+    if address is None or address == LOCAL:
+        return address
+    try:
+        return check_address(address)
+    except StudyError as error:
+        raise typer.BadParameter(str(error)) from None

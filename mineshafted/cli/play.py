@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..game import FirstMove
-from .options import check_cells, check_jobs, record_option
+from .options import check_cells, check_jobs, dask_option, record_option
 from .output import check_record, emit, fail, fail_on_error, note, save_record
 from .status import exit_status, stopped
 
@@ -103,14 +103,7 @@ def command(
         ),
     ] = "best",
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
-    dask: Annotated[
-        str | None,
-        typer.Option(
-            metavar="local|ADDRESS",
-            help="Play on Dask: 'local' starts a LocalCluster of --jobs workers; tcp://host:port "
-            "uses that scheduler. Needs pip install 'mineshafted[dask]'.",
-        ),
-    ] = None,
+    dask: Annotated[str | None, dask_option()] = None,
     out: Annotated[
         Path | None,
         typer.Option(

@@ -72,7 +72,10 @@ class App(TyperGroup):
         if not standalone_mode:
             return super().main(*arguments, **extra)
         try:
-            status = super().main(*arguments, **extra)
+            with written():  # --help or --version writing, before any command runs
+                status = super().main(*arguments, **extra)
+        except typer.Exit as stop:
+            status = stop.exit_code
         except Exception as error:
             if not _is_usage_error(error):
                 raise

@@ -48,12 +48,27 @@ from .errors import MissingExtraError, SchedulerError
 from .indices import Indices
 from .journal import Line, open_journal
 
-__all__ = ["LOCAL", "SCHEMES", "Finished", "Fold", "Kind", "Parts", "Player", "run_study"]
+__all__ = [
+    "CONNECT_SECONDS",
+    "LOCAL",
+    "SCHEMES",
+    "Finished",
+    "Fold",
+    "Kind",
+    "Parts",
+    "Player",
+    "check_address",
+    "run_study",
+]
 
 log = logging.getLogger(__name__)
 
 LOCAL = "local"
 """The ``dask`` address that starts a :class:`distributed.LocalCluster` for the study."""
+
+CONNECT_SECONDS = 10
+"""How long a scheduler has to answer (Dask's connection timeout; its greeting gets 5 s
+more)."""
 
 SCHEMES = ("tcp", "tls", "ws", "wss")
 """The schemes of a scheduler's address the runner takes: those of Dask's own network
@@ -226,6 +241,8 @@ def run_study(
     of the calling process (``kill -9``) loses is the chunks under way: at most
     ``16 * 4 * jobs`` games' work, never a line already written.
     """
+    if dask is not None and dask != LOCAL:
+        check_address(dask)  # before anything is made or written
     study.check()
     count = study.count
 
@@ -237,6 +254,46 @@ def run_study(
         return _run(study, Indices(), None, jobs, dask, dask_processes, keep, on_game)
     with open_journal(out, study.key, study.read, keep) as journal:
         return _run(study, journal.done, journal.append, jobs, dask, dask_processes, keep, on_game)
+
+
+def check_address(address: str) -> str:
+    """``address`` once it reads as a scheduler's: ``SCHEME://HOST:PORT`` or ``HOST:PORT``
+    (over TCP), with a scheme of :data:`SCHEMES` and a port that is a number.
+
+    Raises
+    ------
+    SchedulerError
+        Any other address; the message says what is wrong and lists the schemes.
+
+    Examples
+    --------
+    >>> check_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    >>> check_address("bogus://x")
+    Traceback (most recent call last):
+    ...
+    mineshafted.studies.errors.SchedulerError: 'bogus://x' is not a Dask scheduler's address \
+(no scheme 'bogus'): give 'local' for a local cluster, or SCHEME://HOST:PORT with SCHEME one \
+of tcp, tls, ws, wss
+    """
+    scheme, _, location = address.strip().rpartition("://")
+    host, colon, port = location.rpartition(":")
+    reason = None
+    if not address.strip():
+        reason = "it is empty"
+    elif scheme and scheme not in SCHEMES:
+        reason = f"no scheme {scheme!r}"
+    elif not location or (colon and not host):
+        reason = "no host"
+    elif colon and not (port.isdigit() and 0 < int(port) < 65536):
+        reason = f"the port {port!r} is not a number from 1 to 65535"
+    if reason is not None:
+        raise SchedulerError(
+            f"{address!r} is not a Dask scheduler's address ({reason}): give 'local' for a "
+            f"local cluster, or SCHEME://HOST:PORT with SCHEME one of {', '.join(SCHEMES)}",
+            address=address,
+        )
+    return address
 
 
 def _run(
@@ -410,8 +467,6 @@ def _on_dask(
     except ImportError:
         raise MissingExtraError("dask", package="Dask", needed_by="--dask") from None
     cluster = None
-    if address != LOCAL:
-        address = _address(address)
     try:
         if address == LOCAL:
             cluster = distributed.LocalCluster(  # type: ignore[no-untyped-call,unused-ignore]
@@ -423,9 +478,7 @@ def _on_dask(
             )
             client = distributed.Client(cluster)  # type: ignore[no-untyped-call,unused-ignore]
         else:
-            client = distributed.Client(  # type: ignore[no-untyped-call,unused-ignore]
-                address, timeout="10s"
-            )
+            client = _client(distributed, address)
     except (OSError, TimeoutError) as error:
         if cluster is not None:
             cluster.close()  # type: ignore[no-untyped-call,unused-ignore]
@@ -457,41 +510,36 @@ def _on_dask(
             cluster.close()  # type: ignore[no-untyped-call,unused-ignore]
 
 
-def _address(address: str) -> str:
-    """``address`` once it reads as a scheduler's: ``SCHEME://HOST:PORT`` or ``HOST:PORT``
-    (over TCP), with a scheme of :data:`SCHEMES` and a port that is a number.
+def _client(distributed: Any, address: str) -> Any:
+    """A client of the Dask scheduler at ``address``, connected within :data:`CONNECT_SECONDS`.
+
+    Dask bounds the connection with its ``timeout``, but not the greeting that follows: a
+    server that accepts the connection and never answers would hold ``Client`` forever. So the
+    client is made in a daemon thread, waited for a little longer than its own timeout, and
+    left behind if it has not answered by then.
 
     Raises
     ------
-    SchedulerError
-        Any other address; the message says what is wrong and lists the schemes.
-
-    Examples
-    --------
-    >>> _address("tcp://10.0.0.5:8786")
-    'tcp://10.0.0.5:8786'
-    >>> _address("bogus://x")
-    Traceback (most recent call last):
-    ...
-    mineshafted.studies.errors.SchedulerError: 'bogus://x' is not a Dask scheduler's address \
-(no scheme 'bogus'): give 'local' for a local cluster, or SCHEME://HOST:PORT with SCHEME one \
-of tcp, tls, ws, wss
+    TimeoutError
+        No answer in time.
+    OSError, ValueError
+        From Dask: no connection, an address it cannot read.
     """
-    scheme, _, location = address.strip().rpartition("://")
-    host, colon, port = location.rpartition(":")
-    reason = None
-    if not address.strip():
-        reason = "it is empty"
-    elif scheme and scheme not in SCHEMES:
-        reason = f"no scheme {scheme!r}"
-    elif not location or (colon and not host):
-        reason = "no host"
-    elif colon and not (port.isdigit() and 0 < int(port) < 65536):
-        reason = f"the port {port!r} is not a number from 1 to 65535"
-    if reason is not None:
-        raise SchedulerError(
-            f"{address!r} is not a Dask scheduler's address ({reason}): give 'local' for a "
-            f"local cluster, or SCHEME://HOST:PORT with SCHEME one of {', '.join(SCHEMES)}",
-            address=address,
-        )
-    return address
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = distributed.Client(
+                address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False
+            )
+        except Exception as error:  # handed to the caller
+            made["error"] = error
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 5)
+    if "error" in made:
+        raise made["error"]
+    if "client" not in made:
+        raise TimeoutError(f"no answer within {CONNECT_SECONDS} s")
+    return made["client"]
