@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import dask_option
+from .options import MAX_COUNT, check_cells, dask_option, jobs_option, within
 from .output import fail, fail_on_error, note, save_record
 from .status import exit_status, stopped
 from .usage import Command, show_help_without_command
@@ -56,7 +56,7 @@ Agents = Annotated[
     ),
 ]
 Seed = Annotated[int, typer.Option(help="Seed: the same seed gives the same boards and guesses.")]
-Jobs = Annotated[int, typer.Option(help="Worker processes.")]
+Jobs = Annotated[int, jobs_option()]
 Dask = Annotated[str | None, dask_option()]
 Out = Annotated[
     Path,
@@ -82,14 +82,18 @@ Force = Annotated[
     "rules, on a square board; writes density.jsonl, density.csv and density.png.",
 )
 def density(
-    size: Annotated[int, typer.Option(help="Board side d (a d x d board).")] = 20,
+    size: Annotated[
+        int, typer.Option(metavar="D", callback=within(1), help="Board side d (a d x d board).")
+    ] = 20,
     densities: Annotated[
         str,
         typer.Option(
             metavar="START:STOP:STEP", help="Densities: a range (ends included) or a list."
         ),
     ] = "0.05:0.95:0.05",
-    runs: Annotated[int, typer.Option(help="Boards per density.")] = 30,
+    runs: Annotated[
+        int, typer.Option(metavar="N", callback=within(1, MAX_COUNT), help="Boards per density.")
+    ] = 30,
     agents: Agents = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
@@ -104,7 +108,7 @@ def density(
     with fail_on_error():
         chosen = parse_densities(densities)
         names = _names(agents, DENSITY_AGENTS)
-        _counts(size=size, runs=runs, jobs=jobs)
+        check_cells(size, size, "--size: a board")
         study = DensityStudy(size, tuple(chosen), runs, tuple(names), seed)
         study.check()
         paths = _targets(out, "density", force)
@@ -124,7 +128,14 @@ def density(
     "rules; writes presets.jsonl, presets.csv and presets.png and prints a table.",
 )
 def presets(
-    games: Annotated[int, typer.Option(help="Games per preset (each agent plays each).")] = 1000,
+    games: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            callback=within(1, MAX_COUNT),
+            help="Games per preset (each agent plays each).",
+        ),
+    ] = 1000,
     agents: Agents = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
@@ -146,7 +157,6 @@ def presets(
 
     with fail_on_error():
         names = _names(agents, PRESET_AGENTS)
-        _counts(games=games, jobs=jobs)
         study = PresetsStudy(games, tuple(names), tuple(PRESETS), seed)
         study.check()
         paths = _targets(out, "presets", force)
@@ -239,23 +249,6 @@ def _names(text: str | None, default: tuple[str, ...]) -> list[str]:
     for name in names:
         agent(name)
     return names
-
-
-def _counts(**counts: int) -> None:
-    """Refuse a count below 1 or past its bound with one line naming the option: jobs at
-    most :data:`~.options.MAX_JOBS`, games and runs at most :data:`~.options.MAX_COUNT`, a
-    board (``size`` x ``size``) at most the puzzle files' cell cap."""
-    from .options import MAX_COUNT, check_cells, check_jobs
-
-    for name, value in counts.items():
-        if value < 1:
-            fail(f"--{name} must be at least 1, not {value}")
-        if name == "jobs":
-            check_jobs(value)
-        elif name == "size":
-            check_cells(value, value, "--size: a board")
-        elif value > MAX_COUNT:
-            fail(f"--{name} must be at most {MAX_COUNT:,}, not {value}")
 
 
 def _targets(out: Path, stem: str, force: bool) -> _Paths:

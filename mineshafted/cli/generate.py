@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import at_least, parse_cell
+from .options import MAX_COUNT, parse_cell, parse_whole, within
 from .output import emit, fail, fail_on_error, note, written
 
 if TYPE_CHECKING:
@@ -37,13 +37,41 @@ HELP = (
 
 
 def command(
-    rows: Annotated[int, typer.Argument(metavar="ROWS", help="Board rows.", show_default=False)],
-    cols: Annotated[int, typer.Argument(metavar="COLS", help="Board columns.", show_default=False)],
+    rows: Annotated[
+        int,
+        typer.Argument(
+            metavar="ROWS",
+            parser=parse_whole,
+            callback=within(1),
+            help="Board rows.",
+            show_default=False,
+        ),
+    ],
+    cols: Annotated[
+        int,
+        typer.Argument(
+            metavar="COLS",
+            parser=parse_whole,
+            callback=within(1),
+            help="Board columns.",
+            show_default=False,
+        ),
+    ],
     mines: Annotated[
-        int, typer.Argument(metavar="MINES", help="Number of mines.", show_default=False)
+        int,
+        typer.Argument(
+            metavar="MINES",
+            parser=parse_whole,
+            callback=within(0),
+            help="Number of mines.",
+            show_default=False,
+        ),
     ],
     count: Annotated[
-        int, typer.Option("--count", "-n", min=1, max=1_000_000, help="How many boards.")
+        int,
+        typer.Option(
+            "--count", "-n", metavar="N", callback=within(1, MAX_COUNT), help="How many boards."
+        ),
     ] = 1,
     seed: Annotated[
         int | None,
@@ -116,7 +144,6 @@ def command(
     from ..formats import dump_puzzle, format_puzzle
     from ..generate import generate_many
 
-    at_least(ROWS=(rows, 1), COLS=(cols, 1), MINES=(mines, 0))
     certified, exact = _parse_techniques(technique, needs)
 
     row, col = parse_cell(start)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..game import FirstMove
-from .options import check_cells, check_jobs, dask_option, record_option
+from .options import check_cells, dask_option, jobs_option, parse_whole, record_option, within
 from .output import check_record, emit, fail, fail_on_error, note, save_record
 from .status import exit_status, stopped
 
@@ -40,18 +40,29 @@ HELP = (
 def command(
     rows: Annotated[
         int | None,
-        typer.Argument(metavar="ROWS", help="Board rows (not with --boards).", show_default=False),
+        typer.Argument(
+            metavar="ROWS",
+            parser=parse_whole,
+            help="Board rows (not with --boards).",
+            show_default=False,
+        ),
     ] = None,
     cols: Annotated[
         int | None,
         typer.Argument(
-            metavar="COLS", help="Board columns (not with --boards).", show_default=False
+            metavar="COLS",
+            parser=parse_whole,
+            help="Board columns (not with --boards).",
+            show_default=False,
         ),
     ] = None,
     mines: Annotated[
         int | None,
         typer.Argument(
-            metavar="MINES", help="Number of mines (not with --boards).", show_default=False
+            metavar="MINES",
+            parser=parse_whole,
+            help="Number of mines (not with --boards).",
+            show_default=False,
         ),
     ] = None,
     boards: Annotated[
@@ -67,6 +78,8 @@ def command(
         typer.Option(
             "--games",
             "-n",
+            metavar="N",
+            callback=within(1),
             help="How many games: default 1, or every board of --boards (then the first N).",
             show_default=False,
         ),
@@ -102,7 +115,7 @@ def command(
             "best-endgame; see the players guide).",
         ),
     ] = "best",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    jobs: Annotated[int, jobs_option()] = 1,
     dask: Annotated[str | None, dask_option()] = None,
     out: Annotated[
         Path | None,
@@ -125,9 +138,6 @@ def command(
     ] = False,
 ) -> None:
     """Check the arguments, play the games and print them."""
-    if games is not None and games < 1:
-        fail(f"--games must be at least 1, not {games}")
-    check_jobs(jobs)
     study: Study | BoardsStudy
     if boards is None:
         study = _drawn(rows, cols, mines, games, seed, first, start, policy)

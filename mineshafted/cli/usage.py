@@ -30,9 +30,10 @@ __all__ = ["NUMBERS", "App", "Command", "show_help_without_command"]
 NUMBERS: dict[str, Any] = {"ignore_unknown_options": True}
 """The ``context_settings`` of a command whose arguments are numbers that may be negative
 (``generate -1 5 1``): a word the parser does not know as an option is kept as an argument,
-so ``-1`` reaches the command's own check (``ROWS must be at least 1, not -1``). An unknown
-option given there is reported by the argument it lands in (``'--frob' is not a valid
-integer``) or as an extra argument."""
+so ``-1`` reaches the argument's own check (``ROWS must be at least 1, not -1``) instead of
+click's ``No such option: -1``. An unknown option given there lands in an argument, whose
+parser names it (``'--frob' is not a whole number, nor an option of this command``:
+:func:`~mineshafted.cli.options.parse_whole`), or is an extra argument."""
 
 
 class App(TyperGroup):
