@@ -1,10 +1,15 @@
 """The command line: the ``mineshafted`` app, one module per command, imported lazily.
 
 Each command lives in ``cli/<name>.py`` with a ``command`` function and its ``HELP`` text. A
-command module imports only typer and the small ``output`` and ``status`` helpers at its top;
-the library parts it needs (solver, generator, grading, rich tables) are imported inside
-``command``, so ``mineshafted --help`` or ``mineshafted solve`` never load the grading harness
-or the generator. A new command is one new module and one registration line below.
+command module imports only typer, the small ``output``, ``options`` and ``status`` helpers and
+the library's enums its options take (``FirstMove``) at its top; the library parts it needs
+(solver, generator, grading, rich tables) are imported inside ``command``, so ``mineshafted
+--help`` or ``mineshafted solve`` never load the grading harness or the generator. A new
+command is one new module and one registration line below.
+
+How the command line reads its arguments and reports usage errors and failed writes lives in
+:mod:`.usage` (the root group and the command class, on typer's documented ``cls=`` and
+``context_settings``); what it prints, in :mod:`.output`.
 """
 
 from __future__ import annotations

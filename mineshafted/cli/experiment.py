@@ -29,11 +29,12 @@ HELP = (
     "mines). presets: the lab's autograder (a mine loses; win rate per preset).\n\n"
     "Both write only into --out: each finished board as one line of STUDY.jsonl, then "
     "STUDY.csv and STUDY.png. Board i is drawn from --seed and i alone, so the tables are the "
-    "same whatever --jobs or --dask; Ctrl-C stops cleanly and the same command resumes from "
+    "same whatever --jobs or --dask; Ctrl-C or SIGTERM stops cleanly and the same command "
+    "resumes from "
     "the .jsonl. Results already there are kept without --force. The PNG needs matplotlib "
     "(pip install 'mineshafted[plots]'); without it the CSV is still written. Exit status: 0 "
     "done; 2 bad arguments or results already there (one line on stderr says which); 130 "
-    "interrupted."
+    "interrupted; 143 terminated."
 )
 """The command group's ``--help`` text."""
 

@@ -31,8 +31,8 @@ HELP = (
     "player knew, ? a cell it did not); more print the win rate with its 95% Wilson\n"
     "interval, guesses and time per game. Game i depends on --seed and i alone, so the wins\n"
     "are the same whatever --jobs or --dask. --out appends one JSON line per finished game;\n"
-    "Ctrl-C stops cleanly and the same command resumes. Exit status: 0 done; 2 bad\n"
-    "arguments or a bad boards file (one line on stderr); 130 interrupted."
+    "Ctrl-C or SIGTERM stops cleanly and the same command resumes. Exit status: 0 done; 2 bad\n"
+    "arguments or a bad boards file (one line on stderr); 130 interrupted; 143 terminated."
 )
 """The command's ``--help`` text."""
 
