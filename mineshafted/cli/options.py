@@ -1,4 +1,5 @@
-"""Options shared by several commands, written once: ``--record``, ``--start``, limits."""
+"""Options shared by several commands, written once: ``--record``, ``--jobs``, ``--dask``,
+``--start``, the numbers commands take and the ranges they must fall in."""
 
 from __future__ import annotations
 
