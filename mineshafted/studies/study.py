@@ -537,9 +537,10 @@ def _client(distributed: Any, address: str) -> Any:
 
     thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
     thread.start()
-    thread.join(CONNECT_SECONDS + 5)
+    waited = CONNECT_SECONDS + 5
+    thread.join(waited)
     if "error" in made:
         raise made["error"]
     if "client" not in made:
-        raise TimeoutError(f"no answer within {CONNECT_SECONDS} s")
+        raise TimeoutError(f"no answer within {waited} s")
     return made["client"]
