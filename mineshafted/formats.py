@@ -15,6 +15,7 @@ import json
 import stat
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ __all__ = [
     "read_lines",
     "read_puzzles",
     "read_text",
+    "writing",
 ]
 
 MAX_CELLS = 1_000_000
@@ -193,6 +195,30 @@ def read_text(path: str | Path, *, limit: int | None = None) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (byte {error.start})", source=_origin(path)) from None
+
+
+@contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """Name ``path`` in an ``OSError`` raised in the block without a file name.
+
+    Opening a file that cannot be opened names it; a write that fails later (a full disk, a
+    device that refuses it) does not: in the block, such an error is raised again with
+    ``path`` as its file name, so a message can say which file could not be written.
+
+    Examples
+    --------
+    >>> with writing("/dev/full"):
+    ...     raise OSError(28, "No space left on device")
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 28] No space left on device: '/dev/full'
+    """
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None or isinstance(error, BrokenPipeError):
+            raise
+        raise OSError(error.errno, error.strerror or str(error), str(path)) from error
 
 
 def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:

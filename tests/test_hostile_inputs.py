@@ -1,21 +1,25 @@
-"""Every command against a catalogue of hostile inputs (issue 19 §4): exit status 2, one line
-on stderr, no traceback, within a time bound (and, for an endless device, a memory bound).
+"""Every command against a catalogue of hostile inputs (issue 19 §4, issue 33): exit status 2,
+one line on stderr, no traceback, within a time bound (and, where a run could grow, a memory
+bound).
 
 Each row is a command with one input slot (``{}``) and a kind of bad input put there. The
 commands run in this process through typer's runner, except where a real file descriptor and
-a memory limit matter (``/dev/zero``): those run in a child under a 1 GiB address-space limit.
+a memory limit matter (``/dev/zero``, ``/dev/full``, a range of densities that once made an
+endless list): those run in a child under a 1 GiB address-space limit.
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -23,6 +27,9 @@ from typer.testing import CliRunner
 from mineshafted.cli import app
 
 runner = CliRunner()
+
+SAMPLE = Path(__file__).resolve().parents[1] / "puzzles" / "no-guess" / "4x3-sample" / "01.json"
+"""A shipped puzzle, solved from its start."""
 
 SECONDS = 20.0
 """The most any row may take."""
@@ -213,4 +220,121 @@ def test_an_endless_device_is_one_line_in_bounded_time_and_memory(
     stderr = child.stderr.decode(errors="replace")
     assert child.returncode == 2, stderr[-500:]
     assert stderr.startswith("error: /dev/zero") and stderr.count("\n") == 1, stderr[-500:]
+    assert took < SECONDS
+
+
+# -- inputs that ran away or ended in a traceback (issue 33) ----------------------------------
+
+
+def _limited(
+    args: list[str], *, stdout: Any = subprocess.PIPE, seconds: float = SECONDS
+) -> tuple[subprocess.CompletedProcess[bytes], float, str]:
+    """Run the command line in a child under a 1 GiB address-space limit, killed after
+    ``seconds``; the finished child, the seconds it took and its stderr."""
+    started = time.perf_counter()
+    child = subprocess.run(
+        [sys.executable, "-m", "mineshafted", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        timeout=seconds,
+        preexec_fn=_limit_memory,
+        check=False,
+    )
+    return child, time.perf_counter() - started, child.stderr.decode(errors="replace")
+
+
+def _one_line(stderr: str) -> str:
+    """The one line of ``stderr``, checked to be one ``error:`` line and no traceback."""
+    assert stderr.startswith("error: ") and stderr.count("\n") == 1, stderr[-500:]
+    return stderr
+
+
+@pytest.mark.parametrize(
+    "densities", ["1e-300:1:1e-300", "-1e300:1e300:1", ",".join(["0.5"] * 1001)]
+)
+@pytest.mark.slow
+def test_too_many_densities_are_refused_before_any_is_made(tmp_path: Path, densities: str) -> None:
+    args = ["experiment", "density", "--densities", densities, "--runs", "1", "--size", "5"]
+    child, took, stderr = _limited([*args, "--out", str(tmp_path / "D")])
+    assert child.returncode == 2
+    assert "--densities" in _one_line(stderr) and "at most 1,000" in stderr
+    assert took < SECONDS and not (tmp_path / "D").exists()
+
+
+BAD_ADDRESSES = ["bogus://x", "", "   ", "tcp://", "tcp://:8786", "tcp://host:port", "ucx://h:1"]
+"""Addresses no Dask scheduler has: an unknown scheme, empty, no host, a port that is no
+number, a scheme the runner does not take."""
+
+
+@pytest.mark.parametrize("address", BAD_ADDRESSES)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "9", "9", "10", "--games", "5"],
+        ["experiment", "presets", "--games", "1", "--out", "{tmp}"],
+        ["experiment", "density", "--runs", "1", "--size", "5", "--out", "{tmp}"],
+    ],
+    ids=["play", "presets", "density"],
+)
+def test_a_bad_dask_address_is_one_line_naming_the_schemes(
+    tmp_path: Path, command: list[str], address: str
+) -> None:
+    args = [a.replace("{tmp}", str(tmp_path / "out")) for a in command]
+    started = time.perf_counter()
+    result = runner.invoke(app, [*args, "--dask", address])
+    assert result.exit_code == 2, result.output
+    line = _one_line(result.stderr)
+    assert line.startswith(
+        f"error: Invalid value for '--dask': {address!r} is not a Dask scheduler's address"
+    )
+    assert "'local'" in line and "tcp, tls, ws, wss" in line
+    assert time.perf_counter() - started < 5
+    assert not (tmp_path / "out").exists(), "nothing is written for a bad address"
+
+
+@pytest.mark.slow
+def test_a_scheduler_that_never_answers_is_one_line_within_the_timeout() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # connects, never speaks
+        port = silent.getsockname()[1]
+        args = ["play", "9", "9", "10", "--games", "5", "--dask", f"tcp://127.0.0.1:{port}"]
+        child, took, stderr = _limited(args, seconds=60)
+    assert child.returncode == 2
+    assert _one_line(stderr).startswith("error: --dask: cannot reach the Dask scheduler at")
+    assert took < 30, f"took {took:.1f} s"
+
+
+FULL_OUTPUT: dict[str, list[str]] = {
+    "--help": ["--help"],
+    "--version": ["--version"],
+    "solve --help": ["solve", "--help"],
+    "solve": ["solve", "{sample}"],
+    "generate": ["generate", "5", "5", "3", "--seed", "1"],
+    "rate": ["rate", "{sample}"],
+    "board": ["board", "5", "5", "10", "--seed", "1"],
+    "probabilities": ["probabilities", "{position}"],
+    "play": ["play", "9", "9", "10"],
+    "play -n": ["play", "9", "9", "10", "-n", "3"],
+    "replay": ["replay", "{sample}", "--out", "{tmp}/page.html"],
+    "rules eval": ["rules", "eval", "rules/examples/corner.s4", "1", "{sample}"],
+    "rules check": ["rules", "check", "rules/examples/corner.s4"],
+    "experiment presets": ["experiment", "presets", "--games", "1", "--out", "{tmp}/out"],
+}
+"""Every command that prints on standard output, with arguments that make it print."""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("command", list(FULL_OUTPUT))
+@pytest.mark.slow
+def test_a_full_output_is_one_line_and_no_traceback(tmp_path: Path, command: str) -> None:
+    position = tmp_path / "position.json"
+    position.write_text('{"board": [[1, null], [null, null]], "mines": 1}')
+    args = [
+        a.replace("{sample}", str(SAMPLE)).replace("{position}", str(position))
+        for a in FULL_OUTPUT[command]
+    ]
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    with open("/dev/full", "w") as full:
+        child, took, stderr = _limited(args, stdout=full)
+    assert child.returncode == 2, stderr[-500:]
+    assert _one_line(stderr) == "error: cannot write the output: no space left on device\n"
     assert took < SECONDS

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from .options import at_least, check_cells
-from .output import fail, fail_on_error
+from .options import check_cells, parse_number, parse_whole, within
+from .output import emit, fail, fail_on_error
 
 __all__ = ["HELP", "command"]
 
@@ -20,12 +20,32 @@ HELP = (
 
 
 def command(
-    height: Annotated[int, typer.Argument(metavar="HEIGHT", show_default=False)],
-    width: Annotated[int, typer.Argument(metavar="WIDTH", show_default=False)],
+    height: Annotated[
+        int,
+        typer.Argument(
+            metavar="HEIGHT",
+            parser=parse_whole,
+            callback=within(1),
+            help="Board rows.",
+            show_default=False,
+        ),
+    ],
+    width: Annotated[
+        int,
+        typer.Argument(
+            metavar="WIDTH",
+            parser=parse_whole,
+            callback=within(1),
+            help="Board columns.",
+            show_default=False,
+        ),
+    ],
     mine_pct: Annotated[
         float,
         typer.Argument(
             metavar="MINE_PCT",
+            parser=parse_number,
+            callback=within(0, 100),
             help="Percent chance of a mine, 0-100.",
             show_default=False,
         ),
@@ -40,9 +60,6 @@ def command(
     from ..formats import Puzzle, format_puzzle
     from ..rules import chance_board
 
-    at_least(HEIGHT=(height, 1), WIDTH=(width, 1), MINE_PCT=(mine_pct, 0))
-    if mine_pct > 100:
-        fail(f"MINE_PCT must be at most 100, not {mine_pct:g}")
     check_cells(height, width)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -53,4 +70,4 @@ def command(
             fail("every square is a mine: a puzzle needs a safe square to start from")
     name = f"{height}x{width}-{mine_pct:g}pct-seed{seed}"
     # The start (the first safe square) is for `solve`; the rules' first move is a free guess.
-    typer.echo(format_puzzle(Puzzle(board, name=name, start=safe[0], extra={"seed": seed})))
+    emit(format_puzzle(Puzzle(board, name=name, start=safe[0], extra={"seed": seed})))

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import fail, fail_on_error, save_record
-from .status import EXIT_INTERRUPTED, exit_status
+from .options import MAX_COUNT, check_cells, dask_option, jobs_option, within
+from .output import fail, fail_on_error, note, save_record
+from .status import exit_status, stopped
+from .usage import Command, show_help_without_command
 
 if TYPE_CHECKING:
     from ..studies import BoardLine, Kind
@@ -27,15 +29,23 @@ HELP = (
     "mines). presets: the lab's autograder (a mine loses; win rate per preset).\n\n"
     "Both write only into --out: each finished board as one line of STUDY.jsonl, then "
     "STUDY.csv and STUDY.png. Board i is drawn from --seed and i alone, so the tables are the "
-    "same whatever --jobs or --dask; Ctrl-C stops cleanly and the same command resumes from "
+    "same whatever --jobs or --dask; Ctrl-C or SIGTERM stops cleanly and the same command "
+    "resumes from "
     "the .jsonl. Results already there are kept without --force. The PNG needs matplotlib "
     "(pip install 'mineshafted[plots]'); without it the CSV is still written. Exit status: 0 "
     "done; 2 bad arguments or results already there (one line on stderr says which); 130 "
-    "interrupted."
+    "interrupted; 143 terminated."
 )
 """The command group's ``--help`` text."""
 
-app = typer.Typer(name="experiment", help=HELP, no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    name="experiment",
+    help=HELP,
+    invoke_without_command=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.callback()(show_help_without_command)
 
 Agents = Annotated[
     str | None,
@@ -47,15 +57,8 @@ Agents = Annotated[
     ),
 ]
 Seed = Annotated[int, typer.Option(help="Seed: the same seed gives the same boards and guesses.")]
-Jobs = Annotated[int, typer.Option(help="Worker processes.")]
-Dask = Annotated[
-    str | None,
-    typer.Option(
-        metavar="local|ADDRESS",
-        help="Play on Dask: 'local' starts a LocalCluster of --jobs workers; tcp://host:port "
-        "uses that scheduler. Needs pip install 'mineshafted[dask]'.",
-    ),
-]
+Jobs = Annotated[int, jobs_option()]
+Dask = Annotated[str | None, dask_option()]
 Out = Annotated[
     Path,
     typer.Option(
@@ -75,18 +78,23 @@ Force = Annotated[
 
 @app.command(
     "density",
+    cls=Command,
     help="Mean score (with 95% intervals) of each agent at each mine density, under the CS440 "
     "rules, on a square board; writes density.jsonl, density.csv and density.png.",
 )
 def density(
-    size: Annotated[int, typer.Option(help="Board side d (a d x d board).")] = 20,
+    size: Annotated[
+        int, typer.Option(metavar="D", callback=within(1), help="Board side d (a d x d board).")
+    ] = 20,
     densities: Annotated[
         str,
         typer.Option(
             metavar="START:STOP:STEP", help="Densities: a range (ends included) or a list."
         ),
     ] = "0.05:0.95:0.05",
-    runs: Annotated[int, typer.Option(help="Boards per density.")] = 30,
+    runs: Annotated[
+        int, typer.Option(metavar="N", callback=within(1, MAX_COUNT), help="Boards per density.")
+    ] = 30,
     agents: Agents = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
@@ -101,7 +109,7 @@ def density(
     with fail_on_error():
         chosen = parse_densities(densities)
         names = _names(agents, DENSITY_AGENTS)
-        _counts(size=size, runs=runs, jobs=jobs)
+        check_cells(size, size, "--size: a board")
         study = DensityStudy(size, tuple(chosen), runs, tuple(names), seed)
         study.check()
         paths = _targets(out, "density", force)
@@ -109,18 +117,26 @@ def density(
         _run(study, tally.add, paths, jobs, dask, force, "density")
         rows = study.rows_of(tally)
         write_rows(rows, paths.csv)
-    typer.echo(f"wrote {paths.csv}", err=True)
+    note(f"wrote {paths.csv}")
     _draw(lambda: _density_png(rows, paths.png, size), paths.png)
 
 
 @app.command(
     "presets",
+    cls=Command,
     help="Win rate (with 95% intervals) of each agent on each of the lab's presets (easy 8x8, "
     "9x9, 10x10 with 10 mines; medium 13x15, 16x16 with 40; hard 30x16 with 99) under classic "
     "rules; writes presets.jsonl, presets.csv and presets.png and prints a table.",
 )
 def presets(
-    games: Annotated[int, typer.Option(help="Games per preset (each agent plays each).")] = 1000,
+    games: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            callback=within(1, MAX_COUNT),
+            help="Games per preset (each agent plays each).",
+        ),
+    ] = 1000,
     agents: Agents = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
@@ -142,7 +158,6 @@ def presets(
 
     with fail_on_error():
         names = _names(agents, PRESET_AGENTS)
-        _counts(games=games, jobs=jobs)
         study = PresetsStudy(games, tuple(names), tuple(PRESETS), seed)
         study.check()
         paths = _targets(out, "presets", force)
@@ -155,12 +170,12 @@ def presets(
         rows = study.rows_of(tally)
         write_rows(rows, paths.csv)
     _table(rows)
-    typer.echo(f"wrote {paths.csv}", err=True)
+    note(f"wrote {paths.csv}")
     _draw(lambda: _presets_png(rows, paths.png), paths.png)
     for preset, name, path in records:
         save_record(preset_game(preset, name, seed=seed).record, path)
     if records:
-        typer.echo(f"wrote {len(records)} game record(s) to {out}", err=True)
+        note(f"wrote {len(records)} game record(s) to {out}")
 
 
 @dataclass(frozen=True)
@@ -182,7 +197,8 @@ def _run(
     label: str,
 ) -> None:
     """Play the boards not yet in the journal, each board (resumed or played) given to
-    ``fold``, with a progress bar; end with status 130 and one line on stderr if interrupted.
+    ``fold``, with a progress bar; end with one line on stderr and status 130 if interrupted
+    (143 if terminated).
 
     Raises
     ------
@@ -190,7 +206,7 @@ def _run(
         From the runner: a journal of other arguments (unless ``force`` starts it afresh), no
         Dask, no scheduler.
     """
-    from ..studies import JournalError, run_study
+    from ..studies import JournalError, SchedulerError, run_study
 
     if force and paths.journal.exists():
         try:
@@ -207,11 +223,14 @@ def _run(
             )
         except JournalError as error:
             fail(f"{error} (or --force to start afresh)", exit_status(error))
+        except SchedulerError as error:
+            fail(f"--dask: {error}", exit_status(error))
     if finished.interrupted:
+        word, status = stopped(finished)
         fail(
-            f"interrupted: {finished.games} of {study.count} board(s) done; "
+            f"{word}: {finished.games} of {study.count} board(s) done; "
             "run the same command to resume",
-            EXIT_INTERRUPTED,
+            status,
         )
 
 
@@ -231,23 +250,6 @@ def _names(text: str | None, default: tuple[str, ...]) -> list[str]:
     for name in names:
         agent(name)
     return names
-
-
-def _counts(**counts: int) -> None:
-    """Refuse a count below 1 or past its bound with one line naming the option: jobs at
-    most :data:`~.options.MAX_JOBS`, games and runs at most :data:`~.options.MAX_COUNT`, a
-    board (``size`` x ``size``) at most the puzzle files' cell cap."""
-    from .options import MAX_COUNT, check_cells, check_jobs
-
-    for name, value in counts.items():
-        if value < 1:
-            fail(f"--{name} must be at least 1, not {value}")
-        if name == "jobs":
-            check_jobs(value)
-        elif name == "size":
-            check_cells(value, value, "--size: a board")
-        elif value > MAX_COUNT:
-            fail(f"--{name} must be at most {MAX_COUNT:,}, not {value}")
 
 
 def _targets(out: Path, stem: str, force: bool) -> _Paths:
@@ -289,9 +291,9 @@ def _draw(draw: Callable[[], None], path: Path) -> None:
     try:
         draw()
     except MissingExtraError as error:
-        typer.echo(f"note: no {path.name}: {error}", err=True)
+        note(f"note: no {path.name}: {error}")
         return
-    typer.echo(f"wrote {path}", err=True)
+    note(f"wrote {path}")
 
 
 def _density_png(rows: list[DensityRow], path: Path, size: int) -> None:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import at_least, parse_cell
-from .output import emit, fail, fail_on_error, finish_output
+from .options import MAX_COUNT, parse_cell, parse_whole, within
+from .output import emit, fail, fail_on_error, note, written
 
 if TYPE_CHECKING:
     from ..solver.technique import Technique
@@ -37,13 +37,41 @@ HELP = (
 
 
 def command(
-    rows: Annotated[int, typer.Argument(metavar="ROWS", help="Board rows.", show_default=False)],
-    cols: Annotated[int, typer.Argument(metavar="COLS", help="Board columns.", show_default=False)],
+    rows: Annotated[
+        int,
+        typer.Argument(
+            metavar="ROWS",
+            parser=parse_whole,
+            callback=within(1),
+            help="Board rows.",
+            show_default=False,
+        ),
+    ],
+    cols: Annotated[
+        int,
+        typer.Argument(
+            metavar="COLS",
+            parser=parse_whole,
+            callback=within(1),
+            help="Board columns.",
+            show_default=False,
+        ),
+    ],
     mines: Annotated[
-        int, typer.Argument(metavar="MINES", help="Number of mines.", show_default=False)
+        int,
+        typer.Argument(
+            metavar="MINES",
+            parser=parse_whole,
+            callback=within(0),
+            help="Number of mines.",
+            show_default=False,
+        ),
     ],
     count: Annotated[
-        int, typer.Option("--count", "-n", min=1, max=1_000_000, help="How many boards.")
+        int,
+        typer.Option(
+            "--count", "-n", metavar="N", callback=within(1, MAX_COUNT), help="How many boards."
+        ),
     ] = 1,
     seed: Annotated[
         int | None,
@@ -116,7 +144,6 @@ def command(
     from ..formats import dump_puzzle, format_puzzle
     from ..generate import generate_many
 
-    at_least(ROWS=(rows, 1), COLS=(cols, 1), MINES=(mines, 0))
     certified, exact = _parse_techniques(technique, needs)
 
     row, col = parse_cell(start)
@@ -143,6 +170,8 @@ def command(
             clash = [t for t in targets if t.exists()]
             if clash and not force:
                 fail(f"{clash[0]}: already exists (use --force to overwrite)")
+            if out.exists() and not out.is_dir():
+                fail(f"{out}: not a directory")
             out.mkdir(parents=True, exist_ok=True)
         draws = 0
         show = count > 1 and sys.stderr.isatty()
@@ -156,16 +185,15 @@ def command(
                 if out is None:
                     emit(dump_puzzle(puzzle))
                 else:
-                    targets[number - 1].write_text(format_puzzle(puzzle) + "\n")
-    finish_output()
+                    with written(targets[number - 1]):
+                        targets[number - 1].write_text(format_puzzle(puzzle) + "\n")
     if uniform:
-        typer.echo(
+        note(
             f"uniform: {count} board(s) from {draws:,} draw(s): acceptance "
-            f"{count / draws:.2%} (1 in {draws / count:.3g})",
-            err=True,
+            f"{count / draws:.2%} (1 in {draws / count:.3g})"
         )
     if out is not None:
-        typer.echo(f"wrote {count} puzzle file(s) to {out}", err=True)
+        note(f"wrote {count} puzzle file(s) to {out}")
 
 
 def _parse_techniques(technique: str | None, needs: str | None) -> tuple[Technique, bool]:

@@ -1,8 +1,10 @@
-"""What the commands print: one-line errors, and sweep reports as a text grid or as JSON."""
+"""What the commands print: one-line errors, output made safe for a terminal, failed writes,
+and sweep reports as a text grid or as JSON."""
 
 from __future__ import annotations
 
-import os
+import errno
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from ..errors import MineshaftedError
-from ..text import visible
+from ..text import cut, visible
 from .status import EXIT_CLOSED_PIPE, EXIT_INVALID, exit_status
 
 if TYPE_CHECKING:
@@ -21,23 +23,25 @@ if TYPE_CHECKING:
     from ..solver import SweepReport
 
 __all__ = [
+    "LONGEST_LINE",
+    "LONGEST_WORD",
     "check_record",
     "emit",
     "fail",
     "fail_on_error",
-    "finish_output",
     "label",
+    "note",
     "save_record",
+    "say",
     "sweep_json",
     "sweep_text",
+    "written",
 ]
 
 
 def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
-    """Print ``error: message`` as one line on stderr and end the command with ``status``.
-
-    Control characters in ``message`` (a newline or an escape sequence in a file's name) are
-    written as escapes, so the line stays one line and cannot drive the terminal.
+    """Print ``error: message`` as one line on stderr (:func:`say`) and end the command with
+    ``status``.
 
     Parameters
     ----------
@@ -51,32 +55,67 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     typer.Exit
         Always, carrying ``status``.
     """
-    typer.echo(f"error: {visible(message)}", err=True)
+    say(message)
     raise typer.Exit(status)
 
 
-def emit(line: str = "") -> None:
-    """Print ``line`` on standard output; a write that fails ends the command.
+def say(message: str) -> None:
+    """Print ``error: message`` as one line on stderr: control characters written as escapes,
+    so the line stays one line and cannot drive the terminal, and every word longer than
+    :data:`LONGEST_WORD` characters (a value pasted by mistake, a path) cut to it, as
+    :func:`mineshafted.text.cut` does, the line to :data:`LONGEST_LINE` in all."""
+    line = _LONG_WORD.sub(lambda word: cut(word[0], LONGEST_WORD), visible(message))
+    typer.echo(f"error: {cut(line, LONGEST_LINE)}", err=True)
+
+
+LONGEST_WORD = 200
+"""The most characters of one word (a run without spaces) an error line shows."""
+
+LONGEST_LINE = 1000
+"""The most characters of an error's message an error line shows."""
+
+
+@contextmanager
+def written(path: object = None) -> Iterator[None]:
+    """End the command in one line if a write in the block fails: a closed pipe quietly, with
+    status 141; any other failed write (a full disk, a device that refuses it) with ``error:
+    cannot write the output: <why>``, or ``error: <path>: <why>`` when ``path`` names the
+    file written, status 2.
+
+    An ``OSError`` that names its file (from opening it: no such directory, permission denied)
+    is reported with that name.
 
     Raises
     ------
     typer.Exit
-        With :data:`EXIT_CLOSED_PIPE` and nothing printed when the reader has gone (a closed
-        pipe); with ``EXIT_INVALID`` and ``error: <stdout>: ...`` on stderr for any other
-        failed write (a full disk, say).
+        For a failed write, carrying its status.
     """
-    with _stdout_errors():
-        typer.echo(line)
+    try:
+        yield
+    except BrokenPipeError:
+        _drop_stdout()
+        raise typer.Exit(EXIT_CLOSED_PIPE) from None
+    except OSError as error:
+        if error.errno == errno.EPIPE:  # pragma: no cover - raised as BrokenPipeError
+            _drop_stdout()
+            raise typer.Exit(EXIT_CLOSED_PIPE) from None
+        _fail_write(error, path)
 
 
-def finish_output() -> None:
-    """Flush standard output at the end of a command, with :func:`emit`'s handling of errors.
+def emit(text: str = "") -> None:
+    """Print ``text`` and a newline on standard output, every control character but the
+    newline written as an escape (:func:`mineshafted.text.visible`): a name read from a file
+    may hold an escape sequence that would clear the screen or paint a fake line.
 
-    Output to a file or a pipe is buffered, so a full disk or a closed pipe may only show
-    when the buffer is flushed.
+    A write that fails ends the command (:func:`written`, applied to every command).
     """
-    with _stdout_errors():
-        sys.stdout.flush()
+    typer.echo(visible(text, keep="\n"))
+
+
+def note(text: str) -> None:
+    """Print ``text`` as a line on stderr (a note beside the output: progress, where files
+    went, a summary), its control characters but the newline written as escapes."""
+    typer.echo(visible(text, keep="\n"), err=True)
 
 
 @contextmanager
@@ -97,15 +136,19 @@ def fail_on_error(prefix: str = "") -> Iterator[None]:
     ------
     typer.Exit
         For a ``MineshaftedError`` or ``OSError`` raised in the block, with the status
-        :func:`~mineshafted.cli.status.exit_status` maps it to. Other exceptions pass through.
+        :func:`~mineshafted.cli.status.exit_status` maps it to. Other exceptions pass through,
+        and so does an ``OSError`` that names no file when there is no ``prefix`` (a failed
+        write to standard output, which :func:`written` reports for every command).
     """
     try:
         yield
     except MineshaftedError as error:
         fail(f"{prefix}: {error}" if prefix else str(error), exit_status(error))
     except OSError as error:
+        if isinstance(error, BrokenPipeError) or (error.filename is None and not prefix):
+            raise  # a write to standard output: the command's output layer reports it
         where = error.filename if error.filename is not None else prefix
-        fail(f"{where}: {error.strerror}" if where else str(error), exit_status(error))
+        fail(f"{where}: {error.strerror or error}", exit_status(error))
 
 
 def label(puzzle: Puzzle, number: int) -> str:
@@ -193,32 +236,6 @@ def sweep_json(puzzle: Puzzle, report: SweepReport) -> dict[str, Any]:
     }
 
 
-@contextmanager
-def _stdout_errors() -> Iterator[None]:
-    """Turn a failed write to standard output into a quiet end (closed pipe) or a one-line
-    error naming ``<stdout>``."""
-    try:
-        yield
-    except BrokenPipeError:
-        _drop_stdout()
-        raise typer.Exit(EXIT_CLOSED_PIPE) from None
-    except OSError as error:
-        _drop_stdout()
-        fail(f"<stdout>: {error.strerror or error}")
-
-
-def _drop_stdout() -> None:
-    """Point standard output at the null device, so the interpreter's last flush at exit
-    neither fails again nor prints a second error."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):  # not a real file: a test runner's buffer
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, fd)
-    os.close(null)
-
-
 def check_record(path: Path | None, count: int, what: str) -> None:
     """Refuse a ``--record`` that could not be kept: more than one ``what``, or a file there.
 
@@ -241,3 +258,34 @@ def save_record(record: GameRecord, path: Path) -> None:
 
     with fail_on_error(str(path)):
         write_record(record, path)
+
+
+def _fail_write(error: OSError, path: object) -> NoReturn:
+    """Say why a write failed, naming the file (or the output), and end the command."""
+    why = error.strerror or str(error)
+    if error.filename is not None:
+        say(f"{error.filename}: {why}")
+    elif path is not None:
+        say(f"{path}: {why}")
+    else:
+        _drop_stdout()
+        say(f"cannot write the output: {why[:1].lower()}{why[1:]}")
+    raise typer.Exit(EXIT_INVALID)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's last flush at exit
+    neither fails again nor prints a second error."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file: a test runner's buffer
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
+
+
+_LONG_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
+"""A word longer than :data:`LONGEST_WORD` characters."""

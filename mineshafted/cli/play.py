@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import json
-from enum import StrEnum
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .options import check_cells, check_jobs, record_option
-from .output import check_record, fail, fail_on_error, save_record
-from .status import EXIT_INTERRUPTED
+from ..game import FirstMove
+from .options import check_cells, dask_option, jobs_option, parse_whole, record_option, within
+from .output import check_record, emit, fail, fail_on_error, note, save_record
+from .status import exit_status, stopped
 
 if TYPE_CHECKING:
-    from ..game import FirstMove, View
+    from ..game import View
     from ..probability import Played
     from ..studies import BoardsStudy, Finished, Study, Summary, Tally
 
-__all__ = ["HELP", "First", "Policy", "command"]
+__all__ = ["HELP", "command"]
 
 HELP = (
     "Play classic Minesweeper (the mine total known, zeros open, a mine loses): the solver\n"
@@ -30,45 +31,38 @@ HELP = (
     "player knew, ? a cell it did not); more print the win rate with its 95% Wilson\n"
     "interval, guesses and time per game. Game i depends on --seed and i alone, so the wins\n"
     "are the same whatever --jobs or --dask. --out appends one JSON line per finished game;\n"
-    "Ctrl-C stops cleanly and the same command resumes. Exit status: 0 done; 2 bad\n"
-    "arguments or a bad boards file (one line on stderr); 130 interrupted."
+    "Ctrl-C or SIGTERM stops cleanly and the same command resumes. Exit status: 0 done; 2 bad\n"
+    "arguments or a bad boards file (one line on stderr); 130 interrupted; 143 terminated."
 )
 """The command's ``--help`` text."""
-
-
-class First(StrEnum):
-    """The first moves classic play offers: ``mineshafted.game.FirstMove`` without ``none``
-    (a test keeps the two in step; the library is not imported before the command runs)."""
-
-    SAFE = "safe"
-    OPENING = "opening"
-
-
-class Policy(StrEnum):
-    """The guessing policies, by name: ``mineshafted.probability.PolicyName`` (a test keeps
-    the two in step). ``best`` also takes ``+ingredient`` and ``-ingredient`` parts
-    (``mineshafted.probability.policy_named`` reads them)."""
-
-    BEST = "best"
-    SAFEST = "safest"
-    RANDOM = "random"
 
 
 def command(
     rows: Annotated[
         int | None,
-        typer.Argument(metavar="ROWS", help="Board rows (not with --boards).", show_default=False),
+        typer.Argument(
+            metavar="ROWS",
+            parser=parse_whole,
+            help="Board rows (not with --boards).",
+            show_default=False,
+        ),
     ] = None,
     cols: Annotated[
         int | None,
         typer.Argument(
-            metavar="COLS", help="Board columns (not with --boards).", show_default=False
+            metavar="COLS",
+            parser=parse_whole,
+            help="Board columns (not with --boards).",
+            show_default=False,
         ),
     ] = None,
     mines: Annotated[
         int | None,
         typer.Argument(
-            metavar="MINES", help="Number of mines (not with --boards).", show_default=False
+            metavar="MINES",
+            parser=parse_whole,
+            help="Number of mines (not with --boards).",
+            show_default=False,
         ),
     ] = None,
     boards: Annotated[
@@ -84,6 +78,8 @@ def command(
         typer.Option(
             "--games",
             "-n",
+            metavar="N",
+            callback=within(1),
             help="How many games: default 1, or every board of --boards (then the first N).",
             show_default=False,
         ),
@@ -95,12 +91,13 @@ def command(
         ),
     ] = 0,
     first: Annotated[
-        First,
+        FirstMove,
         typer.Option(
-            help="First move: safe (the start cell) or opening (a 0; with --boards, a first "
-            "click that is not a 0 is refused)."
+            help="First move: safe (the start cell), opening (a 0; with --boards, a first "
+            "click that is not a 0 is refused) or none (the board as drawn or given: the first "
+            "click may be a mine)."
         ),
-    ] = First.SAFE,
+    ] = FirstMove.SAFE,
     start: Annotated[
         str | None,
         typer.Option(
@@ -112,21 +109,14 @@ def command(
     policy: Annotated[
         str,
         typer.Option(
-            metavar="best|safest|random",
-            help="How to guess at a stall. best takes +INGREDIENT and -INGREDIENT parts to "
-            "switch one of its ingredients on or off (best+uncapped, best-endgame; see the "
-            "players guide).",
+            metavar="POLICY",
+            help="How to guess at a stall: best, safest or random. best takes +INGREDIENT and "
+            "-INGREDIENT parts to switch one of its ingredients on or off (best+uncapped, "
+            "best-endgame; see the players guide).",
         ),
-    ] = Policy.BEST.value,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
-    dask: Annotated[
-        str | None,
-        typer.Option(
-            metavar="local|ADDRESS",
-            help="Play on Dask: 'local' starts a LocalCluster of --jobs workers; tcp://host:port "
-            "uses that scheduler. Needs pip install 'mineshafted[dask]'.",
-        ),
-    ] = None,
+    ] = "best",
+    jobs: Annotated[int, jobs_option()] = 1,
+    dask: Annotated[str | None, dask_option()] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -148,17 +138,11 @@ def command(
     ] = False,
 ) -> None:
     """Check the arguments, play the games and print them."""
-    from ..game import FirstMove
-
-    if games is not None and games < 1:
-        fail(f"--games must be at least 1, not {games}")
-    check_jobs(jobs)
-    chosen = FirstMove(first.value)
     study: Study | BoardsStudy
     if boards is None:
-        study = _drawn(rows, cols, mines, games, seed, chosen, start, policy)
+        study = _drawn(rows, cols, mines, games, seed, first, start, policy)
     else:
-        study = _given(boards, (rows, cols, mines), games, seed, chosen, start, policy)
+        study = _given(boards, (rows, cols, mines), games, seed, first, start, policy)
     with fail_on_error():
         study.check()
     check_record(record, study.count, "game")
@@ -173,17 +157,17 @@ def command(
     finished = _many(study, tally, jobs, dask, out, show_progress=not json_output)
     summary = tally.summary()
     if json_output:
-        typer.echo(json.dumps(_summary_json(study, finished, summary, jobs, dask)))
+        emit(json.dumps(_summary_json(study, finished, summary, jobs, dask)))
     else:
-        typer.echo(_heading(study))
-        typer.echo(summary.text())
+        emit(_heading(study))
+        emit(summary.text())
     if finished.interrupted:
-        typer.echo(
-            f"interrupted: {summary.games} of {study.count} game(s) done"
-            + ("; run the same command to resume" if out is not None else ""),
-            err=True,
+        word, status = stopped(finished)
+        note(
+            f"{word}: {summary.games} of {study.count} game(s) done"
+            + ("; run the same command to resume" if out is not None else "")
         )
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(status)
 
 
 def _drawn(
@@ -244,12 +228,12 @@ def _one(study: Study | BoardsStudy, record: Path | None) -> None:
     played = study.game(0, record_odds=record is not None, flag=True)
     if record is not None:
         save_record(played.record, record)
-    typer.echo(_heading(study, played))
+    emit(_heading(study, played))
     for line in _guess_lines(played, len(played.view.grid[0])):
-        typer.echo(line)
-    typer.echo(_known(played.view).render())
+        emit(line)
+    emit(_known(played.view).render())
     outcome = "won" if played.won else "lost"
-    typer.echo(
+    emit(
         f"{outcome} after {len(played.guesses)} guess(es) in {played.seconds * 1000:.1f} ms "
         f"(game seed {played.seed})"
     )
@@ -297,12 +281,20 @@ def _many(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from ..studies import run_study
+    from ..studies import SchedulerError, run_study
+
+    def run(on_game: Callable[[Any, int], None] | None = None) -> Finished:
+        with fail_on_error():
+            try:
+                return run_study(
+                    study, fold=tally.add, jobs=jobs, dask=dask, out=out, on_game=on_game
+                )
+            except SchedulerError as error:
+                fail(f"--dask: {error}", exit_status(error))
 
     console = Console(stderr=True)
     if not (show_progress and console.is_terminal):
-        with fail_on_error():
-            return run_study(study, fold=tally.add, jobs=jobs, dask=dask, out=out)
+        return run()
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -316,8 +308,7 @@ def _many(
         def advance(_line: object, done: int) -> None:
             progress.update(task, completed=done)
 
-        with fail_on_error():
-            return run_study(study, fold=tally.add, jobs=jobs, dask=dask, out=out, on_game=advance)
+        return run(advance)
 
 
 def _heading(study: Study | BoardsStudy, played: Played | None = None) -> str:

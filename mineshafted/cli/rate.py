@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .options import parse_cell
-from .output import emit, fail, fail_on_error, finish_output
+from .output import emit, fail, fail_on_error, note
 
 if TYPE_CHECKING:
     from ..formats import Puzzle
@@ -78,12 +77,11 @@ def command(
                 emit(json.dumps(_as_json(path, item, first, rating)))
             else:
                 emit(_as_text(where, item, rating))
-    finish_output()
     if sum(tally.values()) > 1:
         from ..solver.technique import Technique
 
         parts = [f"{t.value} {tally[t.value]}" for t in Technique if tally[t.value]]
-        print(f"rated {sum(tally.values())} boards: {', '.join(parts)}", file=sys.stderr)
+        note(f"rated {sum(tally.values())} boards: {', '.join(parts)}")
 
 
 def _where(path: str, item: Puzzle, number: int, count: int) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import fail, fail_on_error, label
+from .output import emit, fail, fail_on_error, label, note
 
 if TYPE_CHECKING:
     from ..game import GameRecord
@@ -78,9 +78,9 @@ def command(
         record, title = _record(source, number, with_total)
     with fail_on_error("<stdin>" if str(source) == "-" else str(source)):
         written = write_page(record, target, title=title, force=force)
-    typer.echo(f"wrote {written}: {written.stat().st_size} bytes, {_steps(record)} steps")
+    emit(f"wrote {written}: {written.stat().st_size} bytes, {_steps(record)} steps")
     if open_page and not webbrowser.open(written.resolve().as_uri()):
-        typer.echo(f"note: no browser could be started; open {written.resolve()} in one", err=True)
+        note(f"note: no browser could be started; open {written.resolve()} in one")
 
 
 def _record(source: Path, number: int, with_total: bool) -> tuple[GameRecord, str]:

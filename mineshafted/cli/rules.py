@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Final
 import typer
 
 from .options import record_option
-from .output import check_record, fail, fail_on_error, save_record
+from .output import check_record, emit, fail, fail_on_error, note, save_record
+from .usage import Command, show_help_without_command
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -49,10 +50,12 @@ EXIT_UNSOUND: Final = 1
 app = typer.Typer(
     name="rules",
     help=HELP,
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
+app.callback()(show_help_without_command)
 
 _RULES_ARGUMENT = typer.Argument(
     metavar="RULES",
@@ -62,7 +65,7 @@ _RULES_ARGUMENT = typer.Argument(
 )
 
 
-@app.command("eval", help=EVAL_HELP)
+@app.command("eval", help=EVAL_HELP, cls=Command)
 def evaluate(
     rules: Annotated[Path, _RULES_ARGUMENT],
     level: Annotated[
@@ -119,10 +122,7 @@ def evaluate(
     else:
         boards = _read_boards(board)
     check_record(record, len(boards), "board")
-    err = json_output
-
-    def echo(line: str) -> None:
-        typer.echo(_shown(line), err=err)
+    echo = note if json_output else emit  # with --json, stdout holds the JSON alone
 
     evaluation = Evaluation()
     for number, (name, hidden) in enumerate(boards):
@@ -153,12 +153,12 @@ def evaluate(
             echo(f"  {rule.name}: fired {usage[rule.name]} time(s)")
         echo(f"  free guesses: {sum(p.guesses for _, p in evaluation.plays)}")
     if json_output:
-        typer.echo(json.dumps({"rules": str(rules), "seed": seed, **evaluation.to_json()}))
+        emit(json.dumps({"rules": str(rules), "seed": seed, **evaluation.to_json()}))
     else:
-        typer.echo(summary_line(evaluation))
+        emit(summary_line(evaluation))
 
 
-@app.command("check", help=CHECK_HELP)
+@app.command("check", help=CHECK_HELP, cls=Command)
 def check(
     rules: Annotated[Path, _RULES_ARGUMENT],
     json_output: Annotated[
@@ -178,23 +178,16 @@ def check(
         ruleset = read_rules(_shipped(rules))
     findings = check_rules(ruleset, time_limit=time_limit)
     if json_output:
-        typer.echo(json.dumps({"rules": [f.to_json() for f in findings]}))
+        emit(json.dumps({"rules": [f.to_json() for f in findings]}))
+    elif not findings:
+        emit(f"{rules}: no rules to check")
     else:
         for finding in findings:
-            typer.echo(_shown(f"{finding.rule}: {finding.verdict.value}: {finding.reason}"))
+            emit(f"{finding.rule}: {finding.verdict.value}: {finding.reason}")
             if finding.board is not None:
-                typer.echo("\n".join("    " + line for line in finding.board.splitlines()))
+                emit("\n".join("    " + line for line in finding.board.splitlines()))
     if any(f.verdict is Verdict.UNSOUND for f in findings):
         raise typer.Exit(EXIT_UNSOUND)
-
-
-def _shown(line: str) -> str:
-    """A line of output as it may reach the terminal: a rule's name (any run of characters
-    but whitespace, braces and semicolons) may hold an escape sequence, so every control
-    character but the newline is written as an escape (:func:`mineshafted.text.visible`)."""
-    from ..text import visible
-
-    return visible(line, keep="\n")
 
 
 def _shipped(path: Path) -> Path:

@@ -14,7 +14,6 @@ from .output import (
     check_record,
     emit,
     fail_on_error,
-    finish_output,
     label,
     save_record,
     sweep_json,
@@ -128,7 +127,6 @@ def command(
         worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
     if record is not None:
         _write_record(puzzles[0], chosen, with_total, record)
-    finish_output()
     raise typer.Exit(worst)
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Final
+import signal
+from typing import TYPE_CHECKING, Final
 
 from ..errors import MineshaftedError, NeedsGuess
+
+if TYPE_CHECKING:
+    from ..studies import Finished
 
 __all__ = [
     "EXIT_CLOSED_PIPE",
@@ -12,7 +16,9 @@ __all__ = [
     "EXIT_INVALID",
     "EXIT_NEEDS_GUESS",
     "EXIT_SOLVED",
+    "EXIT_TERMINATED",
     "exit_status",
+    "stopped",
 ]
 
 EXIT_SOLVED: Final = 0
@@ -26,6 +32,10 @@ EXIT_INVALID: Final = 2
 
 EXIT_INTERRUPTED: Final = 130
 """Stopped by Ctrl-C after printing the summary of the games done (128 + SIGINT)."""
+
+EXIT_TERMINATED: Final = 143
+"""Stopped by SIGTERM (``kill PID``) after printing the summary of the games done (128 +
+SIGTERM)."""
 
 EXIT_CLOSED_PIPE: Final = 141
 """The status when the reader of standard output closed it early (``... | head``): 128 plus
@@ -55,3 +65,21 @@ def exit_status(error: MineshaftedError | OSError) -> int:
     if isinstance(error, NeedsGuess):
         return EXIT_NEEDS_GUESS
     return EXIT_INVALID
+
+
+def stopped(finished: Finished) -> tuple[str, int]:
+    """How a study that stopped early is reported: ``interrupted`` with
+    :data:`EXIT_INTERRUPTED` (Ctrl-C), or ``terminated`` with :data:`EXIT_TERMINATED`
+    (SIGTERM).
+
+    Examples
+    --------
+    >>> from mineshafted.studies import Finished
+    >>> stopped(Finished(3, True, 0, signal.SIGTERM))
+    ('terminated', 143)
+    >>> stopped(Finished(3, True, 0))
+    ('interrupted', 130)
+    """
+    if finished.stopped_by is signal.SIGTERM:
+        return "terminated", EXIT_TERMINATED
+    return "interrupted", EXIT_INTERRUPTED

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from ..errors import MineshaftedError
+from ..formats import writing
 from ..game import GameRecord
 from .assets import SCRIPT, STYLE
 from .script import script
@@ -92,13 +93,14 @@ def write_page(
     RecordFormatError
         As :func:`page`.
     OSError
-        The file cannot be written.
+        The file cannot be written; the error names it.
     """
     target = Path(path)
     if target.exists() and not force:
         raise PageExistsError(target)
     text = page(record, title=title)
-    target.write_text(text, encoding="utf-8")
+    with writing(target):
+        target.write_text(text, encoding="utf-8")
     log.info("wrote %s: %d bytes", target, len(text.encode()))
     return target
 

@@ -23,11 +23,12 @@ from .indices import Indices
 from .journal import Journal, Line, open_journal
 from .paired import BoardLine, BoardTally, PairedBoard
 from .presets import PresetsStudy, preset_game, presets_study
-from .study import LOCAL, Finished, Fold, Kind, Parts, Player, run_study
+from .study import LOCAL, SCHEMES, Finished, Fold, Kind, Parts, Player, check_address, run_study
 from .summary import Summary, Tally, summarise, wilson
 
 __all__ = [
     "LOCAL",
+    "SCHEMES",
     "BoardLine",
     "BoardTally",
     "BoardsError",
@@ -56,6 +57,7 @@ __all__ = [
     "Summary",
     "Tally",
     "boards_study",
+    "check_address",
     "compare",
     "density_study",
     "game_seed",

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, Protocol, TypeVar
 
+from ..formats import writing
 from .errors import JournalError
 from .indices import Indices
 
@@ -62,9 +63,16 @@ class Journal(Generic[L]):
     _stream: IO[str]
 
     def append(self, line: L) -> None:
-        """Write one finished game and flush it, so that an interruption loses nothing."""
-        self._stream.write(json.dumps(line.to_json()) + "\n")
-        self._stream.flush()
+        """Write one finished game and flush it, so that an interruption loses nothing.
+
+        Raises
+        ------
+        OSError
+            The write failed (a full disk); the error names the file.
+        """
+        with writing(self.path):
+            self._stream.write(json.dumps(line.to_json()) + "\n")
+            self._stream.flush()
         self.done.add(line.index)
 
 
@@ -87,8 +95,8 @@ def open_journal(
         A game line back from its JSON (``ValueError`` when it is not one).
     fold:
         Called with each game line of the file as it is read, in the file's order; a game
-        written twice is given once (its first line, with a warning). After an error the
-        lines it was given are to be thrown away.
+        written twice is given once (its first line; one warning says how many were). After
+        an error the lines it was given are to be thrown away.
 
     Raises
     ------
@@ -97,7 +105,7 @@ def open_journal(
         line is not a game line, is longer than 64 MiB or is not UTF-8. A last line cut short
         (the writer was killed mid-line) is dropped with a warning.
     OSError
-        The file cannot be read or written.
+        The file cannot be read or written; the error names it.
 
     Examples
     --------
@@ -127,8 +135,9 @@ def open_journal(
     if path.exists() and path.stat().st_size:
         done = _read(path, key, read, fold)
     else:
-        path.write_text(json.dumps({"study": key}) + "\n", encoding="utf-8")
-    with path.open("a", encoding="utf-8") as stream:
+        with writing(path):
+            path.write_text(json.dumps({"study": key}) + "\n", encoding="utf-8")
+    with writing(path), path.open("a", encoding="utf-8") as stream:
         yield Journal(path, done, stream)
 
 
@@ -144,6 +153,8 @@ def _read(
     """
     done = Indices()
     whole = 0  # bytes of the whole lines read so far
+    first_again: tuple[int, int] | None = None  # line and game of the first written twice
+    again = 0  # how many lines repeat a game already read
     for number, raw in _lines(path):
         if not raw.endswith("\n"):  # the last line, cut short
             if number == 1:
@@ -170,9 +181,18 @@ def _read(
         except ValueError as error:
             raise JournalError(f"not a game line: {error}", path=path, line=number) from None
         if not new:
-            log.warning("%s, line %d: game %d again: the first kept", path, number, line.index)
+            first_again = first_again or (number, line.index)
+            again += 1
         elif fold is not None:
             fold(line)
+    if first_again is not None:
+        log.warning(
+            "%s: %d line(s) repeat a game already in the file (the first at line %d, game %d; "
+            "two runs sharing the file?): the first line of each game kept",
+            path,
+            again,
+            *first_again,
+        )
     return done
 
 

@@ -28,6 +28,7 @@ from .moments import Moments
 
 __all__ = [
     "DENSITY_AGENTS",
+    "MAX_DENSITIES",
     "PRESETS",
     "PRESET_AGENTS",
     "DensityRow",
@@ -69,6 +70,10 @@ DENSITY_AGENTS = ("basic", "improved", "basic-v2", "improved-v2", "csp", "best")
 PRESET_AGENTS = ("kb", "kb-merge", "basic", "improved", "basic-v2", "improved-v2", "csp", "best")
 """The presets study's default agents: every registered one."""
 
+MAX_DENSITIES = 1000
+"""The most densities one study takes (a step of 0.001 across (0, 1) gives 999): the table
+and the figure hold a row per density and agent."""
+
 
 @dataclass(frozen=True, slots=True)
 class DensityRow:
@@ -104,7 +109,8 @@ def parse_densities(text: str) -> list[float]:
     Raises
     ------
     StudyError
-        Not numbers, a step that is not positive, or a density outside (0, 1).
+        Not numbers, a step that is not positive, more than :data:`MAX_DENSITIES` densities
+        (refused before any is made), or a density outside (0, 1).
 
     Examples
     --------
@@ -112,20 +118,20 @@ def parse_densities(text: str) -> list[float]:
     ([0.1, 0.2, 0.3], [0.5, 0.25])
     >>> len(parse_densities("0.05:0.95:0.05"))
     19
+    >>> parse_densities("0.01:0.99:1e-9")
+    Traceback (most recent call last):
+    ...
+    mineshafted.studies.errors.StudyError: --densities '0.01:0.99:1e-9': the step 1e-09 makes \
+980,000,000 densities: at most 1,000
     """
-    try:
-        if ":" in text:
-            start, stop, step = (float(part) for part in text.split(":"))
-            if step <= 0:
-                raise StudyError(f"--densities {text!r}: the step must be positive")
-            count = math.floor((stop - start) / step + 1e-9) + 1
-            values = [round(start + i * step, 10) for i in range(max(count, 0))]
-        else:
-            values = [float(part) for part in text.split(",")]
-    except ValueError:
-        raise StudyError(
-            f"--densities {text!r}: not START:STOP:STEP or a list like 0.1,0.2"
-        ) from None
+    if ":" in text:
+        values = _range(text)
+    else:
+        if text.count(",") >= MAX_DENSITIES:
+            raise StudyError(
+                f"--densities: {text.count(',') + 1:,} densities: at most {MAX_DENSITIES:,}"
+            )
+        values = [_number(part, text) for part in text.split(",")]
     if not values:
         raise StudyError(f"--densities {text!r}: no density in that range")
     for value in values:
@@ -207,3 +213,46 @@ def _t_quantile(p: float, df: int) -> float:
 def _cell(value: object) -> object:
     """A CSV cell: floats to six places."""
     return round(value, 6) if isinstance(value, float) else value
+
+
+def _range(text: str) -> list[float]:
+    """The densities of ``START:STOP:STEP``, their number checked before any is made."""
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise StudyError(f"--densities {text!r}: not START:STOP:STEP or a list like 0.1,0.2")
+    start, stop, step = (_number(part, text) for part in parts)
+    if not step > 0:
+        raise StudyError(f"--densities {text!r}: the step must be positive")
+    span = (stop - start) / step  # finite numbers, but the quotient may overflow
+    if not span < MAX_DENSITIES:
+        raise StudyError(
+            f"--densities {text!r}: the step {step:g} makes {_many(span)} densities: at "
+            f"most {MAX_DENSITIES:,}"
+        )
+    count = math.floor(span + 1e-9) + 1
+    return [round(start + i * step, 10) for i in range(max(count, 0))]
+
+
+def _number(part: str, text: str) -> float:
+    """One number of ``--densities`` (a finite float).
+
+    Raises
+    ------
+    StudyError
+        ``part`` is not a finite number.
+    """
+    try:
+        value = float(part)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise StudyError(f"--densities {text!r}: not START:STOP:STEP or a list like 0.1,0.2")
+    return value
+
+
+def _many(span: float) -> str:
+    """How many densities a range of ``span`` steps makes, as a message says it:
+    ``980,000,001``, ``about 1e+300``, ``endless``."""
+    if not math.isfinite(span):
+        return "endless"
+    return f"{math.floor(span + 1e-9) + 1:,}" if span < 1e15 else f"about {span:.0e}"

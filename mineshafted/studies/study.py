@@ -5,9 +5,9 @@ labs' :class:`~mineshafted.studies.density.DensityStudy` and
 :class:`~mineshafted.studies.presets.PresetsStudy`) says how many games it has and plays game
 ``i`` from its own seed and ``i`` alone; the runner plays them in this process, in a pool of
 processes or on a Dask cluster, keeps each finished game in a resumable results file
-(:mod:`.journal`) and stops cleanly on Ctrl-C. So a study's results are the same whichever way
-it runs, and however it is split or resumed; only the order in which games finish, and their
-times, differ.
+(:mod:`.journal`) and stops cleanly on Ctrl-C or SIGTERM. So a study's results are the same
+whichever way it runs, and however it is split or resumed; only the order in which games
+finish, and their times, differ.
 
 Glossary
 --------
@@ -37,8 +37,10 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..lifetime import end_with_parent
@@ -46,12 +48,32 @@ from .errors import MissingExtraError, SchedulerError
 from .indices import Indices
 from .journal import Line, open_journal
 
-__all__ = ["LOCAL", "Finished", "Fold", "Kind", "Parts", "Player", "run_study"]
+__all__ = [
+    "CONNECT_SECONDS",
+    "LOCAL",
+    "SCHEMES",
+    "Finished",
+    "Fold",
+    "Kind",
+    "Parts",
+    "Player",
+    "check_address",
+    "run_study",
+]
 
 log = logging.getLogger(__name__)
 
 LOCAL = "local"
 """The ``dask`` address that starts a :class:`distributed.LocalCluster` for the study."""
+
+CONNECT_SECONDS = 10
+"""How long a scheduler has to answer (Dask's connection timeout; its greeting gets 5 s
+more)."""
+
+SCHEMES = ("tcp", "tls", "ws", "wss")
+"""The schemes of a scheduler's address the runner takes: those of Dask's own network
+transports (``inproc`` reaches only a scheduler in the same process, ``ucx`` needs a package
+of its own)."""
 
 L = TypeVar("L", bound=Line)
 L_co = TypeVar("L_co", bound=Line, covariant=True)
@@ -127,9 +149,12 @@ class Finished:
     """How many of the study's games are done (those run now and those resumed from its
     file)."""
     interrupted: bool
-    """Stopped early (Ctrl-C): only :attr:`games` of the study's games are done."""
+    """Stopped early (Ctrl-C or SIGTERM): only :attr:`games` of the study's games are done."""
     resumed: int
     """How many of the games were already in the results file."""
+    stopped_by: signal.Signals | None = None
+    """The signal that stopped the study early: ``SIGINT`` (Ctrl-C, or ``on_game`` raising
+    ``KeyboardInterrupt``) or ``SIGTERM``; ``None`` when it ran to its end."""
 
 
 def run_study(
@@ -171,6 +196,10 @@ def run_study(
         games are done; an exception it raises stops the study (a ``KeyboardInterrupt``
         stops it cleanly, as Ctrl-C does).
 
+        The study stops cleanly on Ctrl-C and, when it runs in the main thread and nothing
+        else has set a handler for it, on SIGTERM (a second SIGTERM ends the process at
+        once, as usual).
+
     Returns
     -------
     Finished
@@ -184,7 +213,8 @@ def run_study(
     MissingExtraError
         ``dask`` is given but Dask is not installed.
     SchedulerError
-        The Dask scheduler cannot be reached.
+        ``dask`` is not an address of a Dask scheduler, or the scheduler cannot be reached
+        (within 10 s).
     JournalError
         ``out`` belongs to another study or is malformed.
 
@@ -193,7 +223,7 @@ def run_study(
     >>> from mineshafted.studies import Study, Tally
     >>> tally = Tally()
     >>> run_study(Study(9, 9, 10, games=3, seed=1), fold=tally.add)
-    Finished(games=3, interrupted=False, resumed=0)
+    Finished(games=3, interrupted=False, resumed=0, stopped_by=None)
     >>> tally.summary().wins
     3
 
@@ -205,9 +235,14 @@ def run_study(
     finish nearly in order, so there are few), never as a list. What ``fold`` keeps is its
     own.
 
-    Ctrl-C (``KeyboardInterrupt``) in the calling process cancels the chunks not yet
-    started; worker processes ignore it, and the games they are playing are dropped.
+    Ctrl-C (``KeyboardInterrupt``) or SIGTERM in the calling process cancels the chunks not
+    yet started; worker processes ignore both, and the games they are playing are dropped.
+    With ``jobs`` > 1 a worker returns its games a chunk at a time (up to 16), so what a crash
+    of the calling process (``kill -9``) loses is the chunks under way: at most
+    ``16 * 4 * jobs`` games' work, never a line already written.
     """
+    if dask is not None and dask != LOCAL:
+        check_address(dask)  # before anything is made or written
     study.check()
     count = study.count
 
@@ -219,6 +254,46 @@ def run_study(
         return _run(study, Indices(), None, jobs, dask, dask_processes, keep, on_game)
     with open_journal(out, study.key, study.read, keep) as journal:
         return _run(study, journal.done, journal.append, jobs, dask, dask_processes, keep, on_game)
+
+
+def check_address(address: str) -> str:
+    """``address`` once it reads as a scheduler's: ``SCHEME://HOST:PORT`` or ``HOST:PORT``
+    (over TCP), with a scheme of :data:`SCHEMES` and a port that is a number.
+
+    Raises
+    ------
+    SchedulerError
+        Any other address; the message says what is wrong and lists the schemes.
+
+    Examples
+    --------
+    >>> check_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    >>> check_address("bogus://x")
+    Traceback (most recent call last):
+    ...
+    mineshafted.studies.errors.SchedulerError: 'bogus://x' is not a Dask scheduler's address \
+(no scheme 'bogus'): give 'local' for a local cluster, or SCHEME://HOST:PORT with SCHEME one \
+of tcp, tls, ws, wss
+    """
+    scheme, _, location = address.strip().rpartition("://")
+    host, colon, port = location.rpartition(":")
+    reason = None
+    if not address.strip():
+        reason = "it is empty"
+    elif scheme and scheme not in SCHEMES:
+        reason = f"no scheme {scheme!r}"
+    elif not location or (colon and not host):
+        reason = "no host"
+    elif colon and not (port.isdigit() and 0 < int(port) < 65536):
+        reason = f"the port {port!r} is not a number from 1 to 65535"
+    if reason is not None:
+        raise SchedulerError(
+            f"{address!r} is not a Dask scheduler's address ({reason}): give 'local' for a "
+            f"local cluster, or SCHEME://HOST:PORT with SCHEME one of {', '.join(SCHEMES)}",
+            address=address,
+        )
+    return address
 
 
 def _run(
@@ -237,25 +312,55 @@ def _run(
     left = study.count - resumed
     todo = done.missing(study.count)  # lazily: a study may be endless
     games = resumed
-    interrupted = False
+    stopped_by = None
     if left:
         log.info("study: %d game(s) to play, %d resumed", left, resumed)
     batches = _batches(study, todo, left, jobs, dask, dask_processes)
     try:
-        for batch in batches:
-            for line in batch:
-                games += 1
-                if record is not None:
-                    record(line)
-                fold(line)
-                if on_game is not None:
-                    on_game(line, games)
-    except KeyboardInterrupt:
-        interrupted = True
-        log.info("study interrupted after %d game(s)", games)
+        with _terminate_as_interrupt():
+            try:
+                for batch in batches:
+                    for line in batch:
+                        games += 1
+                        if record is not None:
+                            record(line)
+                        fold(line)
+                        if on_game is not None:
+                            on_game(line, games)
+            finally:
+                batches.close()
+    except KeyboardInterrupt as stop:
+        stopped_by = signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT
+        log.info("study stopped by %s after %d game(s)", stopped_by.name, games)
+    return Finished(games, stopped_by is not None, resumed, stopped_by)
+
+
+class _Terminated(KeyboardInterrupt):
+    """Raised in the main thread by SIGTERM while a study runs: it stops the study as Ctrl-C
+    does."""
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """In the block, SIGTERM stops the study as Ctrl-C does (raises :class:`_Terminated`),
+    once; the handler is set only from the main thread and only over the default one (a host
+    application's own handler is left alone), and put back at the end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
     finally:
-        batches.close()
-    return Finished(games, interrupted, resumed)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _batches(
@@ -297,9 +402,10 @@ def _part(study: Kind[L], chunk: Sequence[int]) -> Player[L]:
 
 
 def _worker_setup() -> None:
-    """In a worker process: leave Ctrl-C to the parent, which stops the study cleanly, and
-    end when the parent ends, however it ends (``kill -9`` included)."""
+    """In a worker process: leave Ctrl-C and SIGTERM to the parent, which stops the study
+    cleanly, and end when the parent ends, however it ends (``kill -9`` included)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _end_with_parent()
 
 
@@ -372,14 +478,16 @@ def _on_dask(
             )
             client = distributed.Client(cluster)  # type: ignore[no-untyped-call,unused-ignore]
         else:
-            client = distributed.Client(  # type: ignore[no-untyped-call,unused-ignore]
-                address, timeout="10s"
-            )
+            client = _client(distributed, address)
     except (OSError, TimeoutError) as error:
         if cluster is not None:
             cluster.close()  # type: ignore[no-untyped-call,unused-ignore]
         raise SchedulerError(
             f"cannot reach the Dask scheduler at {address}: {error}", address=address
+        ) from None
+    except ValueError as error:  # an address Dask cannot read further
+        raise SchedulerError(
+            f"{address!r} is not a Dask scheduler's address ({error})", address=address
         ) from None
     try:
 
@@ -400,3 +508,39 @@ def _on_dask(
         client.close()  # type: ignore[no-untyped-call,unused-ignore]
         if cluster is not None:
             cluster.close()  # type: ignore[no-untyped-call,unused-ignore]
+
+
+def _client(distributed: Any, address: str) -> Any:
+    """A client of the Dask scheduler at ``address``, connected within :data:`CONNECT_SECONDS`.
+
+    Dask bounds the connection with its ``timeout``, but not the greeting that follows: a
+    server that accepts the connection and never answers would hold ``Client`` forever. So the
+    client is made in a daemon thread, waited for a little longer than its own timeout, and
+    left behind if it has not answered by then.
+
+    Raises
+    ------
+    TimeoutError
+        No answer in time.
+    OSError, ValueError
+        From Dask: no connection, an address it cannot read.
+    """
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = distributed.Client(
+                address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False
+            )
+        except Exception as error:  # handed to the caller
+            made["error"] = error
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    waited = CONNECT_SECONDS + 5
+    thread.join(waited)
+    if "error" in made:
+        raise made["error"]
+    if "client" not in made:
+        raise TimeoutError(f"no answer within {waited} s")
+    return made["client"]

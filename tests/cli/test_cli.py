@@ -155,7 +155,7 @@ def test_search_and_engine_that_disagree_are_refused(puzzle_file: Path) -> None:
 
 
 def test_help_names_search_and_hides_engine() -> None:
-    text = runner.invoke(app, ["solve", "--help"], env={"COLUMNS": "200"}).output
+    text = runner.invoke(app, ["solve", "--help"], max_content_width=200, terminal_width=200).output
     assert "--search" in text and "The component-search engine used when AC-3 stalls." in text
     assert "--engine" not in text
 

@@ -1,5 +1,5 @@
 """Every command's --help shows its help text as written: brackets kept, one line per paragraph,
-no type on a flag."""
+no type on a flag, each argument named by its metavar alone."""
 
 from __future__ import annotations
 
@@ -33,18 +33,18 @@ def _flat(text: str) -> str:
     return " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
 
 
-def _help(path: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr("typer.rich_utils.MAX_WIDTH", 10_000)  # no wrapping inside the panels
-    result = runner.invoke(app, [*path, "--help"])
+def _help(path: tuple[str, ...]) -> str:
+    wide = {"terminal_width": 10_000, "max_content_width": 10_000}  # no line wrapped
+    result = runner.invoke(app, [*path, "--help"], **wide)
     assert result.exit_code == 0, result.output
     return result.output
 
 
 @pytest.mark.parametrize(("path", "command"), SOURCE, ids=NAMES)
 def test_every_help_text_is_shown_as_its_source_writes_it(
-    path: tuple[str, ...], command: object, monkeypatch: pytest.MonkeyPatch
+    path: tuple[str, ...], command: object
 ) -> None:
-    shown = _flat(_help(path, monkeypatch))
+    shown = _flat(_help(path))
     texts = [getattr(command, "help", None) or ""]
     params = [p for p in getattr(command, "params", []) if not getattr(p, "hidden", False)]
     texts += [getattr(p, "help", None) or "" for p in params]
@@ -53,20 +53,44 @@ def test_every_help_text_is_shown_as_its_source_writes_it(
             assert _flat(paragraph) in shown, paragraph
 
 
-def test_a_bracket_in_help_survives(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert "pip install 'mineshafted[dask]'" in _flat(_help(("play",), monkeypatch))
-    assert "pip install 'mineshafted[plots]'" in _flat(_help(("experiment",), monkeypatch))
-    shown = _flat(_help(("probabilities",), monkeypatch))
+def test_a_bracket_in_help_survives() -> None:
+    assert "pip install 'mineshafted[dask]'" in _flat(_help(("play",)))
+    assert "pip install 'mineshafted[plots]'" in _flat(_help(("experiment",)))
+    shown = _flat(_help(("probabilities",)))
     assert '{"board": [[clue, -1 or null, ...], ...], "mines": N}' in shown
 
 
 @pytest.mark.parametrize(("path", "command"), SOURCE, ids=NAMES)
-def test_no_flag_shows_a_type(
-    path: tuple[str, ...], command: object, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    shown = _help(path, monkeypatch)
+def test_no_flag_shows_a_type(path: tuple[str, ...], command: object) -> None:
+    shown = _help(path)
     assert "<bool>" not in shown
     assert not re.search(r"--verbose\s+-v\s+<int>", shown)
+
+
+@pytest.mark.parametrize(("path", "command"), SOURCE, ids=NAMES)
+def test_arguments_are_named_by_their_metavars_alone(
+    path: tuple[str, ...], command: object
+) -> None:
+    shown = _help(path)
+    usage = shown.splitlines()[0]
+    assert "{" not in usage, usage
+    for param in getattr(command, "params", []):
+        if getattr(param, "param_type_name", None) == "argument":
+            name = str(param.metavar or param.name.upper())
+            assert re.search(rf"^  {re.escape(name)}(\.\.\.)?  ", shown, re.MULTILINE), name
+    assert not re.search(r"<(str|path|int|float|list\[\w+\])>", _arguments(shown)), shown
+
+
+def test_several_words_are_shown_as_such() -> None:
+    shown = _help(("rate",))
+    assert shown.startswith("Usage: mineshafted rate [OPTIONS] PUZZLE...\n")
+    assert "\n  PUZZLE...  Puzzle files:" in shown
+
+
+def _arguments(shown: str) -> str:
+    """The ``Arguments`` section of a help text."""
+    _, _, rest = shown.partition("\nArguments:\n")
+    return rest.partition("\n\n")[0]
 
 
 def test_optional_arguments_are_bracketed_once() -> None:

@@ -57,7 +57,7 @@ def test_solve_caps_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @needs_devices
 @pytest.mark.parametrize("command", [["generate", "5", "5", "3", "--seed", "1"], ["solve", "-"]])
-def test_a_full_disk_is_named_as_standard_output(command: list[str]) -> None:
+def test_a_full_disk_is_one_line_naming_the_output(command: list[str]) -> None:
     with FULL.open("w") as full:
         result = subprocess.run(
             [sys.executable, "-m", "mineshafted", *command],
@@ -68,7 +68,7 @@ def test_a_full_disk_is_named_as_standard_output(command: list[str]) -> None:
             check=False,
         )
     assert result.returncode == 2
-    assert result.stderr.decode() == "error: <stdout>: No space left on device\n"
+    assert result.stderr.decode() == "error: cannot write the output: no space left on device\n"
 
 
 def test_a_closed_pipe_ends_generate_quietly() -> None:

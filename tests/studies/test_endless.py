@@ -18,15 +18,18 @@ from typing import Any
 
 import pytest
 
-from mineshafted.cli.status import EXIT_INTERRUPTED
+from mineshafted.cli.status import EXIT_INTERRUPTED, EXIT_TERMINATED
 from mineshafted.studies import Finished, run_study
 
 TRILLION = str(10**12)
 
 
 def _limit_memory() -> None:
-    """In the child: 1 GiB of address space (a list of 10**12 indices would need terabytes)."""
+    """In the child: 1 GiB of address space (a list of 10**12 indices would need terabytes),
+    and Ctrl-C's default handling, however this suite was started (a shell starts a background
+    job with SIGINT ignored, and a child inherits that)."""
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _lines(path: Path) -> int:
@@ -77,6 +80,64 @@ def test_a_trillion_games_start_at_once_in_bounded_memory(tmp_path: Path, jobs: 
         child.kill()
     assert child.returncode == EXIT_INTERRUPTED, stderr.decode()[-500:]
     assert f"of {10**12} game(s) done" in stderr.decode()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.slow
+def test_sigterm_stops_a_study_and_says_where(tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["play", "4", "4", "2", "--games", TRILLION, "--jobs", jobs, "--out", str(out)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mineshafted", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_limit_memory,
+    )
+    try:
+        _wait_for(
+            lambda: _lines(out) > 3 or child.poll() is not None,
+            time.monotonic() + 60,
+            "the first games",
+        )
+        assert child.poll() is None, child.stderr.read().decode()[-500:]  # type: ignore[union-attr]
+        child.terminate()
+        stdout, stderr = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == EXIT_TERMINATED, stderr.decode()[-500:]
+    (line,) = stderr.decode().splitlines()
+    done = _lines(out) - 1
+    assert line == f"terminated: {done} of {10**12} game(s) done; run the same command to resume"
+    assert stdout.decode().startswith("4x4/2, first move safe")
+
+
+@pytest.mark.slow
+def test_the_interrupting_tests_pass_when_the_suite_ignores_ctrl_c() -> None:
+    # As `pytest &` from a shell: this file's tests that interrupt a child run with SIGINT
+    # ignored from the start, inherited by every process they start.
+    def ignore_ctrl_c() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    suite = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            __file__,
+            "-k",
+            "trillion",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=ignore_ctrl_c,
+        check=False,
+    )
+    assert suite.returncode == 0, suite.stdout[-2000:]
+    assert "2 passed" in suite.stdout
 
 
 def _alive(pid: int) -> bool:

@@ -155,7 +155,24 @@ def test_a_game_written_twice_is_counted_once(
     out.write_text("\n".join([*lines, lines[3]]) + "\n")  # two writers of one game
     again = run_lines(BEGINNER, out=out)
     assert again.resumed == 20 and outcomes(again.lines) == serial
-    assert "line 22: game 2 again: the first kept" in caplog.text
+    assert "1 line(s) repeat a game already in the file (the first at line 22, game 2;" in (
+        caplog.text
+    )
+
+
+def test_many_games_written_twice_are_one_warning(
+    tmp_path: Path, serial: list[tuple], caplog: pytest.LogCaptureFixture
+) -> None:
+    out = tmp_path / "study.jsonl"
+    run_lines(BEGINNER, out=out)
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([*lines, *lines[1:]]) + "\n")  # two runs sharing one file
+    again = run_lines(BEGINNER, out=out)
+    assert again.resumed == 20 and outcomes(again.lines) == serial
+    (warning,) = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert (
+        "20 line(s) repeat a game already in the file (the first at line 22" in warning.getMessage()
+    )
 
 
 def test_the_tally_does_not_depend_on_the_order_games_arrive() -> None:
