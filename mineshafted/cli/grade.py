@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import emit, fail, fail_on_error, finish_output
+from .output import emit, fail, fail_on_error, written
 
 if TYPE_CHECKING:
     from ..formats import Puzzle
@@ -187,7 +187,8 @@ def command(
             emit(json.dumps(report.to_json()))
         else:
             _print_grade(report, origin)
-        finish_output()
+        with written():  # the report is out before the log is written
+            sys.stdout.flush()
         if logfile is not None:
             logfile.write(log_text(report))
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from ..board import Board, Geometry
 from ..errors import IllegalMoveError, MineshaftedError, RecordFormatError
 from .engine import Game, View
-from .record import Event, Flag, GameRecord, Reveal, Unflag
+from .record import Event, Flag, GameRecord, Reveal, Unflag, event_line
 
 __all__ = ["rebuild", "views_of"]
 
@@ -83,20 +83,23 @@ def _replayed(record: GameRecord, actions: int | None) -> Iterator[Game]:
         ):
             if want != got:
                 raise RecordFormatError(
-                    f"the replay gives {got} here, the record {want}", line=line + offset
+                    f"the replay gives {event_line(got)} here, the record {event_line(want)}",
+                    line=line + offset,
                 )
         if not produced:
-            raise RecordFormatError(f"{event} changes nothing", line=line)
+            raise RecordFormatError(f"{event_line(event)} changes nothing", line=line)
         if len(produced) > len(events) - index:
             raise RecordFormatError(
-                f"the replay goes on with {produced[len(events) - index]}", line=len(events) + 2
+                f"the replay goes on with {event_line(produced[len(events) - index])}",
+                line=len(events) + 2,
             )
         index += len(produced)
         done += 1
         yield game
     if index == len(events) and game.record.header != header:
         raise RecordFormatError(
-            f"the first move was {game.record.header.first}, not {header.first}",
+            f"the first move was {_cell(game.record.header.first)}; "
+            f"the header says {_cell(header.first)}",
             line=1,
             field="first",
         )
@@ -118,3 +121,8 @@ def _apply(game: Game, event: Event) -> None:
         game.unflag(event.cell, reason=event.reason, detail=event.detail)
     else:
         raise IllegalMoveError(f"a {event.kind} event where an action was expected", cell=None)
+
+
+def _cell(cell: int | None) -> str:
+    """A first move as a message names it."""
+    return "none" if cell is None else f"cell {cell}"

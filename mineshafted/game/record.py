@@ -38,6 +38,7 @@ __all__ = [
     "RecordHeader",
     "Reveal",
     "Unflag",
+    "event_line",
     "read_record",
     "write_record",
 ]
@@ -163,7 +164,16 @@ class GameRecord:
         """The record as JSON Lines, header first, without line ends."""
         yield json.dumps(_header_json(self.header))
         for event in self.events:
-            yield json.dumps(_event_json(event))
+            yield event_line(event)
+
+
+def event_line(event: Event) -> str:
+    """``event`` as its line of a record file (JSON), the way a message shows it.
+
+    >>> event_line(Flag(3))
+    '{"event": "flag", "cell": 3}'
+    """
+    return json.dumps(_event_json(event))
 
 
 def write_record(record: GameRecord, target: str | os.PathLike[str] | IO[str]) -> None:

@@ -162,15 +162,6 @@ def test_play_record_keeps_each_guess_with_every_unknown_cells_odds(tmp_path: Pa
     assert many.exit_code == 2 and "--record takes one game" in many.stderr
 
 
-def test_the_commands_choices_are_the_librarys() -> None:
-    from mineshafted.cli.play import First, Policy
-    from mineshafted.game import FirstMove
-    from mineshafted.probability import PolicyName
-
-    assert [m.value for m in First] == [m.value for m in FirstMove if m is not FirstMove.NONE]
-    assert [m.value for m in Policy] == [m.value for m in PolicyName]
-
-
 @pytest.mark.parametrize(
     ("command", "one"), [(["play"], "game"), (["solve"], "puzzle"), (["rules", "eval"], "board")]
 )
