@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
+from time import perf_counter
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,6 +16,7 @@ from .output import (
     emit,
     fail_on_error,
     label,
+    note,
     save_record,
     sweep_json,
     sweep_text,
@@ -135,9 +137,17 @@ def _write_record(item: Puzzle, chosen: SearchChoice, with_total: bool, path: Pa
     from ..solver.recording import record_solve
 
     mines = item.board.mine_count if with_total else None
+    began = perf_counter()
     with fail_on_error(str(path)):
         solved = record_solve(item.board, start=item.start, search=chosen.build(), mines=mines)
     save_record(solved, path)
+    # The time printed above is the sweep's alone; say what recording took besides.
+    note(f"wrote {path}: the solve played again and recorded in {_ms(perf_counter() - began)}")
+
+
+def _ms(seconds: float) -> str:
+    """A duration as the solve line writes it."""
+    return f"{seconds * 1000:.1f} ms"
 
 
 def _chosen(ctx: typer.Context, search: SearchChoice, engine: SearchChoice | None) -> SearchChoice:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -272,6 +273,11 @@ def test_solve_record_writes_a_replayable_game_record(puzzle_file: Path, tmp_pat
     reasons = [getattr(event, "reason", None) for event in record.events]
     assert reasons[0] == "start" and "propagation" in reasons
     assert rebuild(record).won
+    # The solve line times the sweep alone; the recording's own time is said beside it.
+    assert "moves in" in result.stdout and "recorded in" not in result.stdout
+    assert re.fullmatch(
+        rf"wrote {re.escape(str(path))}: .* recorded in \d+\.\d ms\n", result.stderr
+    )
     again = runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path)])
     assert again.exit_code == 2 and "already exists" in again.stderr
 
