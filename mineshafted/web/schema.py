@@ -190,7 +190,10 @@ class SettingsOut(_Model):
     rows: int
     cols: int
     mines: int
-    seed: int
+    seed: int | None = Field(
+        description="The seed that draws the board: null while the game is on (it would "
+        "show the board), the number once it is over."
+    )
     first: Literal["safe", "opening"]
     board: Literal["random", "no-guess"]
     technique: str | None
@@ -204,6 +207,7 @@ class _Counters(_Model):
     mines: list[Pair] | None = Field(None, description="Every mine, once the game is over.")
     wrong_flags: list[Pair] | None = Field(None, description="Flags on safe cells, once over.")
     hit: list[Pair] | None = Field(None, description="The mine revealed, once lost.")
+    seed: int | None = Field(None, description="The board's seed, once the game is over.")
     rating: str | None = Field(
         None,
         description="A no-guess board's rating (the weakest technique that solves it), once "

@@ -33,8 +33,9 @@ EXPERT_STALL = {
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    """The app with two workers and a generous budget (no verdict here depends on speed)."""
-    with TestClient(create_app(Limits(seconds=30.0, workers=2))) as test_client:
+    """The app with two workers and a generous budget (no verdict here depends on speed), and
+    room for every game the tests make."""
+    with TestClient(create_app(Limits(seconds=30.0, workers=2, games=1000))) as test_client:
         yield test_client
 
 
@@ -379,7 +380,7 @@ def test_a_new_game_shows_nothing_of_its_board(client: TestClient) -> None:
     game = _new(client, seed=7)
     assert game["board"] == [[None] * 9 for _ in range(9)]
     assert game["status"] == "playing" and game["mines_left"] == 10 and game["mines"] is None
-    assert game["settings"]["seed"] == 7
+    assert game["settings"]["seed"] is None  # it draws the board: shown once the game is over
     shown = client.get(f"/api/games/{game['id']}").json()
     assert shown["mines"] is None and shown["board"] == game["board"]
 
@@ -421,6 +422,7 @@ def test_a_game_is_played_to_a_loss_and_then_shows_every_mine(client: TestClient
     assert lost.status == "lost"
     assert lost.mines == [list(divmod(c, 9)) for c in sorted(engine.board.mines)]
     assert lost.hit == [list(divmod(mine, 9))]
+    assert lost.seed == 3 and client.get(url).json()["settings"]["seed"] == 3
     assert "the game is over (lost)" in _error(
         _post(client, f"{url}/reveal", {"cell": [0, 1]}), 409
     )
@@ -628,13 +630,55 @@ def test_a_deleted_game_is_gone(client: TestClient) -> None:
     _error(client.get(f"/api/games/{game['id']}"), 404)
 
 
-def test_live_games_are_capped_the_least_recently_used_dropped() -> None:
+def test_a_flood_of_new_games_ends_no_game_in_play() -> None:
     with TestClient(create_app(Limits(workers=1, games=3))) as capped:
-        ids = [_new(capped)["id"] for _ in range(3)]
-        capped.get(f"/api/games/{ids[0]}")  # used: the second is now the oldest
+        ids = [_new(capped, seed=3)["id"] for _ in range(3)]
+        for _ in range(100):
+            message = _error(_post(capped, "/api/games", {"rows": 9, "cols": 9, "mines": 10}), 503)
+        assert message == (
+            "the server keeps at most 3 live game(s), each used in the last 600 s: end one, "
+            "or try again later"
+        )
+        for key in ids:
+            assert capped.get(f"/api/games/{key}").status_code == 200
+        # A game over makes room: the new game takes its place, the games in play stay.
+        from mineshafted.web.games import LiveGame, Settings
+
+        engine = LiveGame(Settings(9, 9, 10, seed=3))
+        engine.reveal((0, 0))
+        assert engine.game is not None and engine.game.board is not None
+        mine = list(divmod(min(engine.game.board.mines), 9))
+        _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": [0, 0]})
+        _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": mine})
+        assert capped.get(f"/api/games/{ids[1]}").json()["status"] == "lost"
         _new(capped)
-        assert capped.get(f"/api/games/{ids[0]}").status_code == 200
         _error(capped.get(f"/api/games/{ids[1]}"), 404)
+        assert capped.get(f"/api/games/{ids[0]}").status_code == 200
+
+
+def test_a_full_store_drops_a_game_over_first_then_the_idle_never_one_in_use() -> None:
+    from mineshafted.web.games import Store
+
+    now = [0.0]
+    over: set[str] = set()
+    store: Store[str] = Store(
+        2, idle=3600.0, keep=600.0, done=lambda item: item in over, clock=lambda: now[0]
+    )
+    a = store.add("a")
+    now[0] = 100.0
+    b = store.add("b")
+    now[0] = 200.0
+    with pytest.raises(Exception, match="each used in the last 600 s"):
+        store.add("c")
+    over.add("b")
+    c = store.add("c")  # b is over: dropped, though used after a
+    with pytest.raises(Exception, match="no live game"):
+        store.get(b)
+    now[0] = 650.0  # a idle 650 s, c 450 s
+    d = store.add("d")
+    with pytest.raises(Exception, match="no live game"):
+        store.get(a)
+    assert store.get(c) == "c" and store.get(d) == "d"
 
 
 def test_a_live_game_expires_after_its_idle_time() -> None:
