@@ -352,7 +352,7 @@ the last 30 s: end one, or try again later
         self._expire()
         found = self._items.get(key)
         if found is None:
-            shown = key if len(key) <= 24 and key.isprintable() else key[:24] + "..."
+            shown = key if len(key) <= 24 else key[:24] + "..."  # made visible by the error
             raise RequestError(404, f"no live {self.what} {shown!r} (ended, expired or never made)")
         self._items[key] = (found[0], self.clock())
         self._items.move_to_end(key)

@@ -157,6 +157,11 @@ class AnalysisOut(_Model):
         "only mines are left."
     )
     best_probability: float | None = Field(description="The best move's chance of a mine.")
+    best_by: Literal["safe", "policy", "safest"] | None = Field(
+        None,
+        description="How the best move was chosen: a safe cell; the best policy's guess (up "
+        "to 40,000 unknown cells); or, above that, the safest cell.",
+    )
 
 
 class ExplanationOut(_Model):
