@@ -289,10 +289,17 @@ async def flood(port: int) -> dict[str, Any]:
     _, game = await json_call(port, "POST", "/api/games", {"rows": 9, "cols": 9, "mines": 10})
     await json_call(port, "POST", f"/api/games/{game['id']}/reveal", {"cell": [4, 4]})
     statuses: dict[int, int] = {}
+    made = [game["id"]]
     for _ in range(100):
-        status, _ = await json_call(port, "POST", "/api/games", {"rows": 9, "cols": 9, "mines": 10})
+        status, new = await json_call(
+            port, "POST", "/api/games", {"rows": 9, "cols": 9, "mines": 10}
+        )
         statuses[status] = statuses.get(status, 0) + 1
+        if status == 200:
+            made.append(new["id"])
     status, _ = await json_call(port, "GET", f"/api/games/{game['id']}")
+    for key in made:  # room for the parts after this one
+        await json_call(port, "DELETE", f"/api/games/{key}")
     return {"first_game_after_100_new": status, "new_games": statuses}
 
 

@@ -70,8 +70,7 @@ ASSETS: Final = {
 file."""
 
 SLOW: Final = {
-    "analyze": ": counting this position's placements exactly takes longer (a wide frontier "
-    "of clues)",
+    "analyze": ": the clues' frontier is too wide to count exactly",
     "explain": ": the clues' frontier is too wide to count exactly",
     "hint": ": the clues' frontier is too wide to count exactly",
     "generate": ": no no-guess board was made in time; lower the density",

@@ -106,9 +106,11 @@ class Guard:
     Before the app sees a request: a ``Host`` not in ``hosts`` is a 400; a declared body
     over ``limit`` bytes a 413; a POST not declared JSON a 415; a request past ``requests``
     in flight a 503. While the app reads the body: past ``limit`` bytes a 413, past
-    ``body_seconds`` from the arrival a 408 (both close the connection). A client that goes
-    away is one ``INFO`` line. An unexpected exception is one ``ERROR`` record with its
-    traceback, and a 500 in one line. Every answer gets :data:`HEADERS` and
+    ``body_seconds`` from the arrival a 408. An answer sent before the body was read whole
+    closes the connection (the rest of the body is never read, so a client cannot keep the
+    connection by trickling it). A client that goes away is one ``INFO`` line. An unexpected
+    exception is one ``ERROR`` record with its traceback, and a 500 in one line. Every
+    answer gets :data:`HEADERS` and
     ``Server-Timing: app;dur=<ms>``, the time from the arrival to the answer's start (the
     benchmark reads it).
     """
@@ -139,6 +141,8 @@ class Guard:
         scope.setdefault("state", {})["arrived"] = arrived
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         started = False
+        read = False  # whether the body has been read whole
+        has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
 
         async def guarded_send(message: Message) -> None:
             nonlocal started
@@ -147,12 +151,14 @@ class Guard:
                 took = f"app;dur={(time.perf_counter() - began) * 1000:.2f}"
                 extra = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
                 extra.append((b"server-timing", took.encode()))
+                if has_body and not read:  # answered before its body was in: never read
+                    extra.append((b"connection", b"close"))
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
-        async def refuse(error: RequestError, *, close: bool = False) -> None:
+        async def refuse(error: RequestError) -> None:
             if not started:
-                await _answer(error, guarded_send, close=close)
+                await _answer(error, guarded_send)
 
         refusal = self._refusal(scope, headers)
         if refusal is None and self.active >= self.requests:
@@ -163,7 +169,6 @@ class Guard:
             await refuse(refusal)
             return
         seen = 0
-        read = False
 
         async def guarded_receive() -> Message:
             nonlocal seen, read
@@ -186,11 +191,11 @@ class Guard:
         try:
             await self.app(scope, guarded_receive, guarded_send)
         except _TooLarge:
-            await refuse(RequestError(413, self._too_large()), close=True)
+            await refuse(RequestError(413, self._too_large()))
         except _TooSlow:
             log.info("%s sent too slow a body: refused after %g s", _who(scope), self.body_seconds)
             message = f"the body did not arrive within {self.body_seconds:g} s"
-            await refuse(RequestError(408, message), close=True)
+            await refuse(RequestError(408, message))
         except (ClientGone, ClientDisconnect) as gone:
             log.info(
                 "%s went away before its answer (%s %s)%s",
@@ -229,12 +234,10 @@ class Guard:
         return f"the body is larger than {self.limit:,} bytes ({self.limit // 2**20} MiB)"
 
 
-async def _answer(error: RequestError, send: Send, *, close: bool = False) -> None:
-    """Send the refusal ``error`` (``close``: and end the connection after it)."""
+async def _answer(error: RequestError, send: Send) -> None:
+    """Send the refusal ``error``."""
     body = refusal_body(str(error))
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-    if close:
-        headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": error.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -51,9 +51,9 @@ class Protocol(H11Protocol):
     its head a byte at a time (or nothing) is never timed out; and its 400 for a request h11
     cannot parse (a malformed header line, a bad ``Content-Length``, two ``Host`` headers)
     is written straight to the socket with two fixed headers, before any app or middleware
-    runs, and uvicorn's ``headers`` setting does not reach it. The subclass overrides only
-    the protocol's public callbacks and ``send_400_response``, each calling uvicorn's own
-    first.
+    runs, and uvicorn's ``headers`` setting does not reach it. The subclass extends the
+    protocol's public callbacks (each calls uvicorn's own, then watches the head) and
+    replaces ``send_400_response``; nothing of uvicorn's is patched.
 
     Attributes
     ----------
@@ -64,9 +64,10 @@ class Protocol(H11Protocol):
     """
 
     head_seconds: float = 10.0
+    _head: asyncio.TimerHandle | None = None
+    """The head's timer, while a head is awaited."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        self._head: asyncio.TimerHandle | None = None
         super().connection_made(transport)
         self._watch_head()
 
@@ -99,8 +100,7 @@ class Protocol(H11Protocol):
             self._stop_head()
 
     def _stop_head(self) -> None:
-        if getattr(self, "_head", None) is not None:
-            assert self._head is not None
+        if self._head is not None:
             self._head.cancel()
             self._head = None
 

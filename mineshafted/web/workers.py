@@ -204,11 +204,13 @@ class Workers:
         finally:
             self.tally.waited(time.monotonic() - arrived)
         began = time.monotonic()
-        loop = asyncio.get_running_loop()
+        with worker.lock:
+            worker.busy = True
+        exchange = self._threads.submit(self._exchange, worker, job, argument, budget)
         try:
-            reply = await loop.run_in_executor(
-                self._threads, self._exchange, worker, job, argument, budget
-            )
+            # Shielded: the exchange always runs to its end, which gives the worker back or
+            # replaces it; cancelling stops the job by killing the worker.
+            reply = await asyncio.shield(asyncio.wrap_future(exchange))
         except asyncio.CancelledError:
             if worker.cancel():
                 self.tally.count("cancelled")
@@ -333,7 +335,6 @@ class Workers:
     def _exchange(self, worker: _Worker, job: str, argument: object, seconds: float) -> Reply:
         """In a thread of the pool's own: send the job, wait for its reply until ``seconds``,
         then give the worker back (or replace it if it was late, died, or was cancelled)."""
-        worker.busy = True
         self.tally.count("running")
         try:
             worker.conn.send((job, argument))
