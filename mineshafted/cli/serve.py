@@ -18,9 +18,10 @@ HELP = (
     "Needs the web extra: pip install 'mineshafted[web]'.\n\n"
     "The server listens on 127.0.0.1 (this machine only) unless --host says otherwise; anyone "
     "who can reach another address can use this machine's CPU through it. It reads no file on "
-    "request, bounds every request (8 MiB bodies, 1,000,000-cell positions, a few seconds of "
-    "computing each) and keeps at most 100 live games, each for an hour after its last use. "
-    "Ctrl-C stops it.\n\n"
+    "request, bounds every request (8 MiB bodies, 1,000,000-cell positions, 10 s to send a "
+    "request's headers and 30 s its body, a few seconds of computing each, stopped when the "
+    "client goes away) and keeps at most 100 live games, each for an hour after its last use; "
+    "a game in play is never ended to make room for a new one. Ctrl-C stops it.\n\n"
     "Exit status: 0 stopped; 2 the address cannot be used, or the web extra is missing."
 )
 """The command's ``--help`` text."""

@@ -45,9 +45,25 @@ class Odds(Tally):
         return {cell: self.probability(cell) for cell in sorted(self.mined)}
 
     def floats(self) -> dict[Cell, float]:
-        """Every unknown cell's probability of a mine as a float, by ascending cell."""
+        """Every unknown cell's probability of a mine as a float, by ascending cell.
+
+        Notes
+        -----
+        Cells whose counts are one object (the cells of a class, the cells no clue sees)
+        share one division: on a large open board the counts have hundreds of thousands of
+        digits, and a million divisions of them took over a minute. The counts are looked up
+        by identity, since hashing such an integer reads all of its digits.
+        """
         total = self.placements
-        return {cell: self.mined[cell] / total for cell in sorted(self.mined)}
+        shares: dict[int, float] = {}
+        found: dict[Cell, float] = {}
+        for cell in sorted(self.mined):
+            count = self.mined[cell]
+            share = shares.get(id(count))  # the counts live as long as self: ids are theirs
+            if share is None:
+                share = shares[id(count)] = count / total
+            found[cell] = share
+        return found
 
     def safest(self) -> list[Cell]:
         """The unknown cells least likely to hold a mine, ascending (empty if none is unknown)."""

@@ -8,20 +8,23 @@ budget), never a traceback.
 Glossary
 --------
 guard
-    The ASGI middleware around everything: it refuses a body over the size limit (413)
-    before reading it whole, a POST whose body is not declared JSON (415), and adds the
-    security headers to every answer.
+    The ASGI middleware around everything (:class:`~.guard.Guard`): sizes, deadlines,
+    requests in flight, gone clients, the security headers.
+live game
+    A game of Play kept on the server. Nothing answered about it while it is on depends on
+    its hidden cells: not its seed (shown at the end), not its board (Watch replays a game
+    by its id only once it is over).
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import logging
 import re
 import secrets
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -29,7 +32,7 @@ from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -41,29 +44,15 @@ from . import schema
 from .bodies import cell_field, choice_field, int_field, json_object, text_field
 from .errors import RequestError
 from .games import LiveGame, Settings, Store
+from .guard import CSP, HEADERS, ClientGone, Guard, refusal_body
 from .hints import first_hint
 from .limits import MAX_GAME_CELLS, MAX_SEED, Limits
 from .watching import RULES, Watch, players
 from .workers import Workers
 
-__all__ = ["CSP", "LEVELS", "create_app"]
+__all__ = ["CSP", "HEADERS", "LEVELS", "create_app"]
 
 log = logging.getLogger(__name__)
-
-CSP: Final = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-"""The content security policy of every answer: the page's own script, style and API, and
-nothing from anywhere else."""
-
-HEADERS: Final = {
-    "content-security-policy": CSP,
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-    "cache-control": "no-store",
-}
-"""The headers the guard adds to every answer."""
 
 LEVELS: Final = {
     "beginner": (9, 9, 10),
@@ -95,11 +84,12 @@ ERRORS: Final[dict[int | str, dict[str, Any]]] = {
     for status, description in {
         400: "Not JSON.",
         404: "No such live game.",
+        408: "The body did not arrive in time.",
         409: "Not now (the game is over, or not started).",
         413: "The body is larger than 8 MiB.",
         415: "The body is not declared application/json.",
         422: "Malformed, off the board, or not decided.",
-        503: "Past the compute budget, or every worker busy.",
+        503: "Past the compute budget, every worker busy, or every live game in use.",
     }.items()
 }
 """The refusals every endpoint may answer, for the OpenAPI document."""
@@ -165,8 +155,20 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
     state = _State(
         limits,
         None,
-        Store(limits.games, idle=limits.idle, what="game"),
-        Store(limits.games, idle=limits.idle, what="watched game"),
+        Store(
+            limits.games,
+            idle=limits.idle,
+            keep=limits.keep,
+            what="game",
+            done=lambda live: live.over,
+        ),
+        Store(
+            limits.games,
+            idle=limits.idle,
+            keep=limits.keep,
+            what="watched game",
+            done=lambda watched: watched.taken == len(watched.steps),
+        ),
     )
 
     @asynccontextmanager
@@ -174,6 +176,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         workers = Workers(limits.workers, seconds=limits.seconds, memory=limits.memory)
         await run_in_threadpool(workers.start)
         state.workers = workers
+        app.state.workers = workers  # for tests and benchmarks: the pool's tally
         log.info("%d worker(s) started", limits.workers)
         try:
             yield
@@ -190,15 +193,44 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         redoc_url=None,
         lifespan=lifespan,
     )
-    app.add_middleware(_Guard, limit=limits.body, hosts=hosts)
+    app.add_middleware(
+        Guard,
+        limit=limits.body,
+        hosts=hosts,
+        body_seconds=limits.body_seconds,
+        requests=limits.requests,
+    )
     _handlers(app)
 
-    async def compute(job: str, argument: object) -> Any:
+    async def compute(
+        request: Request, job: str, argument: object, *, seconds: float | None = None
+    ) -> Any:
+        """``job`` computed by a worker for ``request``; stopped if its client goes away."""
         workers = state.workers
         if workers is None:
             raise RequestError(503, "the server is not running its workers")
-        slow = SLOW.get(job, "")
-        return await run_in_threadpool(lambda: workers.run(job, argument, slow=slow))
+        work = asyncio.ensure_future(
+            workers.compute(
+                job,
+                argument,
+                slow=SLOW.get(job, ""),
+                arrived=getattr(request.state, "arrived", None),
+                seconds=seconds,
+            )
+        )
+        gone = asyncio.ensure_future(_gone(request))
+        try:
+            await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (work, gone):
+                task.cancel()
+            await asyncio.gather(work, gone, return_exceptions=True)
+        if work.done() and not work.cancelled():
+            return work.result()
+        problem = gone.exception() if gone.done() and not gone.cancelled() else None
+        if problem is not None:
+            raise problem  # the body's own deadline, say, met while waiting
+        raise ClientGone
 
     async def body(request: Request) -> bytes:
         return await request.body()
@@ -226,9 +258,13 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
             "levels": {name: list(level) for name, level in LEVELS.items()},
             "limits": {
                 "seconds": limits.seconds,
+                "watch_seconds": limits.watch_seconds,
                 "body_bytes": limits.body,
+                "head_seconds": limits.head_seconds,
+                "body_seconds": limits.body_seconds,
                 "game_cells": MAX_GAME_CELLS,
                 "games": limits.games,
+                "keep_seconds": limits.keep,
                 "idle_seconds": limits.idle,
             },
         }
@@ -245,7 +281,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
     async def analyze(request: Request) -> Response:
         """The body is a position as `mineshafted probabilities` reads it; the answer's
         `probabilities` are exactly that command's `--json` values."""
-        return _json_bytes(await compute("analyze", await body(request)))
+        return _json_bytes(await compute(request, "analyze", await body(request)))
 
     @app.post(
         "/api/explain",
@@ -258,7 +294,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         """A sound and minimal set of clues that force the cell, whether the mine total is
         needed, and the weakest technique that decides it. A cell the position does not
         decide is a 422."""
-        return _json_bytes(await compute("explain", await body(request)))
+        return _json_bytes(await compute(request, "explain", await body(request)))
 
     @app.post(
         "/api/load",
@@ -270,7 +306,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
     async def load(request: Request) -> Response:
         """A position file, a puzzle file (shown after its first move), a game record
         (shown at its end), or a text grid."""
-        return _json_bytes(await compute("load", await body(request)))
+        return _json_bytes(await compute(request, "load", await body(request)))
 
     # -- live games -----------------------------------------------------------------------
 
@@ -322,7 +358,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         live = state.games.get(key)
         cell = await cell_of(request, live)
         if live.needs_board:
-            await _make_board(live, cell)
+            await _make_board(request, live, cell)
         return live.reveal(cell)
 
     @app.post(
@@ -356,7 +392,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         responses=ERRORS,
         summary="The cell to reveal next",
     )
-    async def hint(key: str) -> dict[str, Any]:
+    async def hint(key: str, request: Request) -> dict[str, Any]:
         """A safe cell with its explanation if there is one; else the best policy's guess
         with its exact mine probability."""
         live = state.games.get(key)
@@ -364,16 +400,17 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
             raise RequestError(409, f"the game is over ({live.status.value})")
         if not live.started:
             return first_hint().to_json()
-        answer: dict[str, Any] = await compute("hint", live.position())
+        answer: dict[str, Any] = await compute(request, "hint", live.position())
         return answer
 
-    async def _make_board(live: LiveGame, cell: tuple[int, int]) -> None:
+    async def _make_board(request: Request, live: LiveGame, cell: tuple[int, int]) -> None:
         if live.making:
             raise RequestError(409, "the board is being made: wait for the first click's answer")
         s = live.settings
         live.making = True
         try:
             made = await compute(
+                request,
                 "generate",
                 {
                     "rows": s.rows,
@@ -403,8 +440,8 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         """The game is played at once on the server (within the compute budget) and kept;
         the page takes its steps one by one."""
         data = json_object(await body(request), fields=tuple(schema.WatchIn.model_fields))
-        spec = _watch_spec(data, state.games, limits.seconds)
-        played: dict[str, Any] = await compute("watch", spec)
+        spec = _watch_spec(data, state.games, limits)
+        played: dict[str, Any] = await compute(request, "watch", spec, seconds=limits.watch_seconds)
         watched = _Watched(
             spec.rows,
             spec.cols,
@@ -461,126 +498,39 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
     return app
 
 
-# -- the guard ----------------------------------------------------------------------------
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+# -- refusals ----------------------------------------------------------------------------
 
 
-class _TooLarge(Exception):
-    """The body grew past the limit while it was read."""
-
-
-class _Guard:
-    """Refuse a body over ``limit`` bytes (413: at once from ``Content-Length``, or as soon
-    as the stream passes it), a POST not declared JSON (415), a ``Host`` not in ``hosts``
-    (400); add :data:`HEADERS` to every answer, and ``Server-Timing: app;dur=<ms>``: the
-    time from the request's arrival to the answer's start (the benchmark reads it)."""
-
-    def __init__(self, app: ASGIApp, *, limit: int, hosts: list[str] | None) -> None:
-        self.app = app
-        self.limit = limit
-        self.hosts = None if hosts is None else {h.lower() for h in hosts}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        started = False
-        began = time.perf_counter()
-
-        async def guarded_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                took = f"app;dur={(time.perf_counter() - began) * 1000:.2f}"
-                extra = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
-                extra.append((b"server-timing", took.encode()))
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
-
-        refusal = self._refusal(scope, headers)
-        if refusal is not None:
-            await _error(refusal)(scope, receive, guarded_send)
-            return
-        seen = 0
-
-        async def counted_receive() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, counted_receive, guarded_send)
-        except _TooLarge:
-            if started:  # pragma: no cover - every endpoint reads its body before answering
-                raise
-            await _error(RequestError(413, self._too_large()))(scope, receive, guarded_send)
-
-    def _refusal(self, scope: Scope, headers: dict[str, str]) -> RequestError | None:
-        """Why the request is refused before it is read, if it is."""
-        if self.hosts is not None:
-            host = headers.get("host", "")
-            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-            if name.strip("[]").lower() not in self.hosts:
-                return RequestError(400, f"this server does not answer to the host {host[:60]!r}")
-        length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            return RequestError(413, self._too_large())
-        if scope["method"] == "POST" and length != "0":
-            kind = headers.get("content-type", "").split(";")[0].strip().lower()
-            if kind != "application/json" and (length is not None or kind):
-                shown = kind or "none"
-                return RequestError(
-                    415, f"the body must be JSON, sent as application/json (not {shown[:60]})"
-                )
-        return None
-
-    def _too_large(self) -> str:
-        return f"the body is larger than {self.limit:,} bytes ({self.limit // 2**20} MiB)"
-
-
-def _error(error: RequestError) -> JSONResponse:
-    """The answer to a refusal."""
-    return JSONResponse({"error": str(error)}, status_code=error.status)
+def _error(error: RequestError) -> Response:
+    """The answer to a refusal: one line of JSON (ASCII, whatever the message quotes)."""
+    return Response(
+        refusal_body(str(error)), status_code=error.status, media_type="application/json"
+    )
 
 
 def _handlers(app: FastAPI) -> None:
     """Every refusal as one line of JSON; nothing else ever reaches the client."""
 
     @app.exception_handler(RequestError)
-    async def refused(_request: Request, error: RequestError) -> JSONResponse:
+    async def refused(_request: Request, error: RequestError) -> Response:
         return _error(error)
 
     @app.exception_handler(MineshaftedError)
-    async def unplayable(_request: Request, error: MineshaftedError) -> JSONResponse:
+    async def unplayable(_request: Request, error: MineshaftedError) -> Response:
         return _error(RequestError(422, str(error)))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(_request: Request, error: StarletteHTTPException) -> Response:
         detail = error.detail if isinstance(error.detail, str) else "refused"
         return _error(RequestError(error.status_code, detail))
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+    async def invalid(_request: Request, error: RequestValidationError) -> Response:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid"}
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "path")
         return _error(RequestError(422, f"{where}: {first.get('msg', 'invalid')}"))
 
-    @app.exception_handler(Exception)
-    async def failed(_request: Request, error: Exception) -> JSONResponse:
-        log.error("internal error", exc_info=error)
-        return _error(
-            RequestError(500, f"internal error ({type(error).__name__}): see the server's log")
-        )
+    # Any other exception reaches the guard, which logs it once and answers 500 in one line.
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -607,8 +557,8 @@ def _settings(data: dict[str, Any]) -> Settings:
     return Settings(rows, cols, mines, seed, first, no_guess, technique)
 
 
-def _watch_spec(data: dict[str, Any], games: Store[LiveGame], seconds: float) -> Watch:
-    """A watch request, checked."""
+def _watch_spec(data: dict[str, Any], games: Store[LiveGame], limits: Limits) -> Watch:
+    """A watch request, checked: a live game's board only once the game is over."""
     player = text_field(data, "player")
     assert player is not None
     if player not in players():
@@ -620,7 +570,7 @@ def _watch_spec(data: dict[str, Any], games: Store[LiveGame], seconds: float) ->
     if key is not None:
         live = games.get(key)
         game = live.game
-        if game is None or not game.over:
+        if game is None or not live.over:
             raise RequestError(409, "game: finish the game first: its board is hidden until then")
         assert game.board is not None and game.record.header.first is not None
         s = live.settings
@@ -633,7 +583,7 @@ def _watch_spec(data: dict[str, Any], games: Store[LiveGame], seconds: float) ->
             start=game.record.header.first,
             layout=tuple(sorted(game.board.mines)),
             rules=rules,
-            seconds=seconds * 0.8,
+            seconds=limits.watch_seconds * 0.8,
         )
     settings = _settings({k: v for k, v in data.items() if k in schema.GameIn.model_fields})
     start = data.get("start")
@@ -650,9 +600,17 @@ def _watch_spec(data: dict[str, Any], games: Store[LiveGame], seconds: float) ->
         start=row * settings.cols + col,
         no_guess=settings.no_guess,
         rules=rules,
-        seconds=seconds * 0.8,
+        seconds=limits.watch_seconds * 0.8,
         generator=_generator_options(settings.technique),
     )
+
+
+async def _gone(request: Request) -> None:
+    """Return once the client has gone (its connection closed)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
 
 
 def _techniques() -> list[str]:

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import MineshaftedError
+from ..text import visible
 
 __all__ = ["RequestError", "UndecidedError"]
 
 
 class RequestError(MineshaftedError, ValueError):
-    """A request the server refuses: ``status`` is the HTTP status, the message one line.
+    """A request the server refuses: ``status`` is the HTTP status, the message one line
+    (whatever it quotes from the request, its control characters written as escapes by
+    :func:`mineshafted.text.visible`).
 
     Examples
     --------
@@ -24,7 +27,7 @@ class RequestError(MineshaftedError, ValueError):
 
     def __init__(self, status: int, message: str) -> None:
         self.status = status
-        super().__init__(" ".join(message.split()))  # one line, whatever the message held
+        super().__init__(visible(" ".join(message.split())))  # one line, printable
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as ``(status, message)``, so the error crosses from a worker process."""

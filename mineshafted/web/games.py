@@ -1,7 +1,8 @@
 """Games: the live games of Play, each with its hidden board, kept by the server.
 
 The board never leaves the server while the game is on: a request gets what the player sees
-(the cells each action revealed, the counters), and the mines only once the game has ended.
+(the cells each action revealed, the counters), and the mines and the seed (which draws the
+board) only once the game has ended.
 
 Glossary
 --------
@@ -51,13 +52,14 @@ class Settings:
     """The rating a no-guess board is made for (the weakest technique that solves it);
     ``None``: any board the complete deduction solves."""
 
-    def to_json(self) -> dict[str, object]:
-        """The settings, JSON-ready."""
+    def to_json(self, *, seed: bool = True) -> dict[str, object]:
+        """The settings, JSON-ready; the seed ``None`` unless ``seed`` (it draws the board, so
+        it is shown only once the game is over)."""
         return {
             "rows": self.rows,
             "cols": self.cols,
             "mines": self.mines,
-            "seed": self.seed,
+            "seed": self.seed if seed else None,
             "first": self.first.value,
             "board": "no-guess" if self.no_guess else "random",
             "technique": self.technique,
@@ -117,6 +119,11 @@ class LiveGame:
     def status(self) -> GameStatus:
         """Playing, won or lost."""
         return GameStatus.PLAYING if self.game is None else self.game.status
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (won or lost): its board may be shown."""
+        return self.game is not None and self.game.over
 
     def seconds(self) -> float:
         """Seconds since the first reveal (until the end, once over)."""
@@ -196,7 +203,7 @@ class LiveGame:
 
     def view(self) -> dict[str, Any]:
         """Everything the page shows of the game: the settings, the grid (``None`` hidden),
-        the flags, the counters, and the mines once the game is over."""
+        the flags, the counters, and the mines and the seed once the game is over."""
         s = self.settings
         grid: list[list[int | None]] = [[None] * s.cols for _ in range(s.rows)]
         flagged: list[list[int]] = []
@@ -204,7 +211,7 @@ class LiveGame:
             grid = self.game.view().grid
             flagged = [list(divmod(c, s.cols)) for c in sorted(self.game.flags)]
         answer = self._counters()
-        answer.update(settings=s.to_json(), board=grid, flagged=flagged)
+        answer.update(settings=s.to_json(seed=self.over), board=grid, flagged=flagged)
         return answer
 
     def position(self) -> tuple[list[list[int | None]], int]:
@@ -230,7 +237,8 @@ class LiveGame:
         return cell[0] * self.settings.cols + cell[1]
 
     def _counters(self) -> dict[str, Any]:
-        """Status, flags, mines left to flag, seconds; the mines and wrong flags once over."""
+        """Status, flags, mines left to flag, seconds; the mines, wrong flags and the seed
+        once over."""
         game = self.game
         flags = 0 if game is None else len(game.flags)
         answer: dict[str, Any] = {
@@ -251,6 +259,7 @@ class LiveGame:
             answer["mines"] = [list(divmod(c, cols)) for c in sorted(mines)]
             answer["wrong_flags"] = [list(divmod(c, cols)) for c in sorted(game.flags - mines)]
             answer["hit"] = [list(divmod(c, cols)) for c in game.mines_hit]
+            answer["seed"] = self.settings.seed
         return answer
 
     def _answer(self, reveals: list[tuple[tuple[Cell, int], ...]]) -> dict[str, Any]:
@@ -266,7 +275,12 @@ class LiveGame:
 
 class Store(Generic[T]):
     """Live things by id, at most ``limit`` of them, each dropped ``idle`` seconds after its
-    last use; making one past the limit drops the least recently used.
+    last use.
+
+    Making one past the limit drops one to make room: the least recently used of those
+    ``done`` (a game over), else the least recently used if it has been idle ``keep``
+    seconds; when every one was used more recently, the new one is refused (503), so a
+    burst of new games never ends a game in play.
 
     Examples
     --------
@@ -279,6 +293,13 @@ class Store(Generic[T]):
     Traceback (most recent call last):
     ...
     mineshafted.web.errors.RequestError: no live game ... (ended, expired or never made)
+    >>> busy: Store[str] = Store(1, idle=60.0, keep=30.0)
+    >>> _ = busy.add("in play")
+    >>> busy.add("one more")
+    Traceback (most recent call last):
+    ...
+    mineshafted.web.errors.RequestError: the server keeps at most 1 live game(s), each used in \
+the last 30 s: end one, or try again later
     """
 
     def __init__(
@@ -286,12 +307,16 @@ class Store(Generic[T]):
         limit: int,
         *,
         idle: float,
+        keep: float = 0.0,
         what: str = "game",
+        done: Callable[[T], bool] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.limit = limit
         self.idle = idle
+        self.keep = keep
         self.what = what
+        self.done = done
         self.clock = clock
         self._items: OrderedDict[str, tuple[T, float]] = OrderedDict()
 
@@ -299,11 +324,19 @@ class Store(Generic[T]):
         return len(self._items)
 
     def add(self, item: T) -> str:
-        """Keep ``item``; return its new id."""
+        """Keep ``item``; return its new id.
+
+        Raises
+        ------
+        RequestError
+            503: the store is full and every item in it was used in the last ``keep``
+            seconds.
+        """
         self._expire()
         while len(self._items) >= self.limit:
-            old, _ = self._items.popitem(last=False)
-            log.info("dropped live %s %s: %d kept at most", self.what, old, self.limit)
+            old = self._room()
+            del self._items[old]
+            log.info("dropped live %s %s to make room: %d kept at most", self.what, old, self.limit)
         key = secrets.token_urlsafe(12)
         self._items[key] = (item, self.clock())
         return key
@@ -319,7 +352,7 @@ class Store(Generic[T]):
         self._expire()
         found = self._items.get(key)
         if found is None:
-            shown = key if len(key) <= 24 and key.isprintable() else key[:24] + "..."
+            shown = key if len(key) <= 24 else key[:24] + "..."  # made visible by the error
             raise RequestError(404, f"no live {self.what} {shown!r} (ended, expired or never made)")
         self._items[key] = (found[0], self.clock())
         self._items.move_to_end(key)
@@ -328,6 +361,26 @@ class Store(Generic[T]):
     def remove(self, key: str) -> None:
         """Drop ``key`` (nothing if it is not kept)."""
         self._items.pop(key, None)
+
+    def _room(self) -> str:
+        """The id to drop for a new item (see the class).
+
+        Notes
+        -----
+        ``O(limit)``: the items are kept least recently used first.
+        """
+        if self.done is not None:
+            for key, (item, _) in self._items.items():
+                if self.done(item):
+                    return key
+        key, (_, used) = next(iter(self._items.items()))
+        if self.clock() - used >= self.keep:
+            return key
+        raise RequestError(
+            503,
+            f"the server keeps at most {self.limit} live {self.what}(s), each used in the last "
+            f"{self.keep:g} s: end one, or try again later",
+        )
 
     def _expire(self) -> None:
         """Drop every item unused for ``idle`` seconds."""

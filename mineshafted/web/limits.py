@@ -40,21 +40,38 @@ class Limits:
 
     Examples
     --------
-    >>> Limits().seconds, Limits(seconds=0.5).games
-    (5.0, 100)
+    >>> Limits().seconds, Limits(seconds=0.5).games, Limits().head_seconds
+    (5.0, 100, 10.0)
     """
 
     seconds: float = 5.0
-    """The compute budget: a computation (odds, an explanation, a board, a watched game) that
-    has not finished by then is stopped and the request answered 503."""
+    """The compute budget: a computation (odds, an explanation, a board) that has not
+    finished by then is stopped and the request answered 503; and the longest a request
+    waits for a free worker, counted from its arrival."""
+    watch_seconds: float = 60.0
+    """The compute budget of a watched game: long enough for every board Watch admits
+    (:data:`MAX_GAME_CELLS` cells) to be played to its end."""
     workers: int = 2
-    """Worker processes that compute; a request waits at most :attr:`seconds` for one."""
+    """Worker processes that compute."""
     memory: int = 2048
     """Each worker's address-space limit, in MiB."""
     games: int = 100
-    """Live games kept at once (Play and Watch each): making one more ends the least
-    recently used."""
+    """Live games kept at once (Play and Watch each)."""
+    keep: float = 600.0
+    """Seconds after its last request during which a live game is never dropped to make room
+    for a new one: with every game in use, a new game is refused (503) instead. Games over
+    are dropped first, then the least recently used."""
     idle: float = 3600.0
     """Seconds a live game is kept after its last request."""
     body: int = MAX_BODY_BYTES
     """The largest request body, in bytes."""
+    head_seconds: float = 10.0
+    """The time a client has to send a request's line and headers, from its first byte
+    (or from the connection's opening): past it the connection is closed (a 408 if part of
+    a head had come)."""
+    body_seconds: float = 30.0
+    """The time a client has to send a request's body, from the request's arrival: past it
+    the request is answered 408 and the connection closed."""
+    requests: int = 64
+    """Requests answered at once; one more is refused (503) before its body is read, so
+    bodies in memory stay under ``requests`` x :attr:`body`."""

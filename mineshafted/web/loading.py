@@ -34,6 +34,7 @@ from ..game import FirstMove, Game, Rules, read_record, rebuild
 from ..game.record import FORMAT
 from ..probability import parse_position, position_of
 from ..solver import counted
+from ..text import visible
 from .errors import RequestError
 
 __all__ = ["Kind", "Loaded", "load", "parse_text_grid"]
@@ -61,12 +62,13 @@ class Loaded:
     name: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        """``kind``, ``board`` (a position's grid), ``mines`` and ``name``."""
+        """``kind``, ``board`` (a position's grid), ``mines`` and ``name`` (a puzzle's, from
+        the text: its control characters written as escapes)."""
         return {
             "kind": self.kind.value,
             "board": self.board,
             "mines": self.mines,
-            "name": self.name,
+            "name": None if self.name is None else visible(self.name),
         }
 
 

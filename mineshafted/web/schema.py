@@ -157,6 +157,11 @@ class AnalysisOut(_Model):
         "only mines are left."
     )
     best_probability: float | None = Field(description="The best move's chance of a mine.")
+    best_by: Literal["safe", "policy", "safest"] | None = Field(
+        None,
+        description="How the best move was chosen: a safe cell; the best policy's guess (up "
+        "to 40,000 unknown cells); or, above that, the safest cell.",
+    )
 
 
 class ExplanationOut(_Model):
@@ -190,7 +195,10 @@ class SettingsOut(_Model):
     rows: int
     cols: int
     mines: int
-    seed: int
+    seed: int | None = Field(
+        description="The seed that draws the board: null while the game is on (it would "
+        "show the board), the number once it is over."
+    )
     first: Literal["safe", "opening"]
     board: Literal["random", "no-guess"]
     technique: str | None
@@ -204,6 +212,7 @@ class _Counters(_Model):
     mines: list[Pair] | None = Field(None, description="Every mine, once the game is over.")
     wrong_flags: list[Pair] | None = Field(None, description="Flags on safe cells, once over.")
     hit: list[Pair] | None = Field(None, description="The mine revealed, once lost.")
+    seed: int | None = Field(None, description="The board's seed, once the game is over.")
     rating: str | None = Field(
         None,
         description="A no-guess board's rating (the weakest technique that solves it), once "

@@ -38,6 +38,7 @@ from ..generate import generate
 from ..probability import Best
 from ..probability.loop import play_out
 from ..rules import parse_rules, play
+from ..text import visible
 from .errors import RequestError
 
 __all__ = ["POLICY", "REASONS", "RULES", "Watch", "players", "steps_of", "watch"]
@@ -153,7 +154,8 @@ def steps_of(record: GameRecord) -> list[dict[str, Any]]:
     (``[row, column, value]`` each, ``-1`` a mine), ``reason`` and ``text`` (what it did and
     why), ``guess``, ``probability``, ``odds`` (``[row, column, probability]`` of every
     unknown cell, at a guess that recorded them), ``hit``, ``status`` after it, and at the
-    end ``mines`` (every mine of the board).
+    end ``mines`` (every mine of the board). A reason is an S4 rule's name when the rules
+    played: from outside, so its control characters are written as escapes.
 
     Examples
     --------
@@ -181,7 +183,7 @@ def steps_of(record: GameRecord) -> list[dict[str, Any]]:
             "kind": event.kind,
             "cell": list(divmod(event.cell, cols)),
             "revealed": [],
-            "reason": event.reason,
+            "reason": None if event.reason is None else visible(event.reason),
             "guess": False,
             "probability": None,
             "odds": None,

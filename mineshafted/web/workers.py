@@ -3,9 +3,10 @@
 Counting placements is exponential in the width of a frontier, and pure Python: a thread
 cannot be stopped in the middle of it, and a signal-based budget (``probabilities
 --time-limit``) works only in the main thread of a process. So the server computes in worker
-processes, and a computation that runs past its deadline is ended the only sure way, by
-killing its process; a fresh one takes its place. Each worker has an address-space limit, so
-a count that grows too large fails alone, with a ``MemoryError``.
+processes, and a computation that runs past its deadline, or whose client has gone, is
+ended the only sure way, by killing its process; a fresh one takes its place. Each worker
+has an address-space limit, so a count that grows too large fails alone, with a
+``MemoryError``.
 
 Glossary
 --------
@@ -14,21 +15,32 @@ job
     looked up by name in the worker, so nothing but the package's own functions ever runs.
 reply
     ``("ok", value)``, or ``("error", status, message)``: an HTTP status and one line.
+arrival
+    When the request reached the server (:func:`time.monotonic`): the wait for a free worker
+    is bounded from here, so a request is answered within the compute budget of its arrival
+    however many wait beside it.
 deadline
     The compute budget (:attr:`~.limits.Limits.seconds`): the longest a request waits for a
-    free worker, and again the longest a job may run.
+    free worker from its arrival, and again the longest a job may run (a job may be given a
+    budget of its own).
+tally
+    The pool's own accounting (:class:`Tally`): jobs served, refused, late, cancelled, those
+    running now, and the longest wait from arrival.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing
 import os
-import queue
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Final
@@ -36,12 +48,13 @@ from typing import Any, Final
 from ..lifetime import end_with_parent
 from .errors import RequestError
 
-__all__ = ["Workers"]
+__all__ = ["Tally", "Workers"]
 
 log = logging.getLogger(__name__)
 
 Reply = tuple[Any, ...]
-"""What a worker sends back for one job (see the glossary)."""
+"""What a worker sends back for one job (see the glossary); ``("late",)`` and ``("ended",)``
+are the pool's own: no reply within the deadline, or the worker's end."""
 
 READY: Final = "ready"
 """What a worker says once it has booted (its imports done)."""
@@ -50,15 +63,47 @@ BOOT_SECONDS: Final = 60.0
 """How long a worker may take to boot before it is given up."""
 
 
+@dataclass
+class Tally:
+    """What the pool has done since it started: its own account, for tests and the log."""
+
+    served: int = 0
+    """Jobs that came back (a value, or the job's own refusal)."""
+    busy: int = 0
+    """Requests refused because no worker was free within the budget of their arrival."""
+    late: int = 0
+    """Jobs stopped past their deadline (their worker killed)."""
+    cancelled: int = 0
+    """Jobs stopped because their client went away (their worker killed)."""
+    ended: int = 0
+    """Jobs whose worker died under them."""
+    running: int = 0
+    """Jobs being computed now."""
+    longest_wait: float = 0.0
+    """The longest a request waited, from its arrival, for a worker or for its refusal."""
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def count(self, name: str, change: int = 1) -> None:
+        """Add ``change`` to the counter ``name``."""
+        with self.lock:
+            setattr(self, name, getattr(self, name) + change)
+
+    def waited(self, seconds: float) -> None:
+        """Note a wait of ``seconds`` from a request's arrival."""
+        with self.lock:
+            self.longest_wait = max(self.longest_wait, seconds)
+
+
 class Workers:
-    """A pool of worker processes; :meth:`run` computes one job in one of them, in time.
+    """A pool of worker processes; :meth:`compute` computes one job in one of them, in time.
 
     Parameters
     ----------
     size:
         How many processes.
     seconds:
-        The deadline of each job, and of the wait for a free worker.
+        The longest a request waits for a free worker (from its arrival), and the deadline of
+        each job unless the job is given its own.
     memory:
         Each worker's address-space limit in MiB (``None``: none).
 
@@ -73,6 +118,13 @@ class Workers:
     Processes are started with ``spawn`` (the server runs threads, which ``fork`` does not
     copy safely), by one thread that lives as long as the pool: on Linux a worker dies with
     the thread that started it (``PR_SET_PDEATHSIG``), so with the server however it ends.
+
+    A request waits for a worker in the event loop (a future in a first-come queue, with a
+    timer at the budget of its arrival): no thread is held while it waits, so a thousand
+    waiting requests cost a thousand small objects, and each is answered in time. A job
+    then holds one thread of the pool's own (as many as workers, twice over) while it
+    sends its argument and waits for the reply; cancelling the coroutine that awaits it
+    kills the worker, which ends that wait at once.
     """
 
     def __init__(self, size: int, *, seconds: float, memory: int | None = None) -> None:
@@ -81,10 +133,14 @@ class Workers:
         self.size = size
         self.seconds = seconds
         self.memory = memory
+        self.tally = Tally()
         self._context = multiprocessing.get_context("spawn")
-        self._idle: queue.Queue[_Worker] = queue.Queue()
-        self._orders: queue.Queue[int | None] = queue.Queue()
+        self._idle: deque[_Worker] = deque()
+        self._waiting: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[_Worker]]] = deque()
+        self._orders: deque[int | None] = deque()
+        self._ordered = threading.Semaphore(0)
         self._spawner: threading.Thread | None = None
+        self._threads = ThreadPoolExecutor(max_workers=2 * size, thread_name_prefix="web-job")
         self._closed = False
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
@@ -105,74 +161,202 @@ class Workers:
         self._spawner.start()
         ready.wait()
 
-    def run(self, job: str, argument: object, *, slow: str = "") -> Any:
+    async def compute(
+        self,
+        job: str,
+        argument: object,
+        *,
+        slow: str = "",
+        arrived: float | None = None,
+        seconds: float | None = None,
+    ) -> Any:
         """Compute ``job`` on ``argument`` in a worker and return its value.
 
-        Blocks the calling thread (the server calls it from a thread of its own). ``slow``
-        ends the message of a job past its deadline (``": the position is too hard..."``).
+        Parameters
+        ----------
+        job, argument:
+            What to compute (a name of :data:`.jobs.JOBS`) and on what.
+        slow:
+            Ends the message of a job past its deadline (``": the position is too..."``).
+        arrived:
+            The request's arrival (:func:`time.monotonic`); now when ``None``. The wait for
+            a free worker ends :attr:`seconds` after it.
+        seconds:
+            The job's deadline once it runs; :attr:`seconds` when ``None``.
 
         Raises
         ------
         RequestError
             The job's own refusal (its status and message); 503 when no worker is free
-            within the deadline, the job runs past it (its process is then killed and
-            replaced), runs out of memory, or its process dies; 500 for a bug, in one line.
+            within the budget of the arrival, the job runs past its deadline (its process is
+            then killed and replaced), runs out of memory, or its process dies; 500 for a
+            bug, in one line.
+        asyncio.CancelledError
+            The awaiting task was cancelled (its client went away): a job waiting for a
+            worker leaves the queue; a running job's worker is killed and replaced.
         """
         if self._closed:
             raise RequestError(503, "the server is shutting down")
-        began = time.monotonic()
-        worker: _Worker | None
+        arrived = time.monotonic() if arrived is None else arrived
+        budget = self.seconds if seconds is None else seconds
         try:
-            worker = self._idle.get(timeout=self.seconds)
-        except queue.Empty:
-            raise RequestError(
-                503,
-                f"the server is busy: no worker was free within {self.seconds:g} s; try again",
-            ) from None
-        waited = time.monotonic() - began
-        try:
-            worker.conn.send((job, argument))
-            if not worker.conn.poll(self.seconds):
-                self._replace(worker)
-                worker = None
-                raise RequestError(
-                    503,
-                    f"the computation did not finish within {self.seconds:g} s, the server's "
-                    f"compute budget{slow}",
-                )
-            reply: Reply = worker.conn.recv()
-        except (EOFError, OSError, BrokenPipeError):
-            if worker is not None:
-                self._replace(worker)
-                worker = None
-            raise RequestError(503, "the worker computing this request ended; try again") from None
+            worker = await self._take(arrived + self.seconds)
         finally:
-            if worker is not None:
-                self._idle.put(worker)
+            self.tally.waited(time.monotonic() - arrived)
+        began = time.monotonic()
+        with worker.lock:
+            worker.busy = True
+        exchange = self._threads.submit(self._exchange, worker, job, argument, budget)
+        try:
+            # Shielded: the exchange always runs to its end, which gives the worker back or
+            # replaces it; cancelling stops the job by killing the worker.
+            reply = await asyncio.shield(asyncio.wrap_future(exchange))
+        except asyncio.CancelledError:
+            if worker.cancel():
+                self.tally.count("cancelled")
+                log.info("job %s cancelled: its client went away", job)
+            raise
         log.debug(
             "job %s: waited %.1f ms, took %.1f ms",
             job,
-            waited * 1000,
-            (time.monotonic() - began - waited) * 1000,
+            (began - arrived) * 1000,
+            (time.monotonic() - began) * 1000,
         )
         if reply[0] == "ok":
             return reply[1]
+        if reply[0] == "late":
+            raise RequestError(
+                503,
+                f"the computation did not finish within {budget:g} s, the server's compute "
+                f"budget{slow}",
+            )
+        if reply[0] == "ended":
+            raise RequestError(503, "the worker computing this request ended; try again")
         _, status, message = reply
         raise RequestError(status, message)
+
+    @property
+    def free(self) -> int:
+        """How many workers are free now."""
+        with self._lock:
+            return len(self._idle)
+
+    @property
+    def waiting(self) -> int:
+        """How many requests are waiting for a worker now."""
+        with self._lock:
+            return len(self._waiting)
+
+    def run(self, job: str, argument: object, *, slow: str = "") -> Any:
+        """:meth:`compute` from code with no event loop running (scripts and tests)."""
+        return asyncio.run(self.compute(job, argument, slow=slow))
 
     def close(self) -> None:
         """Stop every worker: each is told to end, and killed if it does not at once."""
         self._closed = True
-        self._orders.put(None)
+        self._order(None)
         if self._spawner is not None:
             self._spawner.join(timeout=10)
         with self._lock:
             workers = list(self._all)
             self._all.clear()
+            self._idle.clear()
         for worker in workers:
             worker.stop()
+        self._threads.shutdown(wait=False)
 
     # -- helpers --------------------------------------------------------------------------
+
+    async def _take(self, deadline: float) -> _Worker:
+        """A free worker, waiting in turn until ``deadline`` at the latest.
+
+        Raises
+        ------
+        RequestError
+            503: none was free by then.
+        """
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._idle and not self._waiting:
+                return self._idle.popleft()
+            waiter: asyncio.Future[_Worker] = loop.create_future()
+            self._waiting.append((loop, waiter))
+        try:
+            worker = await asyncio.wait_for(waiter, max(0.0, deadline - time.monotonic()))
+        except TimeoutError:
+            self._forget(loop, waiter)
+            self.tally.count("busy")
+            raise RequestError(
+                503,
+                f"the server is busy: no worker was free within {self.seconds:g} s of the "
+                "request's arrival; try again",
+            ) from None
+        except asyncio.CancelledError:
+            self._forget(loop, waiter)
+            raise
+        if _cancelling():  # handed a worker just as its client went: pass the worker on
+            self._release(worker)
+            raise asyncio.CancelledError
+        return worker
+
+    def _forget(self, loop: asyncio.AbstractEventLoop, waiter: asyncio.Future[_Worker]) -> None:
+        """A request stopped waiting: take it out of the queue, or pass on the worker it was
+        handed as it gave up (one still on its way finds it done, and is passed on then)."""
+        with self._lock:
+            if (loop, waiter) in self._waiting:
+                self._waiting.remove((loop, waiter))
+                return
+        if waiter.done() and not waiter.cancelled():
+            self._release(waiter.result())
+
+    def _release(self, worker: _Worker) -> None:
+        """Give ``worker`` to the first request waiting (from any thread), or make it idle."""
+        with self._lock:
+            if self._closed:
+                worker.stop()
+                return
+            while self._waiting:
+                loop, waiter = self._waiting.popleft()
+                try:
+                    loop.call_soon_threadsafe(self._hand, waiter, worker)
+                except RuntimeError:  # that request's loop has closed
+                    continue
+                return
+            self._idle.append(worker)
+
+    def _hand(self, waiter: asyncio.Future[_Worker], worker: _Worker) -> None:
+        """In the waiting request's loop: give it ``worker``, or pass the worker on if the
+        request stopped waiting meanwhile."""
+        if waiter.done():
+            self._release(worker)
+        else:
+            waiter.set_result(worker)
+
+    def _exchange(self, worker: _Worker, job: str, argument: object, seconds: float) -> Reply:
+        """In a thread of the pool's own: send the job, wait for its reply until ``seconds``,
+        then give the worker back (or replace it if it was late, died, or was cancelled)."""
+        self.tally.count("running")
+        try:
+            worker.conn.send((job, argument))
+            if worker.conn.poll(seconds):
+                reply: Reply = worker.conn.recv()
+            else:
+                reply = ("late",)
+        except (EOFError, OSError):
+            reply = ("ended",)
+        finally:
+            self.tally.count("running", -1)
+        with worker.lock:
+            worker.busy = False
+            cancelled = worker.cancelled
+        if cancelled or reply[0] in ("late", "ended"):
+            if not cancelled:
+                self.tally.count(reply[0])
+            self._replace(worker)
+        else:
+            self.tally.count("served")
+            self._release(worker)
+        return reply
 
     def _spawn_loop(self, ready: threading.Event) -> None:
         """The spawner thread: start the pool, then one worker per order until told to stop."""
@@ -180,10 +364,18 @@ class Workers:
             self._enlist(worker)
         ready.set()
         while True:
-            order = self._orders.get()
+            self._ordered.acquire()
+            with self._lock:
+                order = self._orders.popleft()
             if order is None or self._closed:
                 return
             self._enlist(self._spawn())
+
+    def _order(self, order: int | None) -> None:
+        """Ask the spawner for one more worker (``None``: to stop)."""
+        with self._lock:
+            self._orders.append(order)
+        self._ordered.release()
 
     def _spawn(self) -> _Worker:
         """Start one worker process (it boots on its own: see :meth:`_enlist`)."""
@@ -199,7 +391,7 @@ class Workers:
         return _Worker(process, parent)
 
     def _enlist(self, worker: _Worker) -> None:
-        """Make ``worker`` idle once it says it is ready (its imports done), so that no job's
+        """Make ``worker`` free once it says it is ready (its imports done), so that no job's
         deadline ever counts a worker's boot; one that does not boot within a minute is
         killed."""
         try:
@@ -215,24 +407,44 @@ class Workers:
                 worker.stop()
                 return
             self._all.add(worker)
-        self._idle.put(worker)
+        self._release(worker)
 
     def _replace(self, worker: _Worker) -> None:
         """Kill ``worker`` and order a fresh one."""
         with self._lock:
             self._all.discard(worker)
         worker.kill()
-        log.warning("a worker was killed (past its deadline, or dead); starting another")
+        log.info("a worker was stopped (past its deadline, cancelled, or dead); starting another")
         if not self._closed:
-            self._orders.put(1)
+            self._order(1)
+
+
+def _cancelling() -> bool:
+    """Whether the current task is being cancelled."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 class _Worker:
-    """One process and the parent's end of its pipe."""
+    """One process, the parent's end of its pipe, and whether a job runs on it."""
 
     def __init__(self, process: BaseProcess, conn: Connection) -> None:
         self.process = process
         self.conn = conn
+        self.lock = threading.Lock()
+        self.busy = False
+        self.cancelled = False
+
+    def cancel(self) -> bool:
+        """Stop the job running on this worker, if one is, by killing the process (from any
+        thread: the thread waiting for the reply then reads the end of the pipe). Whether a
+        job was stopped."""
+        with self.lock:
+            if not self.busy or self.cancelled:
+                return False
+            self.cancelled = True
+            self.process.kill()
+            return True
 
     def kill(self) -> None:
         """End the process at once."""

@@ -1,20 +1,28 @@
 """``POST /api/analyze`` answers exactly what ``mineshafted probabilities --json`` prints, on many
-positions; its decided cells and best move follow from those odds."""
+positions; its decided cells and best move follow from those odds; a large open position is
+counted with its open cells counted once, exactly as the library counts it."""
 
 from __future__ import annotations
 
 import json
 import warnings
 from collections.abc import Iterator
+from math import comb
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from mineshafted.board import PartialGrid
 from mineshafted.cli import app as cli
+from mineshafted.errors import NoPlacementError
 from mineshafted.game import Game, Rules
+from mineshafted.probability import odds, position_of, view_odds
 from mineshafted.solver import Sweep
 from mineshafted.web import analyze
+from mineshafted.web.analysis import binomials, open_odds
 
 from .conftest import Cut, cuts
 
@@ -101,3 +109,59 @@ def test_safe_cells_mines_and_the_best_move_follow_from_the_odds() -> None:
             assert 0 < grid[r][c] < 1 and answer["best_probability"] == grid[r][c]
         else:
             assert all(grid[r][c] == 1.0 for r, c in unknown)
+
+
+# -- large open positions ---------------------------------------------------------------------
+
+
+@given(
+    n=st.integers(0, 3000),
+    low=st.integers(-5, 3000),
+    span=st.integers(0, 40),
+)
+def test_binomials_are_maths_binomials(n: int, low: int, span: int) -> None:
+    expected = [comb(n, k) if 0 <= k <= n else 0 for k in range(low, low + span + 1)]
+    assert binomials(n, low, low + span) == expected
+
+
+def _open_board(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> PartialGrid:
+    grid: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    for (r, c), value in clues.items():
+        grid[r][c] = value
+    return grid
+
+
+def test_open_cells_counted_once_give_exactly_the_librarys_odds() -> None:
+    # Every cut (a real board's view) and a few open boards with clues, known mines and
+    # totals at both ends, counted both ways: the same placements, the same count per cell,
+    # or the same refusal.
+    boards = [(cut.grid, cut.mines) for cut in POSITIONS]
+    for mines in (1, 2, 9, 50, 196, 197, 198):
+        boards.append((_open_board(10, 20, {(0, 0): 1, (5, 5): 3, (9, 19): -1}), mines))
+        boards.append((_open_board(1, 200, {(0, 100): 2}), mines))
+    compared = 0
+    for grid, mines in boards:
+        position = position_of(grid)
+        try:
+            expected = odds(position, mines)
+        except NoPlacementError as error:
+            with pytest.raises(NoPlacementError) as refused:
+                open_odds(position, mines)
+            assert str(refused.value) == str(error)
+            continue
+        assert open_odds(position, mines) == expected
+        compared += 1
+    assert compared >= 80
+
+
+@pytest.mark.slow
+def test_a_large_open_position_is_counted_and_its_safest_cell_is_the_best_move() -> None:
+    grid = _open_board(300, 300, {(0, 0): 1, (150, 150): 2})
+    result = analyze(grid, 18_000)
+    expected = view_odds(grid, 18_000)
+    assert result.result == expected
+    answer = result.to_json()
+    assert answer["best_by"] == "safest" and answer["best"] == [0, 2]  # the first open cell
+    assert expected.mined[2] == min(expected.mined.values())
+    shown = answer["probabilities"]
+    assert shown[299][299] == shown[0][2] == answer["best_probability"] < shown[0][1]

@@ -235,7 +235,9 @@ async function newGame() {
     play.analysis = null;
     stopClock(); $("play-time").textContent = "0";
     playBoard.build(rows, cols);
-    $("play-shown-seed").textContent = String(game.settings.seed);
+    // The server shows a game's seed only once it is over (it draws the board); a seed typed
+    // here is known already.
+    $("play-shown-seed").textContent = body.seed === undefined ? "shown at the end" : String(body.seed);
     $("play-watch").disabled = true;
     counters(game);
     say(body.board === "no-guess" ?
@@ -304,6 +306,7 @@ function applyMove(move) {
 
 function ended(move) {
   stopClock();
+  if (move.seed !== undefined && move.seed !== null) { $("play-shown-seed").textContent = String(move.seed); }
   $("play-time").textContent = String(Math.round(move.seconds));
   const cols = playBoard.cols;
   playBoard.showProbabilities(null);
