@@ -36,7 +36,7 @@ replay:      board, errors, formats, game
 studies:     board, errors, lifetime, formats, game, solver, rating, generate, probability,
              agents
 grading:     board, errors, formats, text, solver, generate
-web:         board, errors, lifetime, formats, game, solver, generate, probability, agents,
+web:         board, errors, lifetime, formats, text, game, solver, generate, probability, agents,
              rules, replay
 cli:         everything
 """
