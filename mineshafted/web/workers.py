@@ -489,11 +489,19 @@ def _computed(
 ) -> Reply:
     """The reply to one job."""
     from ..errors import MineshaftedError
+    from ..solver.count import CountTooLargeError
 
     try:
         return ("ok", jobs[job](argument))
     except RequestError as error:
         return ("error", error.status, str(error))
+    except CountTooLargeError as error:  # the position is fine, only too wide for the budget
+        return (
+            "error",
+            503,
+            f"counting its placements would take more than {error.memory:g} MiB: the clues' "
+            f"frontier ({error.cells} unknown cells) is too wide to count exactly",
+        )
     except MineshaftedError as error:
         return ("error", 422, " ".join(str(error).split()))
     except MemoryError:

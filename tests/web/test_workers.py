@@ -55,6 +55,18 @@ def test_a_library_error_in_a_job_is_a_422_in_one_line(pool: Workers) -> None:
     assert refused.value.status == 422 and "\n" not in str(refused.value)
 
 
+def test_a_count_past_the_memory_budget_is_a_503_naming_the_frontier() -> None:
+    from mineshafted.solver.count import CountTooLargeError
+    from mineshafted.web.workers import _computed
+
+    def wide(_: object) -> object:
+        raise CountTooLargeError(cells=432, memory=512)
+
+    status, code, message = _computed({"analyze": wide}, "analyze", None, 1024)
+    assert (status, code) == ("error", 503)  # the position is valid: too wide, not wrong
+    assert "512 MiB" in message and "432 unknown cells" in message and "--memory" not in message
+
+
 def test_an_unknown_job_is_an_internal_error_not_a_crash(pool: Workers) -> None:
     with pytest.raises(RequestError, match=r"internal error \(KeyError\)") as refused:
         pool.run("format the disk", None)
