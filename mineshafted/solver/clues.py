@@ -140,10 +140,13 @@ def clue_constraint(
     return ClueConstraint(cell, tuple(unknown), value)
 
 
-def clues_of(grid: PartialGrid, mines: int | None = None) -> Clues:
+def clues_of(
+    grid: PartialGrid, mines: int | None = None, *, table_cells: int = TABLE_CELLS
+) -> Clues:
     """The clues of a checked partial grid (rows of clues, ``-1`` and ``None``), row-major.
 
-    ``mines`` is the mine total, when known.
+    ``mines`` is the mine total, when known. Up to ``table_cells`` cells the geometry's shared
+    neighbour table is used; above, only the clues' neighbours are looked up (the same clues).
 
     Raises
     ------
@@ -162,12 +165,12 @@ def clues_of(grid: PartialGrid, mines: int | None = None) -> Clues:
 
     Notes
     -----
-    ``O(cells)``. The shared neighbour table pays on boards met often; above
-    :data:`TABLE_CELLS` a clue's neighbours are looked up alone.
+    ``O(cells)``. The shared neighbour table pays on boards met often; building one for a
+    million cells takes seconds.
     """
     geometry = Geometry(len(grid), len(grid[0]))
     values = [value for row in grid for value in row]
-    table = geometry.neighbour_table() if geometry.cells <= TABLE_CELLS else None
+    table = geometry.neighbour_table() if geometry.cells <= table_cells else None
     found = []
     for cell, value in enumerate(values):
         if value is None or value == MINE:
