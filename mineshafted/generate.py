@@ -446,7 +446,7 @@ class _Job:
             retries = 0
             for _ in range(PERTURBATIONS_PER_DRAW):
                 board = _board(geometry, layout)
-                sweep = self._sweep(board)
+                sweep = self._sweep(board, draws, perturbations)
                 report = sweep.report
                 rating = self._accepted(board, sweep)
                 if rating is not None:
@@ -473,14 +473,16 @@ class _Job:
         for draws in count(1):
             self._check_draws(draws, None)
             board = _board(self.geometry, rng.sample(self.candidates, self.mines))
-            rating = self._accepted(board, self._sweep(board))
+            rating = self._accepted(board, self._sweep(board, draws, None))
             if rating is not None:
                 return board, 0, draws, rating
             self._check_time(draws, None)
         raise AssertionError("unreachable: count() never ends")  # pragma: no cover
 
-    def _sweep(self, board: Board) -> Sweep:
-        """Sweep ``board`` from the start, up the rungs of the ladder that certify.
+    def _sweep(self, board: Board, draws: int, perturbations: int | None) -> Sweep:
+        """Sweep ``board`` from the start, up the rungs of the ladder that certify (giving up
+        as :meth:`_check_time` does when the time runs out meanwhile: a sweep of a large board
+        takes long).
 
         Below ``complete``, and for the default request, the rungs up to the technique,
         weakest first: the board's rating is the strongest rung used. Otherwise the plain
@@ -490,8 +492,14 @@ class _Job:
         technique = self.technique
         mines = self.mines if technique is Technique.TOTAL else None
         climb = technique if self.ladder else None
-        sweep = Sweep(BoardManager(board), start=self.start, mines=mines, technique=climb)
-        sweep.run()
+        deadline = None if self.timeout is None else self.began + self.timeout
+        sweep = Sweep(
+            BoardManager(board), start=self.start, mines=mines, technique=climb, deadline=deadline
+        )
+        try:
+            sweep.run()
+        except TimeoutError:
+            self._give_up(f"within {self.timeout:g} s", draws, perturbations)
         return sweep
 
     def _spot(self, sweep: Sweep) -> list[Cell]:

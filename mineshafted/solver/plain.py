@@ -31,9 +31,11 @@ are for reading and for checking, on small boards.
 
 Glossary
 --------
-value
-    One value of a clue variable: an arrangement, here the frozenset of the cells of the
-    clue's scope that hold its mines.
+arrangement
+    One value of a clue variable: here the frozenset of the cells of the clue's scope that
+    hold its mines (the fast rungs keep it as a bitmask).
+placement
+    A choice of which unknown cells hold mines: here cell -> is a mine.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ __all__ = [
 Facts = dict[Cell, bool]
 """cell -> whether it holds a mine, for the cells a rung decides."""
 
-Value = frozenset[Cell]
+Arrangement = frozenset[Cell]
 """A clue variable's value: the cells of its scope that hold its mines."""
 
 Arc = tuple[Cell, Cell]
@@ -78,6 +80,7 @@ Arc = tuple[Cell, Cell]
 # -- count and subset -------------------------------------------------------------------------
 
 
+# --8<-- [start:count]
 def count(clues: Clues) -> Facts:
     """``count``: each clue on its own, to a fixed point.
 
@@ -85,28 +88,12 @@ def count(clues: Clues) -> Facts:
     >>> count(clues_of([[None, 2, None], [1, 2, 1]]))
     {0: True, 2: True}
     """
-    return _repeated(lambda now: _counted((c.cells, c.mines) for c in now.constraints), clues)
+    return _repeated(_each_clue, clues)
 
 
-def subset(clues: Clues) -> Facts:
-    """``subset``: constraints and their differences, counted, to a fixed point.
-
-    >>> from mineshafted.solver.clues import clues_of
-    >>> subset(clues_of([[None, None, None], [1, 1, 1]]))  # {0, 1} within {0, 1, 2}: 2 safe...
-    {0: False, 2: False, 1: True}
-    """
-    return _repeated(_subset_closure, clues)
-
-
-def _subset_closure(clues: Clues) -> Facts:
-    """Every constraint, and ``(B - A, mines_B - mines_A)`` for ``A`` within ``B``, derived ones
-    included, until nothing new is derived; then each counted."""
-    known = {(frozenset(clue.cells), clue.mines) for clue in clues.constraints}
-    while True:
-        derived = {(b - a, mb - ma) for a, ma in known for b, mb in known if a < b}
-        if derived <= known:
-            return _counted(known)
-        known |= derived
+def _each_clue(clues: Clues) -> Facts:
+    """What each clue decides on its own."""
+    return _counted((clue.cells, clue.mines) for clue in clues.constraints)
 
 
 def _counted(constraints: Iterable[tuple[Iterable[Cell], int]]) -> Facts:
@@ -131,6 +118,34 @@ def _repeated(rung: Callable[[Clues], Facts], clues: Clues) -> Facts:
         facts |= news
 
 
+# --8<-- [end:count]
+
+
+# --8<-- [start:subset]
+def subset(clues: Clues) -> Facts:
+    """``subset``: constraints and their differences, counted, to a fixed point.
+
+    >>> from mineshafted.solver.clues import clues_of
+    >>> subset(clues_of([[None, None, None], [1, 1, 1]]))  # {0, 1} within {0, 1, 2}: 2 safe...
+    {0: False, 2: False, 1: True}
+    """
+    return _repeated(_subset_closure, clues)
+
+
+def _subset_closure(clues: Clues) -> Facts:
+    """Every constraint, and ``(B - A, mines_B - mines_A)`` for ``A`` within ``B``, derived ones
+    included, until nothing new is derived; then each counted."""
+    known = {(frozenset(clue.cells), clue.mines) for clue in clues.constraints}
+    while True:
+        derived = {(b - a, mb - ma) for a, ma in known for b, mb in known if a < b}
+        if derived <= known:
+            return _counted(known)
+        known |= derived
+
+
+# --8<-- [end:subset]
+
+
 # -- ac3 --------------------------------------------------------------------------------------
 
 
@@ -138,17 +153,18 @@ class Observer:
     """What :func:`ac3` reports as it goes. Every method does nothing here: a trace of AC-3
     overrides the ones it needs (the domains and arcs passed are ac3's own: copy to keep)."""
 
-    def started(self, domains: dict[Cell, set[Value]], arcs: list[Arc]) -> None:
+    def started(self, domains: dict[Cell, set[Arrangement]], arcs: list[Arc]) -> None:
         """The variables, their first domains and the arcs, in the order queued."""
 
-    def revised(self, arc: Arc, removed: set[Value], requeued: list[Arc]) -> None:
+    def revised(self, arc: Arc, removed: set[Arrangement], requeued: list[Arc]) -> None:
         """``arc`` was revised: ``removed`` left the domain of ``arc[0]``, ``requeued`` were
         put back on the queue (none when nothing was removed)."""
 
-    def finished(self, domains: dict[Cell, set[Value]], facts: Facts) -> None:
+    def finished(self, domains: dict[Cell, set[Arrangement]], facts: Facts) -> None:
         """The queue is empty: the domains at the fixed point and the cells they decide."""
 
 
+# --8<-- [start:ac3]
 def ac3(clues: Clues, observer: Observer | None = None) -> Facts:
     """``ac3``: arc consistency over the clue variables' domains, as the assignment states it.
 
@@ -183,14 +199,15 @@ def ac3(clues: Clues, observer: Observer | None = None) -> Facts:
     return facts
 
 
-def arrangements(clue: ClueConstraint) -> set[Value]:
-    """A clue variable's first domain: every choice of its mines among its unknown cells."""
+def arrangements(clue: ClueConstraint) -> set[Arrangement]:
+    """A clue variable's first domain: every arrangement of its mines among its unknown
+    cells."""
     return {frozenset(mined) for mined in combinations(clue.cells, clue.mines)}
 
 
 def revise(
-    domains: dict[Cell, set[Value]], scope: dict[Cell, Value], x: Cell, y: Cell
-) -> set[Value]:
+    domains: dict[Cell, set[Arrangement]], scope: dict[Cell, frozenset[Cell]], x: Cell, y: Cell
+) -> set[Arrangement]:
     """Remove from ``x``'s domain each value that no value of ``y`` agrees with on the cells
     they share; return the values removed."""
     shared = scope[x] & scope[y]
@@ -199,7 +216,7 @@ def revise(
     return removed
 
 
-def decided(domains: dict[Cell, set[Value]], scope: dict[Cell, Value]) -> Facts:
+def decided(domains: dict[Cell, set[Arrangement]], scope: dict[Cell, frozenset[Cell]]) -> Facts:
     """The cells mined in every value of some domain (mines), or in none (safe to explore)."""
     facts: Facts = {}
     for x, values in domains.items():
@@ -211,9 +228,13 @@ def decided(domains: dict[Cell, set[Value]], scope: dict[Cell, Value]) -> Facts:
     return facts
 
 
+# --8<-- [end:ac3]
+
+
 # -- complete and total -----------------------------------------------------------------------
 
 
+# --8<-- [start:complete]
 def complete(clues: Clues) -> Facts:
     """``complete``: the cells with one value in every placement that meets all the clues.
 
@@ -297,6 +318,9 @@ def linked(constraints: Iterable[ClueConstraint]) -> list[list[ClueConstraint]]:
     return groups
 
 
+# --8<-- [end:complete]
+
+
 def _sums(groups: list[list[Facts]]) -> set[int]:
     """Every number of mines the groups' placements can hold together."""
     sums = {0}
@@ -337,6 +361,7 @@ class Swept(NamedTuple):
         return all(value is not None for row in self.board for value in row)
 
 
+# --8<-- [start:sweep]
 def sweep(bm: Manager, technique: Technique, *, start: Cell = 0, mines: int | None = None) -> Swept:
     """Play ``bm`` from ``start`` with the rungs up to ``technique``: explore every cell proven
     safe, then let the first rung that decides something decide, and repeat until none does.
@@ -373,3 +398,6 @@ def sweep(bm: Manager, technique: Technique, *, start: Cell = 0, mines: int | No
                 values[cell] = MINE
             else:
                 safe.add(cell)
+
+
+# --8<-- [end:sweep]

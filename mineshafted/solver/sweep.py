@@ -236,8 +236,12 @@ class Sweep:
         start: Cell = 0,
         mines: int | None = None,
         technique: Technique | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Prepare a sweep of ``bm`` from ``start``; nothing is played until :meth:`advance`.
+
+        ``deadline``: a :func:`time.perf_counter` reading past which :meth:`advance` gives up
+        (checked once a round, between exploring and the rungs).
 
         ``technique``: climb the rungs of the ladder up to that one, weakest first (``None``:
         ``ac3``, ``complete``, and ``total`` when ``mines`` is given).
@@ -272,6 +276,7 @@ class Sweep:
         self.search = search if search is not None else BacktrackingSearch()
         self.mines = mines
         """The mine total, when known: the last stage counts placements under it."""
+        self.deadline = deadline
         self.proofs: list[tuple[Cell, bool, Stage]] = []
         """``(cell, is_mine, stage)`` for every cell decided outside the explore loop's own
         counting, in order: the start, AC-3, the search, the total, guesses and facts told.
@@ -295,14 +300,20 @@ class Sweep:
             The manager's clues (or facts told) contradict each other.
         NoPlacementError
             The mine total does not fit the clues.
+        TimeoutError
+            The sweep's deadline passed (what it found so far is kept: a later advance
+            carries on).
         """
         began = perf_counter()
         if not self._started:
             self._started = True
             self._prove(self.start, mine=False, stage=Stage.START)
-        steps = self._steps
+        steps, deadline = self._steps, self.deadline
         while True:
             self._explore()
+            if deadline is not None and perf_counter() > deadline:
+                self.report.seconds += perf_counter() - began
+                raise TimeoutError("the sweep's deadline passed")
             if not any(step() for step in steps):  # the first rung that decides something
                 break
         return self._conclude(perf_counter() - began)

@@ -169,15 +169,19 @@ class Trace(plain.Observer):
         self.scope = {clue.cell: tuple(sorted(clue.cells)) for clue in clues.constraints}
         self.events: list[tuple[object, ...]] = []
 
-    def started(self, domains: dict[Cell, set[plain.Value]], arcs: list[plain.Arc]) -> None:
+    def started(self, domains: dict[Cell, set[plain.Arrangement]], arcs: list[plain.Arc]) -> None:
         shown = {x: sorted(notation(v, self.scope[x]) for v in d) for x, d in domains.items()}
         self.events.append(("started", shown, list(arcs)))
 
-    def revised(self, arc: plain.Arc, removed: set[plain.Value], requeued: list[plain.Arc]) -> None:
+    def revised(
+        self, arc: plain.Arc, removed: set[plain.Arrangement], requeued: list[plain.Arc]
+    ) -> None:
         gone = sorted(notation(v, self.scope[arc[0]]) for v in removed)
         self.events.append(("revised", arc, gone, list(requeued)))
 
-    def finished(self, domains: dict[Cell, set[plain.Value]], facts: dict[Cell, bool]) -> None:
+    def finished(
+        self, domains: dict[Cell, set[plain.Arrangement]], facts: dict[Cell, bool]
+    ) -> None:
         self.events.append(("finished", dict(sorted(facts.items()))))
 
 
