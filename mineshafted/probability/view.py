@@ -19,7 +19,7 @@ from typing import Any
 from ..board import MINE, PartialGrid
 from ..errors import InvalidBoardError, NoPlacementError, Why
 from ..solver import Position
-from ..solver.clues import TABLE_CELLS, clues_of, position_of_clues
+from ..solver.clues import TABLE_CELLS, clues_of, position_from
 from .errors import PositionFormatError
 from .odds import Odds, odds
 
@@ -88,7 +88,8 @@ def position_of(grid: object) -> Position:
     rows: PartialGrid = grid  # type: ignore[assignment]  # checked just above
     clues = clues_of(rows, table_cells=TABLE_CELLS)
     found = sum(row.count(MINE) for row in rows)
-    return position_of_clues([list(row) for row in rows], clues.constraints, clues.unknown, found)
+    pairs = [clue.constraint for clue in clues.constraints]
+    return position_from([list(row) for row in rows], pairs, clues.unknown, found)
 
 
 def view_odds(grid: object, mines: int) -> Odds:

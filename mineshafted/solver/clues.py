@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..errors import ContradictionError, NoPlacementError, Why
-from .position import Position, components
+from .position import Constraint, Position, components
 
 __all__ = [
     "TABLE_CELLS",
@@ -32,7 +32,8 @@ __all__ = [
     "Clues",
     "clue_constraint",
     "clues_of",
-    "position_of_clues",
+    "constraint_of",
+    "position_from",
 ]
 
 TABLE_CELLS = 40_000
@@ -115,18 +116,18 @@ class Clues:
         return Clues(tuple(constraints), self.unknown, self.mines_left)
 
 
-def clue_constraint(
-    values: Sequence[int | None], cell: Cell, around: Iterable[Cell]
-) -> ClueConstraint:
+def constraint_of(values: Sequence[int | None], cell: Cell, around: Iterable[Cell]) -> Constraint:
     """The clue at ``cell`` as a constraint: its unknown neighbours and the mines among them.
 
     ``values`` is the board as known, row-major (a clue, ``MINE`` or ``None`` for an unknown
-    cell); ``around`` lists the cell's neighbours.
+    cell); ``around`` lists the cell's neighbours. The one place a clue's constraint is worked
+    out: :func:`clue_constraint` and :func:`clues_of` build on it, and the sweep asks it at a
+    stall.
 
     Examples
     --------
-    >>> clue_constraint([1, None, -1, 2], 3, (0, 1, 2))
-    ClueConstraint(cell=3, cells=(1,), mines=1)
+    >>> constraint_of([1, None, -1, 2], 3, (0, 1, 2))
+    ((1,), 1)
     """
     value = values[cell]
     assert value is not None and value != MINE, f"cell {cell} holds no clue"
@@ -137,7 +138,21 @@ def clue_constraint(
             unknown.append(n)
         elif seen == MINE:
             value -= 1
-    return ClueConstraint(cell, tuple(unknown), value)
+    return tuple(unknown), value
+
+
+def clue_constraint(
+    values: Sequence[int | None], cell: Cell, around: Iterable[Cell]
+) -> ClueConstraint:
+    """:func:`constraint_of`, with the clue's cell.
+
+    Examples
+    --------
+    >>> clue_constraint([1, None, -1, 2], 3, (0, 1, 2))
+    ClueConstraint(cell=3, cells=(1,), mines=1)
+    """
+    cells, mines = constraint_of(values, cell, around)
+    return ClueConstraint(cell, cells, mines)
 
 
 def clues_of(
@@ -185,8 +200,8 @@ def clues_of(
     return Clues(tuple(found), unknown, left)
 
 
-def position_of_clues(
-    board: PartialGrid, constraints: Iterable[ClueConstraint], unknown: Iterable[Cell], found: int
+def position_from(
+    board: PartialGrid, constraints: Iterable[Constraint], unknown: Iterable[Cell], found: int
 ) -> Position:
     """The position of ``board`` whose clues say ``constraints``: grouped into components,
     with the ``unknown`` cells no clue sees and the ``found`` mines.
@@ -194,10 +209,10 @@ def position_of_clues(
     Examples
     --------
     >>> clues = clues_of([[1, None, None]])
-    >>> position_of_clues([[1, None, None]], clues.constraints, clues.unknown, 0)
+    >>> position_from([[1, None, None]], [((1,), 1)], clues.unknown, 0)
     Position(board=[[1, None, None]], components=[[((1,), 1)]], unconstrained=[2], mines_found=0)
     """
-    pairs = [clue.constraint for clue in constraints]
+    pairs = list(constraints)
     seen = {cell for cells, _ in pairs for cell in cells}
     return Position(
         board=board,

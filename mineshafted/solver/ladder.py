@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from ..board import Cell
 from ..errors import ContradictionError
 from . import plain
-from .clues import ClueConstraint, Clues, position_of_clues
+from .clues import ClueConstraint, Clues, position_from
 from .count import counted
 from .csp import ClueCSP
 from .search import backbone
@@ -144,7 +144,7 @@ def _total(clues: Clues) -> Facts:
     combined under the mines left (:func:`~.total.combine`); the cells certain."""
     if clues.mines_left is None:
         raise ValueError("the rung 'total' needs the mine total")
-    position = position_of_clues([], clues.constraints, clues.unknown, 0)
+    position = position_from([], [c.constraint for c in clues.constraints], clues.unknown, 0)
     counts = [counted(tuple(component)) for component in position.components]
     return dict(combine(counts, position.unconstrained, clues.mines_left).certain())
 

@@ -42,12 +42,12 @@ from typing import Protocol
 
 from ..board import Cell, Grid, PartialGrid
 from ..errors import ManagerError, NeedsGuess, StartError
-from .clues import ClueConstraint, clue_constraint, position_of_clues
+from .clues import constraint_of, position_from
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
 from .ladder import rating
-from .position import Position
+from .position import Constraint, Position
 from .search import BacktrackingSearch, ComponentSearch
 from .subset import subset_facts
 from .technique import Technique
@@ -314,9 +314,11 @@ class Sweep:
             if deadline is not None and perf_counter() > deadline:
                 self.report.seconds += perf_counter() - began
                 raise TimeoutError("the sweep's deadline passed")
-            if not any(step() for step in steps):  # the first rung that decides something
-                break
-        return self._conclude(perf_counter() - began)
+            for step in steps:
+                if step():  # the first rung that decides something: explore again
+                    break
+            else:  # no rung decides anything
+                return self._conclude(perf_counter() - began)
 
     def guess(self, cell: Cell) -> None:
         """Take ``cell`` as safe: it is explored at the next :meth:`advance`.
@@ -343,7 +345,7 @@ class Sweep:
         """
         knowledge = self.knowledge
         unknown = CellState.UNKNOWN
-        return position_of_clues(
+        return position_from(
             knowledge.partial_grid(),
             self._constraints(),
             [c for c, s in enumerate(knowledge.state) if s is unknown],
@@ -398,7 +400,7 @@ class Sweep:
         if CellState.UNKNOWN not in self.knowledge.state:
             return False
         progress = False
-        for cell, mine in subset_facts(clue.constraint for clue in self._constraints()):
+        for cell, mine in subset_facts(self._constraints()):
             progress |= self._prove(cell, mine=mine, stage=Stage.SUBSET)
         log.debug("subset: decided cells: %s", progress)
         return progress
@@ -454,7 +456,7 @@ class Sweep:
             self.proofs.append((cell, mine, stage))
         return news
 
-    def _constraints(self) -> list[ClueConstraint]:
+    def _constraints(self) -> list[Constraint]:
         """The constraint of every explored clue beside an unknown cell, by clue cell (at a
         stall: every cell proven safe is explored)."""
         explorer, knowledge = self.explorer, self.knowledge
@@ -462,7 +464,7 @@ class Sweep:
         for cell in explorer.frontier():
             clues.update(explorer.clues_beside(cell))
         values, rings = knowledge.values, knowledge.rings
-        return [clue_constraint(values, clue, rings[clue]) for clue in sorted(clues)]
+        return [constraint_of(values, clue, rings[clue]) for clue in sorted(clues)]
 
     def _conclude(self, seconds: float) -> SweepReport:
         """Bring the report up to date after an advance of ``seconds``."""
