@@ -141,13 +141,37 @@ def test_a_rung_refuses_clues_that_contradict_each_other() -> None:
             each.deduce(clash)
 
 
-def test_total_needs_the_mines_left() -> None:
+def test_total_needs_the_mines_left_and_guess_is_no_rung() -> None:
     clues = clues_of([[1, None]])
     for form in (True, False):
-        with pytest.raises(ValueError, match="mine total"):
+        with pytest.raises(ValueError) as refused:
             rung(Technique.TOTAL).deduce(clues, plain=form)
-    with pytest.raises(ValueError, match="no rung"):
+        assert str(refused.value) == "the rung 'total' needs the mine total"
+    with pytest.raises(ValueError) as refused:
         rung(Technique.GUESS)
+    assert str(refused.value) == "'guess' is no rung of the ladder: it is what no rung decides"
+
+
+def test_the_fast_count_names_the_clue_that_cannot_hold() -> None:
+    clash = Clues((ClueConstraint(0, (1, 2), 1), ClueConstraint(3, (1, 2), 2)), (1, 2), 1)
+    with pytest.raises(ContradictionError) as refused:
+        rung(Technique.COUNT).deduce(clash)
+    assert str(refused.value) == "the clue at cell 0 cannot hold"
+    assert refused.value.cells == (0,)
+
+
+def test_clues_reduced_by_facts_keep_their_cells_the_unknown_cells_and_the_mines_left() -> None:
+    clues = Clues(
+        (ClueConstraint(0, (1, 2, 3), 2), ClueConstraint(4, (3, 5), 1)), (1, 2, 3, 5, 6), 3
+    )
+    reduced = clues.reduced({1: True, 3: False})
+    assert reduced == Clues((ClueConstraint(0, (2,), 1), ClueConstraint(4, (5,), 1)), (2, 5, 6), 2)
+    assert clues.reduced({}) is clues
+    assert Clues(clues.constraints, clues.unknown).reduced({1: True}).mines_left is None
+    with pytest.raises(ContradictionError) as refused:
+        clues.reduced({3: False, 5: False})
+    assert str(refused.value) == "the clue at cell 4 cannot hold"
+    assert refused.value.cells == (4,)
 
 
 # -- the plain AC-3, as the assignment tells it -----------------------------------------------
@@ -263,6 +287,28 @@ def test_a_proof_names_the_first_rung_and_clues_enough_for_it_and_no_fewer() -> 
                 assert cell not in deduce(clues.only(rest)), (clues, proof, dropped)
             proven += 1
     assert proven >= 1000
+
+
+def test_without_the_mines_left_the_ladder_stops_below_total() -> None:
+    grid: PartialGrid = [[None, 2, None, None]]  # 0 and 2 are mines; 3 only the total tells
+    assert first_rung(clues_of(grid), 0) is Technique.COUNT
+    assert first_rung(clues_of(grid), 3) is Technique.GUESS
+    assert first_rung(clues_of(grid, mines=2), 3) is Technique.TOTAL
+
+
+def test_a_cell_one_clue_decides_is_proven_by_that_clue_alone() -> None:
+    alone = 0
+    for clues in SEEDED[:400]:
+        for cell in plain.total(clues):
+            single = [
+                c
+                for c in clues.constraints
+                if cell in c.cells and cell in plain.count(clues.only([c]))
+            ]
+            if single:
+                assert len(prove(clues, cell).clues) == 1, (clues, cell)
+                alone += 1
+    assert alone >= 300
 
 
 def test_a_cell_no_rung_decides_has_no_proof() -> None:
