@@ -56,7 +56,7 @@ from .errors import MineshaftedError
 from .formats import MAX_CELLS, Puzzle
 from .game.manager import BoardManager
 from .rating import rate
-from .solver.sweep import Stage, Sweep, SweepReport
+from .solver.sweep import Sweep, SweepReport
 from .solver.technique import Technique
 
 __all__ = ["Generated", "GenerationError", "generate", "generate_many"]
@@ -385,17 +385,6 @@ def _impossible(geometry: Geometry, mines: int, start: Cell) -> str | None:
     return None
 
 
-class _Verdict(NamedTuple):
-    """One certifying sweep of one board."""
-
-    report: SweepReport
-    strongest: Technique | None
-    """The strongest technique whose stage decided a cell (``None``: ``subset`` or ``ac3``,
-    which the plain sweep does not tell apart)."""
-    spot: list[Cell]
-    """The cells decided by the requested technique's own stage."""
-
-
 class _Kept(NamedTuple):
     """With ``needs``: a board with a spot that stalls elsewhere, perturbed until it is solved."""
 
@@ -457,16 +446,17 @@ class _Job:
             retries = 0
             for _ in range(PERTURBATIONS_PER_DRAW):
                 board = _board(geometry, layout)
-                verdict = self._certify(board)
-                report = verdict.report
-                rating = self._accepted(board, verdict)
+                sweep = self._sweep(board, draws, perturbations)
+                report = sweep.report
+                rating = self._accepted(board, sweep)
                 if rating is not None:
                     return board, perturbations, draws, rating
                 self._check_time(draws, perturbations)
                 if self.needs:
-                    if verdict.spot and not report.solved:
+                    spot = self._spot(sweep)
+                    if spot and not report.solved:
                         # A spot, and a stall elsewhere: keep this board, perturb off the spot.
-                        kept, retries = _Kept(frozenset(layout), report, verdict.spot), 0
+                        kept, retries = _Kept(frozenset(layout), report, spot), 0
                     elif kept is not None and retries < RETRIES_PER_SPOT:
                         # The spot was lost (solved by a weaker technique, or not at all).
                         layout, report, retries = set(kept.layout), kept.report, retries + 1
@@ -483,40 +473,52 @@ class _Job:
         for draws in count(1):
             self._check_draws(draws, None)
             board = _board(self.geometry, rng.sample(self.candidates, self.mines))
-            verdict = self._certify(board)
-            rating = self._accepted(board, verdict)
+            rating = self._accepted(board, self._sweep(board, draws, None))
             if rating is not None:
                 return board, 0, draws, rating
             self._check_time(draws, None)
         raise AssertionError("unreachable: count() never ends")  # pragma: no cover
 
-    def _certify(self, board: Board) -> _Verdict:
-        """Sweep ``board`` from the start with the technique; rate it as far as the sweep tells.
+    def _sweep(self, board: Board, draws: int, perturbations: int | None) -> Sweep:
+        """Sweep ``board`` from the start, up the rungs of the ladder that certify (giving up
+        as :meth:`_check_time` does when the time runs out meanwhile: a sweep of a large board
+        takes long).
 
-        A ladder sweep runs the techniques weakest first, so the strongest stage it used is
-        the rating. The plain sweep (no subset stage) runs AC-3 only where the count has
-        stalled, its search only where AC-3 has, and its total only where the search has:
-        the strongest stage used is the rating too, except AC-3's, which may have done what
-        ``subset`` would have.
+        Below ``complete``, and for the default request, the rungs up to the technique,
+        weakest first: the board's rating is the strongest rung used. Otherwise the plain
+        sweep, which skips ``subset`` (:class:`~.solver.sweep.Sweep`): it tells every rating
+        but ``subset`` from ``ac3`` (:meth:`~.solver.sweep.Sweep.rating` is then ``None``).
         """
         technique = self.technique
-        ladder = technique if self.ladder else None
         mines = self.mines if technique is Technique.TOTAL else None
-        sweep = Sweep(BoardManager(board), start=self.start, mines=mines, technique=ladder)
-        report = sweep.run()
-        used = {Stage(stage).technique for stage, n in report.proven_by.items() if n}
-        strongest = max(used) if ladder or max(used) is not Technique.AC3 else None
-        spot = [cell for cell, _, stage in sweep.proofs if stage.technique is technique]
-        return _Verdict(report, strongest, spot)
+        climb = technique if self.ladder else None
+        deadline = None if self.timeout is None else self.began + self.timeout
+        sweep = Sweep(
+            BoardManager(board), start=self.start, mines=mines, technique=climb, deadline=deadline
+        )
+        try:
+            sweep.run()
+        except TimeoutError:
+            self._give_up(f"within {self.timeout:g} s", draws, perturbations)
+        return sweep
 
-    def _accepted(self, board: Board, verdict: _Verdict) -> Technique | None:
-        """The board's rating if it meets the request; ``None`` if it does not."""
-        if not verdict.report.solved:
+    def _spot(self, sweep: Sweep) -> list[Cell]:
+        """The cells the requested technique's own rung decided in ``sweep``."""
+        return [cell for cell, _, stage in sweep.proofs if stage.technique is self.technique]
+
+    def _accepted(self, board: Board, sweep: Sweep) -> Technique | None:
+        """The board's rating if it meets the request; ``None`` if it does not.
+
+        The rating is the sweep's (the first rung that solves the board); where the sweep
+        cannot tell ``subset`` from ``ac3``, :func:`~.rating.rate` climbs the whole ladder.
+        """
+        if not sweep.report.solved:
             return None
+        rating = sweep.rating()
         if self.needs:
-            return self.technique if verdict.strongest is self.technique else None
-        if verdict.strongest is not None:
-            return verdict.strongest
+            return self.technique if rating is self.technique else None
+        if rating is not None:
+            return rating
         return rate(board, start=self.start).technique
 
     def _check_draws(self, draws: int, perturbations: int | None) -> None:

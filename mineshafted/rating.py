@@ -1,18 +1,16 @@
-"""Ratings: the weakest technique that solves a board, found in one sweep.
+"""Ratings: the weakest technique that solves a board, found in one sweep up the ladder.
 
 Glossary
 --------
 rating
     The first :class:`~mineshafted.solver.technique.Technique`, weakest first, whose loop
     decides every cell of a board from its start cell (see :mod:`.solver.technique`).
-ladder sweep
-    A sweep running every technique's stage, each only when the weaker ones have stalled.
 
-Why one sweep is enough: each technique's deductions are monotone (knowing more never makes
-it deduce less) and sound, so its loop ends at one fixed point whatever the order of its
-steps. The ladder sweep first uses a technique's stage exactly when every weaker technique
-has reached its own fixed point without solving the board. So the strongest stage that
-decided a cell is the rating, and a board the sweep does not solve is rated ``guess``.
+One sweep climbing every rung of the ladder (:mod:`.solver.ladder`) is enough: it uses a rung
+only when every weaker one has reached its own fixed point without solving the board, so the
+strongest rung that decided a cell is the rating (:meth:`~.solver.sweep.Sweep.rating`, the
+same answer the generator certifies by), and a board the sweep does not solve is rated
+``guess``.
 """
 
 from __future__ import annotations
@@ -95,7 +93,7 @@ def rate(board: Board, *, start: Cell = 0) -> Rating:
 
     Notes
     -----
-    One sweep with every stage: the sweep's cost (see :mod:`.solver.sweep`) plus the subset
+    One sweep up every rung: the sweep's cost (see :mod:`.solver.sweep`) plus the subset
     closure at each stall of the count.
     """
     geometry = board.geometry
@@ -115,8 +113,8 @@ def rate(board: Board, *, start: Cell = 0) -> Rating:
     decided = dict.fromkeys(Technique.solving(), 0)
     for stage, n in report.proven_by.items():
         decided[Stage(stage).technique] += n
-    used = [t for t, n in decided.items() if n]
-    technique = max(used) if report.solved else Technique.GUESS
+    technique = sweep.rating()
+    assert technique is not None, "a sweep up every rung tells every rating"
     seconds = perf_counter() - began
     log.info("rated %s in %.1f ms: %s", technique.value, seconds * 1000, decided)
     return Rating(technique, decided, len(report.undetermined), report.moves, seconds)

@@ -25,19 +25,32 @@ compared, never single timings.
     python scripts/bench_sweep.py                 # the README table
     python scripts/bench_sweep.py --sizes 30x16x99 --boards 50 --repeats 5
     python scripts/bench_sweep.py --managers starter
+
+The speed guard of a change to the solver: ``--against DIR`` times this checkout and another
+one (say the last release, ``git archive REV | tar -x -C DIR``) in one run, each in its own
+worker process importing its own ``mineshafted``, alternating old and new on every board and
+every repeat: the expert sweep (30x16/99) and the 60x60 sweep, ``rate`` (30x16/99) and
+``generate --technique ac3`` (16x16/40 and 30x16/99, one seed a board). It prints the median
+of each side and their ratio (new / old; above 1.05 misses the 5 % guard).
+
+    python scripts/bench_sweep.py --against /tmp/old --boards 30 --repeats 5
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
 from sizes import parse_size
 
@@ -178,7 +191,119 @@ def parse_managers(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+GUARD = [
+    ("sweep", (30, 16, 99)),
+    ("sweep", (60, 60, 540)),
+    ("rate", (30, 16, 99)),
+    ("generate ac3", (16, 16, 40)),
+    ("generate ac3", (30, 16, 99)),
+]
+"""What ``--against`` times: the measure and the size."""
+
+
+def work(task: dict[str, Any]) -> float:
+    """Seconds one ``task`` of the guard takes here (in a worker, whatever ``mineshafted`` it
+    imports): ``{"measure": ..., "grid": ...}`` or ``{"measure": "generate ac3", "size": ...,
+    "seed": ...}``."""
+    from mineshafted import Technique, rate
+    from mineshafted.generate import generate
+
+    measure = task["measure"]
+    if measure == "generate ac3":
+        rows, cols, mines = task["size"]
+        run = partial(
+            generate, rows, cols, mines, seed=task["seed"], technique=Technique.AC3, timeout=None
+        )
+        return timed(run)[0]
+    board = Board.from_grid(task["grid"])
+    if measure == "rate":
+        return timed(partial(rate, board))[0]
+    seconds, found = timed(partial(sweep_mines, BoardManager(board)))
+    if found != task["grid"]:
+        raise AssertionError("wrong board from sweep_mines")
+    return seconds
+
+
+def serve() -> None:
+    """The worker's loop: one JSON task a line in, its seconds a line out."""
+    for line in sys.stdin:
+        print(json.dumps(work(json.loads(line))), flush=True)
+
+
+class Worker:
+    """A worker process importing ``mineshafted`` from ``root`` (a checkout's top folder)."""
+
+    def __init__(self, root: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        script = Path(__file__).resolve()
+        self.process = subprocess.Popen(
+            [sys.executable, str(script), "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=script.parent,  # not a checkout's top: the path decides which package
+        )
+
+    def time(self, task: dict[str, Any]) -> float:
+        """Seconds the task took in this worker."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(task) + "\n")
+        self.process.stdin.flush()
+        return float(self.process.stdout.readline())
+
+    def close(self) -> None:
+        """End the worker."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def guard(against: Path, boards: int, repeats: int, seed: int, only: str | None = None) -> None:
+    """Time the guard's measures old (``against``) and new (this checkout) alternately
+    (``only``: just the measures whose name starts so)."""
+    new = Worker(Path(__file__).resolve().parent.parent)
+    old = Worker(against)
+    print(f"# old: {against}; {boards} boards, best of {repeats}, old and new alternating")
+    print("| measure | board | old (median) | new (median) | new / old |")
+    print("|---|---|---:|---:|---:|")
+    try:
+        for measure, (rows, cols, mines) in GUARD:
+            if only is not None and not measure.startswith(only):
+                continue
+            count = boards if measure != "generate ac3" else max(3, boards // 3)
+            if measure == "generate ac3":
+                tasks = [
+                    {"measure": measure, "size": [rows, cols, mines], "seed": seed + i}
+                    for i in range(count)
+                ]
+            else:
+                made = generate_many(rows, cols, mines, count, seed=seed)
+                tasks = [{"measure": measure, "grid": g.board.to_grid()} for g in made]
+            best: dict[str, list[float]] = {"old": [], "new": []}
+            for task in tasks:
+                fastest = {"old": float("inf"), "new": float("inf")}
+                for repeat in range(repeats):
+                    order = [("old", old), ("new", new)]
+                    for name, worker in order if repeat % 2 == 0 else order[::-1]:
+                        fastest[name] = min(fastest[name], worker.time(task))
+                for name in best:
+                    best[name].append(fastest[name])
+            o, n = statistics.median(best["old"]), statistics.median(best["new"])
+            print(
+                f"| {measure} | {rows}x{cols}/{mines} ({count}) | {o * 1e3:.2f} ms | "
+                f"{n * 1e3:.2f} ms | {n / o:.3f} |",
+                flush=True,
+            )
+    finally:
+        old.close()
+        new.close()
+
+
 def main(argv: list[str] | None = None) -> None:
+    if argv is None and sys.argv[1:] == ["--serve"]:
+        serve()
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--sizes", nargs="+", type=parse_size, default=[parse_size(s) for s in DEFAULT_SIZES]
@@ -194,7 +319,19 @@ def main(argv: list[str] | None = None) -> None:
         default=list(MANAGERS),
         help=f"comma-separated managers to time under (default {','.join(MANAGERS)})",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="DIR",
+        help="time the speed guard against the checkout in DIR, alternating (see above)",
+    )
+    parser.add_argument(
+        "--only", metavar="MEASURE", help="with --against: only sweep, rate or generate"
+    )
     args = parser.parse_args(argv)
+    if args.against is not None:
+        guard(args.against, args.boards, args.repeats, args.seed, args.only)
+        return
     managers: list[str] = args.managers
     print(
         f"# python {sys.version.split()[0]}, {args.boards} boards per size, best of {args.repeats}"

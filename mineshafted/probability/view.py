@@ -16,14 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board import MINE, Geometry, PartialGrid
+from ..board import MINE, PartialGrid
 from ..errors import InvalidBoardError, NoPlacementError, Why
-from ..solver import Position, components
+from ..solver import Position
+from ..solver.clues import TABLE_CELLS, clues_of, position_from
 from .errors import PositionFormatError
 from .odds import Odds, odds
 
 __all__ = [
     "MAX_CELLS",
+    "TABLE_CELLS",
     "PositionFile",
     "count_text",
     "odds_json",
@@ -58,16 +60,12 @@ class PositionFile:
         return view_odds(self.board, self.mines)
 
 
-TABLE_CELLS = 40_000
-"""Up to this many cells, :func:`position_of` uses the geometry's shared neighbour table; above
-it, it finds only the clues' neighbours (building a table of a million cells takes seconds)."""
-
-
 def position_of(grid: object) -> Position:
     """Check a player's grid and turn it into a position: each clue's constraint, by component.
 
     Each revealed clue with unknown neighbours says: its mines less the known mines around it
-    lie among those neighbours.
+    lie among those neighbours (the constraints are built by
+    :func:`~mineshafted.solver.clues.clues_of`, as everywhere in the package).
 
     Raises
     ------
@@ -88,39 +86,10 @@ def position_of(grid: object) -> Position:
         message, row, col = problem
         raise InvalidBoardError(message, row=row, col=col)
     rows: PartialGrid = grid  # type: ignore[assignment]  # checked just above
-    geometry = Geometry(len(rows), len(rows[0]))
-    values = [value for row in rows for value in row]
-    # The shared table pays on boards met often; a huge board's clues are looked up alone.
-    table = geometry.neighbour_table() if geometry.cells <= TABLE_CELLS else None
-    constraints = []
-    for cell, value in enumerate(values):
-        if value is None or value == MINE:
-            continue
-        around = table[cell] if table is not None else geometry.neighbours(cell)
-        known = sum(values[n] == MINE for n in around)
-        unknown = tuple(n for n in around if values[n] is None)
-        row, col = geometry.coords(cell)
-        if known > value:
-            raise NoPlacementError(
-                f"clue {value} but {known} known mines around it", why=Why.CLUES, row=row, col=col
-            )
-        if len(unknown) < value - known:
-            raise NoPlacementError(
-                f"clue {value} needs {value - known} more mine(s) but has "
-                f"{len(unknown)} unknown neighbour(s)",
-                why=Why.CLUES,
-                row=row,
-                col=col,
-            )
-        if unknown:
-            constraints.append((unknown, value - known))
-    seen = {cell for scope, _ in constraints for cell in scope}
-    return Position(
-        board=[list(row) for row in rows],
-        components=list(components(constraints)),
-        unconstrained=[c for c, v in enumerate(values) if v is None and c not in seen],
-        mines_found=values.count(MINE),
-    )
+    clues = clues_of(rows, table_cells=TABLE_CELLS)
+    found = sum(row.count(MINE) for row in rows)
+    pairs = [clue.constraint for clue in clues.constraints]
+    return position_from([list(row) for row in rows], pairs, clues.unknown, found)
 
 
 def view_odds(grid: object, mines: int) -> Odds:

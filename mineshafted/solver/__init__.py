@@ -1,22 +1,29 @@
-"""Deduction: what a player knows, the explore loop, clue variables, arcs, AC-3, search, sweep.
+"""Deduction: the ladder of techniques, each rung plain and fast, and the sweep that climbs it.
 
-The modules, in the order a sweep uses them: :mod:`.knowledge` (the facts),
-:mod:`.explore` (moving onto safe cells and counting), :mod:`.variables` and :mod:`.arcs`
-(the CSP's pieces), :mod:`.csp` (AC-3), :mod:`.search` (complete component search),
-:mod:`.subset` (the subset technique's closure), :mod:`.sweep` (the pipeline),
-:mod:`.technique` (the ladder of techniques a sweep can be limited to), :mod:`.position` (a
-stall, described for counting),
-:mod:`.count` (one component's placements counted by number of mines) and :mod:`.total`
-(the components combined under the mine total: the last layer of deduction).
+Start with :mod:`.plain`: every rung of the ladder (count, subset, ac3, complete, total) in a
+few lines over plain sets, to read beside the Mine Shafted assignment, and the sweep as one
+short loop. :mod:`.ladder` puts each rung's fast form behind the same call and answers "which
+rung decides this?" (a cell's first rung, its proof, a board's rating); :mod:`.clues` builds
+the clue constraints of a grid, once for the whole package; :mod:`.technique` names the rungs.
+
+The fast forms, in the order a sweep uses them: :mod:`.knowledge` (the facts),
+:mod:`.explore` (moving onto safe cells and counting: the ``count`` rung), :mod:`.subset`
+(the subset closure), :mod:`.variables` and :mod:`.arcs` (the CSP's pieces), :mod:`.csp`
+(AC-3), :mod:`.search` (complete component search), :mod:`.position` (a stall, described
+for counting), :mod:`.count` (one component's placements counted by number of mines) and
+:mod:`.total` (the components combined under the mine total); :mod:`.sweep` climbs them.
 """
 
 from __future__ import annotations
 
+from . import plain
 from .arcs import Arc, ArcGraph
+from .clues import ClueConstraint, Clues, clues_of
 from .count import Count, count_component, counted
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
+from .ladder import RUNGS, Proof, Rung, first_rung, prove, rung
 from .position import Constraint, Position, components
 from .search import (
     BacktrackingSearch,
@@ -32,13 +39,16 @@ from .total import Tally, combine, decided_by_total, tally
 from .variables import Arrangement, ClueVariable, Fact, arrangements, compress
 
 __all__ = [
+    "RUNGS",
     "Arc",
     "ArcGraph",
     "Arrangement",
     "BacktrackingSearch",
     "CellState",
     "ClueCSP",
+    "ClueConstraint",
     "ClueVariable",
+    "Clues",
     "ComponentSearch",
     "Constraint",
     "ConstraintSearch",
@@ -48,6 +58,8 @@ __all__ = [
     "Knowledge",
     "Manager",
     "Position",
+    "Proof",
+    "Rung",
     "Stage",
     "Status",
     "Sweep",
@@ -56,6 +68,7 @@ __all__ = [
     "Technique",
     "arrangements",
     "backbone",
+    "clues_of",
     "combine",
     "component_placements",
     "components",
@@ -63,6 +76,10 @@ __all__ = [
     "count_component",
     "counted",
     "decided_by_total",
+    "first_rung",
+    "plain",
+    "prove",
+    "rung",
     "subset_facts",
     "sweep_mines",
     "tally",

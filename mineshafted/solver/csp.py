@@ -135,7 +135,25 @@ class ClueCSP:
             with the facts.
         """
         learnt, self._learnt = self._learnt, []
-        watchers, adj, drawn = self._watchers, self._adj, self._drawn
+        hit, shared_by = self._fix(learnt)
+        narrowed = self._restrict(hit)
+        self._unlink(shared_by)
+        for var in narrowed:
+            self._narrowed(var)
+
+    def _fix(
+        self, learnt: list[Fact]
+    ) -> tuple[dict[Cell, ClueVariable], list[tuple[Cell, list[tuple[ClueVariable, int]]]]]:
+        """Mark each learnt cell decided in the variables that hold it (its bit in their
+        :attr:`~.variables.ClueVariable.fixed`); return those variables, and each cell that
+        more than one of them holds (with its holders), whose arcs lose it.
+
+        Raises
+        ------
+        ContradictionError
+            AC-3 had drawn the opposite of a learnt fact.
+        """
+        watchers, drawn = self._watchers, self._drawn
         hit: dict[Cell, ClueVariable] = {}
         shared_by: list[tuple[Cell, list[tuple[ClueVariable, int]]]] = []
         for cell, mine in learnt:
@@ -154,6 +172,17 @@ class ClueCSP:
                 if mine:
                     var.fixed_mines |= bit
                 var.unknown -= 1
+        return hit, shared_by
+
+    def _restrict(self, hit: dict[Cell, ClueVariable]) -> list[ClueVariable]:
+        """Filter each variable of ``hit`` once by its fixed bits; retire one with no unknown
+        cell left; return those whose domain shrank.
+
+        Raises
+        ------
+        ContradictionError
+            No arrangement of some clue agrees with the facts.
+        """
         narrowed = []
         for var in hit.values():
             mask, want = var.fixed, var.fixed_mines
@@ -169,7 +198,11 @@ class ClueCSP:
             elif len(kept) != len(var.domain):
                 var.domain = kept
                 narrowed.append(var)
-        # Arcs between live variables lose the decided cells; an arc with none left goes.
+        return narrowed
+
+    def _unlink(self, shared_by: list[tuple[Cell, list[tuple[ClueVariable, int]]]]) -> None:
+        """Arcs between live variables lose the decided cells; an arc with none left goes."""
+        adj = self._adj
         for cell, holders in shared_by:
             for i, (var_a, _) in enumerate(holders):
                 a = var_a.cell
@@ -184,8 +217,6 @@ class ClueCSP:
                         shared.discard(cell)
                         if not shared:
                             self.graph.part(a, b)
-        for var in narrowed:
-            self._narrowed(var)
 
     # -- propagation ----------------------------------------------------------------------
 

@@ -2,13 +2,11 @@
 
 Glossary
 --------
-hidden
-    An explored clue's neighbours that are still unknown.
 unplaced
     An explored clue's mines not yet proven: its clue less the proven mines around it.
 ripe
-    A clue whose count alone decides its hidden neighbours: no mine left to place (all safe),
-    or as many unplaced mines as hidden cells (all mines).
+    A clue whose count alone decides its unknown neighbours: no mine left to place (all safe),
+    or as many unplaced mines as unknown neighbours (all mines).
 ring
     The neighbours of an explored cell, as the manager's ``get_adjacent`` listed them.
 
@@ -41,10 +39,12 @@ __all__ = ["Explorer"]
 class Explorer:
     """The counting layer over a :class:`~.knowledge.Knowledge`: explore, count, decide.
 
-    Each explored clue keeps count of its hidden neighbours and its unplaced mines. A cell
+    Each explored clue keeps count of its unknown neighbours and its unplaced mines. A cell
     decided anywhere updates the counts of the clues beside it; a clue that turns ripe decides
-    its hidden neighbours. Everything else is inferred in :mod:`mineshafted.solver.csp` and
+    its unknown neighbours. Everything else is inferred in :mod:`mineshafted.solver.csp` and
     :mod:`mineshafted.solver.search`, which learn each new fact through :meth:`take_facts`.
+    This is the fast form of the ``count`` rung (:func:`mineshafted.solver.plain.count` is
+    its plain statement).
 
     Examples
     --------
@@ -75,10 +75,10 @@ class Explorer:
     __slots__ = (
         "_around",
         "_facts",
-        "_hidden",
         "_queue",
         "_sums",
         "_uncounted",
+        "_unknown",
         "_unplaced",
         "knowledge",
     )
@@ -92,14 +92,16 @@ class Explorer:
         """Proven-safe cells waiting to be explored."""
         self._around: list[list[Cell] | None] = [None] * cells
         """cell -> the explored clues beside it, while it is unknown"""
-        self._hidden = [0] * cells
+        self._unknown = [0] * cells
+        """clue cell -> how many of its neighbours are unknown"""
         self._unplaced = [0] * cells
+        """clue cell -> how many of its mines are not yet proven"""
         self._uncounted: deque[Cell] = deque()
         """Decided cells whose clues' counts have yet to be updated."""
         self._facts: list[Fact] = []
         """Newly decided cells that an explored clue sees, for :meth:`take_facts`."""
 
-    def explore(
+    def explore(  # noqa: C901 - dense on purpose: see Notes
         self, move: Callable[[Cell], int], adjacent: Callable[[Cell], Iterable[Cell]]
     ) -> list[Cell]:
         """Explore every proven-safe cell and decide every ripe clue, until neither is left.
@@ -107,7 +109,7 @@ class Explorer:
         ``move`` and ``adjacent`` are a board manager's. The cells proven in the knowledge
         since the last call are taken first; then one loop, highest priority first:
 
-        1. a newly decided cell updates the counts of the clues beside it (hidden cells,
+        1. a newly decided cell updates the counts of the clues beside it (unknown cells,
            unplaced mines) and is a fact for the CSP; a clue that turns ripe is queued, once;
         2. a ripe clue decides its unknown neighbours (safe ones join the safe queue);
         3. a safe cell is explored and its clue recorded: a clue that decides its unknown
@@ -131,6 +133,13 @@ class Explorer:
         Notes
         -----
         The checks cost one ``sum`` of the ring and three comparisons per explored cell.
+
+        One loop, dense on purpose (ruff's complexity 33, above the package's 15): it runs
+        once per decided and per explored cell, and splitting it into methods called per
+        cell (tried: counting, deciding and exploring a cell each a method) made the expert
+        sweep 16 % slower and the 60x60 sweep 36 % (``scripts/bench_sweep.py --against``).
+        :func:`mineshafted.solver.plain.count` states this rung plainly and
+        :func:`mineshafted.solver.plain.sweep` the loop around it.
         """
         knowledge = self.knowledge
         queue, uncounted, facts = self._queue, self._uncounted, self._facts
@@ -140,7 +149,7 @@ class Explorer:
             knowledge.rings,
             self._around,
         )
-        hidden, unplaced = self._hidden, self._unplaced
+        unknowns, unplaced = self._unknown, self._unplaced
         sums = self._sums
         unknown, safe, explored, mined = (
             CellState.UNKNOWN,
@@ -148,11 +157,7 @@ class Explorer:
             CellState.EXPLORED,
             CellState.MINE,
         )
-        for cell in knowledge.take_journal():
-            if state[cell] is safe:
-                queue.append(cell)
-            if around[cell] is not None:
-                uncounted.append(cell)
+        self._take_journal()
         # Cells to decide all one way: a clue's unknown neighbours when it is ripe on sight.
         orders: list[tuple[Iterable[Cell], bool]] = []
         # Registered clues that became ripe.
@@ -169,8 +174,8 @@ class Explorer:
                 if state[n] is mined:
                     facts.append((n, True))
                     for clue_cell in beside:
-                        left = hidden[clue_cell] - 1
-                        hidden[clue_cell] = left
+                        left = unknowns[clue_cell] - 1
+                        unknowns[clue_cell] = left
                         need = unplaced[clue_cell] - 1
                         unplaced[clue_cell] = need
                         if need <= 0:
@@ -181,8 +186,8 @@ class Explorer:
                 else:
                     facts.append((n, False))
                     for clue_cell in beside:
-                        left = hidden[clue_cell] - 1
-                        hidden[clue_cell] = left
+                        left = unknowns[clue_cell] - 1
+                        unknowns[clue_cell] = left
                         need = unplaced[clue_cell]
                         if need >= left and need:
                             if need > left:
@@ -195,7 +200,7 @@ class Explorer:
                     cells, mine = orders.pop()
                 else:
                     cell = ripe.pop()
-                    left, need = hidden[cell], unplaced[cell]
+                    left, need = unknowns[cell], unplaced[cell]
                     if not left or (need and need != left):
                         continue
                     cells, mine = rings[cell], need > 0
@@ -252,10 +257,20 @@ class Explorer:
                     around[n] = [cell]
                 else:
                     beside.append(cell)
-            hidden[cell] = left
+            unknowns[cell] = left
             unplaced[cell] = need
             fresh.append(cell)
-        return [cell for cell in fresh if hidden[cell]]
+        return [cell for cell in fresh if unknowns[cell]]
+
+    def _take_journal(self) -> None:
+        """Queue the cells proven in the knowledge since the last explore: safe ones to be
+        explored, and all to be counted by the clues beside them."""
+        state, around, safe = self.knowledge.state, self._around, CellState.SAFE
+        for cell in self.knowledge.take_journal():
+            if state[cell] is safe:
+                self._queue.append(cell)
+            if around[cell] is not None:
+                self._uncounted.append(cell)
 
     def take_facts(self) -> list[Fact]:
         """Hand over and forget the cells decided since the last call that a clue sees.
@@ -279,7 +294,7 @@ class Explorer:
         unknown, around = CellState.UNKNOWN, self._around
         return [c for c, s in enumerate(self.knowledge.state) if s is unknown and around[c]]
 
-    def _refuse(self, cell: Cell, unplaced: int, hidden: int) -> NoReturn:
+    def _refuse(self, cell: Cell, unplaced: int, unknown: int) -> NoReturn:
         """Raise for a clue whose count no placement can meet.
 
         Raises
@@ -299,7 +314,7 @@ class Explorer:
             )
         raise ContradictionError(
             f"clue {self.knowledge.values[cell]} at cell {cell} cannot hold: {unplaced} mine(s) "
-            f"left to place among {hidden} unknown neighbour(s)",
+            f"left to place among {unknown} unknown neighbour(s)",
             cells=[cell],
         )
 

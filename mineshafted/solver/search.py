@@ -311,7 +311,8 @@ Links = list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]]
 def _first_placement(
     component: Sequence[ClueVariable], values: Mapping[Cell, set[int]]
 ) -> dict[Cell, int] | None:
-    """python-constraint's first solution of ``component`` with each cell over ``values``.
+    """python-constraint's first placement of ``component`` (its "solution") with each cell over
+    ``values``.
 
     ``None`` when there is none, including when python-constraint2 raises ``ValueError`` for
     a contradictory input instead of finding nothing.
@@ -324,10 +325,10 @@ def _first_placement(
     for var in component:
         problem.addConstraint(ExactSumConstraint(var.domain[0].bit_count()), list(var.scope))
     try:
-        solution: dict[Cell, int] | None = problem.getSolution()
+        placement: dict[Cell, int] | None = problem.getSolution()
     except ValueError:
         return None
-    return solution
+    return placement
 
 
 def _links(component: Sequence[ClueVariable], graph: ArcGraph) -> Links:
@@ -378,14 +379,14 @@ def _restricted(var: ClueVariable, require: Mapping[Cell, bool] | None) -> list[
 def _cell_values(
     component: Sequence[ClueVariable],
     unknown: Sequence[list[tuple[int, Cell]]],
-    solution: ComponentPlacement,
+    placement: ComponentPlacement,
 ) -> dict[Cell, bool]:
-    """The unknown cells of ``component`` and their values in ``solution``."""
+    """The unknown cells of ``component`` and their values in ``placement``."""
     values: dict[Cell, bool] = {}
     for var, positions in zip(component, unknown, strict=True):
-        placement = solution[var.cell]
+        arrangement = placement[var.cell]
         for i, cell in positions:
-            values[cell] = bool(placement >> i & 1)
+            values[cell] = bool(arrangement >> i & 1)
     return values
 
 
@@ -426,16 +427,16 @@ def _depth_first(
         if frame.position == len(frame.candidates):
             stack.pop()
             continue
-        placement = frame.candidates[frame.position]
+        arrangement = frame.candidates[frame.position]
         frame.position += 1
         budget.spend()
         unassigned.discard(k)
-        chosen[k] = placement
+        chosen[k] = arrangement
         frame.undo = narrowed = []
         dead = False
         for j, mine_table, their_table in neighbours[k]:
             if j in unassigned:
-                key = mine_table[placement]
+                key = mine_table[arrangement]
                 before = current[j]
                 after = [p for p in before if their_table[p] == key]
                 if len(after) != len(before):

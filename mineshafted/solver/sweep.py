@@ -1,27 +1,31 @@
 """sweep_mines: play a hidden board as far as logic goes, and on from there when told.
 
-The solve is a pipeline of named stages, repeated until none of them makes progress:
+The solve climbs the ladder of techniques (:mod:`.ladder`), over and over: **explore** every
+cell proven safe, then let the **first rung that decides something** decide, and repeat until
+no rung does. The rungs, as a sweep runs them:
 
-1. **explore** every cell proven safe: ``move`` it, record its clue, and let each clue's
-   count decide what it can on its own (a clue whose mines are all placed, or that needs
-   every unknown neighbour); the clues left open become CSP variables;
-2. **propagate**: hand the CSP the cells decided since the last round, then AC-3 over the
-   arcs they and the new variables touched, until it draws a fact (a cell safe, or mined,
-   in all remaining arrangements of some clue); exploring takes over from there;
-3. **search**: when AC-3 reaches a fixed point with nothing decided, search each changed
-   connected component for the cells that take one value in every consistent joint
-   placement;
-4. **total** (only when the mine total is given, and only when the rest stall): count the
-   placements of the remaining mines over the whole position (:func:`~.total.tally`) and
-   decide the cells that are safe, or mined, in every one of them.
+1. **explore** (the ``count`` rung, built in): ``move`` onto every cell proven safe, record
+   its clue, and let each clue's count decide what it can on its own (a clue whose mines are
+   all placed, or that needs every unknown neighbour); the clues left open become CSP
+   variables;
+2. **subset** (only in a sweep told a :class:`~.technique.Technique` from ``subset`` up):
+   differences of constraints (:mod:`.subset`), until they decide a cell;
+3. **propagate** (``ac3``): hand the CSP the cells decided since the last round, then AC-3
+   over the arcs they and the new variables touched, until it draws a fact (a cell safe, or
+   mined, in all remaining arrangements of some clue);
+4. **search** (``complete``): search each connected component changed since the last search
+   for the cells that take one value in every placement;
+5. **total** (only when the mine total is given): count the placements of the remaining mines
+   over the whole position (:func:`~.total.tally`) and decide the cells that are safe, or
+   mined, in every one of them.
 
-A sweep told a :class:`~.technique.Technique` runs that technique's rungs of the ladder,
-weakest first, so each cell is put down to the weakest reasoning that found it: the explore
-loop's count, then **subset** (differences of constraints, :mod:`.subset`) when the count
-stalls, then AC-3, the search and the total as above. Without one (the default) the sweep
-runs the four stages above, the total only when the mine total is given.
+A sweep told a technique climbs the rungs up to it, so each cell is put down to the weakest
+rung that found it and the strongest rung used is the board's rating (:meth:`Sweep.rating`).
+Without one (the default) it climbs ``ac3``, ``complete`` and, with the mine total, ``total``:
+``subset`` decides nothing that AC-3 does not (see the techniques page), and skipping it is
+cheaper.
 
-When every stage stalls with cells still undetermined, the position needs a guess.
+When every rung stalls with cells still undetermined, the position needs a guess.
 :func:`sweep_mines` raises :class:`~mineshafted.errors.NeedsGuess` rather than take one; a
 :class:`Sweep` can be told a guessed cell (:meth:`Sweep.guess`) or any fact
 (:meth:`Sweep.tell`) and advanced again, keeping all it knew.
@@ -38,10 +42,12 @@ from typing import Protocol
 
 from ..board import Cell, Grid, PartialGrid
 from ..errors import ManagerError, NeedsGuess, StartError
+from .clues import constraint_of, position_from
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
-from .position import Constraint, Position, components
+from .ladder import rating
+from .position import Constraint, Position
 from .search import BacktrackingSearch, ComponentSearch
 from .subset import subset_facts
 from .technique import Technique
@@ -79,7 +85,8 @@ class Stage(StrEnum):
     CLUE = "clue"
     """One clue's count alone (the explore loop)."""
     SUBSET = "subset"
-    """Differences of constraints (only when the sweep runs a :class:`~.technique.Technique`)."""
+    """Differences of constraints (only when the sweep climbs to a
+    :class:`~.technique.Technique`)."""
     PROPAGATION = "propagation"
     """AC-3."""
     SEARCH = "search"
@@ -93,8 +100,8 @@ class Stage(StrEnum):
 
     @property
     def technique(self) -> Technique:
-        """The rung of the ladder this stage stands for in a sweep told a technique (the start
-        is free to every rung; a guess or a fact told is no deduction: ``guess``).
+        """The rung of the ladder this stage stands for (the start is free to every rung; a
+        guess or a fact told is no deduction: ``guess``).
 
         >>> Stage.PROPAGATION.technique.value, Stage.START.technique.value
         ('ac3', 'count')
@@ -229,11 +236,15 @@ class Sweep:
         start: Cell = 0,
         mines: int | None = None,
         technique: Technique | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Prepare a sweep of ``bm`` from ``start``; nothing is played until :meth:`advance`.
 
-        ``technique`` limits the sweep to that rung of the ladder and those below it, weakest
-        first (``None``: AC-3, the search, and the total when ``mines`` is given).
+        ``deadline``: a :func:`time.perf_counter` reading past which :meth:`advance` gives up
+        (checked once a round, between exploring and the rungs).
+
+        ``technique``: climb the rungs of the ladder up to that one, weakest first (``None``:
+        ``ac3``, ``complete``, and ``total`` when ``mines`` is given).
 
         Raises
         ------
@@ -252,11 +263,11 @@ class Sweep:
         if technique is Technique.TOTAL and mines is None:
             raise ValueError("the technique 'total' needs the mine total")
         self.technique = technique
-        on = technique if technique is not None else Technique.TOTAL
-        self._subset = technique is not None and on >= Technique.SUBSET
-        self._ac3 = on >= Technique.AC3
-        self._search = on >= Technique.COMPLETE
-        self._total = on >= Technique.TOTAL
+        self.rungs = _rungs(technique, mines)
+        """The rungs this sweep climbs after exploring, weakest first."""
+        self._steps = [getattr(self, _STEPS[rung]) for rung in self.rungs]
+        self._variables = Technique.AC3 in self.rungs
+        """Whether explored clues become CSP variables (for AC-3 and the search)."""
         self.bm = bm
         self.start = start
         self.csp = ClueCSP()
@@ -265,6 +276,7 @@ class Sweep:
         self.search = search if search is not None else BacktrackingSearch()
         self.mines = mines
         """The mine total, when known: the last stage counts placements under it."""
+        self.deadline = deadline
         self.proofs: list[tuple[Cell, bool, Stage]] = []
         """``(cell, is_mine, stage)`` for every cell decided outside the explore loop's own
         counting, in order: the start, AC-3, the search, the total, guesses and facts told.
@@ -288,22 +300,25 @@ class Sweep:
             The manager's clues (or facts told) contradict each other.
         NoPlacementError
             The mine total does not fit the clues.
+        TimeoutError
+            The sweep's deadline passed (what it found so far is kept: a later advance
+            carries on).
         """
         began = perf_counter()
         if not self._started:
             self._started = True
             self._prove(self.start, mine=False, stage=Stage.START)
+        steps, deadline = self._steps, self.deadline
         while True:
             self._explore()
-            if (
-                self._derive_subsets()
-                or self._propagate()
-                or self._search_components()
-                or self._count_total()
-            ):
-                continue
-            break
-        return self._conclude(perf_counter() - began)
+            if deadline is not None and perf_counter() > deadline:
+                self.report.seconds += perf_counter() - began
+                raise TimeoutError("the sweep's deadline passed")
+            for step in steps:
+                if step():  # the first rung that decides something: explore again
+                    break
+            else:  # no rung decides anything
+                return self._conclude(perf_counter() - began)
 
     def guess(self, cell: Cell) -> None:
         """Take ``cell`` as safe: it is explored at the next :meth:`advance`.
@@ -329,22 +344,40 @@ class Sweep:
         explored clue's constraint is over unknown cells only).
         """
         knowledge = self.knowledge
-        constraints = self._constraints()
-        seen = {cell for scope, _ in constraints for cell in scope}
         unknown = CellState.UNKNOWN
-        return Position(
-            board=knowledge.partial_grid(),
-            components=list(components(constraints)),
-            unconstrained=[
-                c for c, s in enumerate(knowledge.state) if s is unknown and c not in seen
-            ],
-            mines_found=knowledge.mines_found(),
+        return position_from(
+            knowledge.partial_grid(),
+            self._constraints(),
+            [c for c, s in enumerate(knowledge.state) if s is unknown],
+            knowledge.mines_found(),
         )
+
+    def rating(self) -> Technique | None:
+        """The board's rating as this sweep tells it, after :meth:`advance`: ``guess`` when it
+        stalled, else the strongest rung that decided a cell (:func:`~.ladder.rating`);
+        ``None`` when the sweep skipped the rung just below that one and so cannot tell.
+
+        Examples
+        --------
+        >>> from mineshafted import BoardManager
+        >>> sample = [[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]
+        >>> sweep = Sweep(BoardManager(sample), technique=Technique.AC3)
+        >>> sweep.run().solved, sweep.rating()
+        (True, <Technique.SUBSET: 'subset'>)
+        >>> sweep = Sweep(BoardManager(sample))  # no subset rung: AC-3 did its work
+        >>> sweep.run().solved, sweep.rating()
+        (True, None)
+        """
+        report = self.report
+        if not report.solved:
+            return Technique.GUESS
+        used = [Stage(stage).technique for stage, n in report.proven_by.items() if n]
+        return rating(used, self.rungs)
 
     # -- the stages -----------------------------------------------------------------------
 
     def _explore(self) -> None:
-        """Stage 1: move onto every proven-safe cell and apply each clue on its own.
+        """Explore: move onto every proven-safe cell and apply each clue on its own.
 
         A clue whose count alone decides its unknown neighbours (a zero, say) decides them.
         The others become CSP variables only when no safe cell and no such clue is left: by
@@ -353,7 +386,7 @@ class Sweep:
         knowledge, explorer = self.knowledge, self.explorer
         before = knowledge.explored
         fresh = explorer.explore(self.bm.move, self.bm.get_adjacent)
-        if self._ac3:
+        if self._variables:
             for cell in fresh:
                 unknown, mines = explorer.constraint(cell)
                 self.csp.add(cell, unknown, mines)
@@ -362,9 +395,9 @@ class Sweep:
         log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, len(fresh))
 
     def _derive_subsets(self) -> bool:
-        """Between stages 1 and 2, when the sweep runs a technique from ``subset`` up: decide
-        what the subset closure of the frontier's constraints decides; ``True`` on news."""
-        if not self._subset or CellState.UNKNOWN not in self.knowledge.state:
+        """The ``subset`` rung: decide what the subset closure of the frontier's constraints
+        decides, up to its first facts; ``True`` on news."""
+        if CellState.UNKNOWN not in self.knowledge.state:
             return False
         progress = False
         for cell, mine in subset_facts(self._constraints()):
@@ -373,12 +406,11 @@ class Sweep:
         return progress
 
     def _propagate(self) -> bool:
-        """Stage 2: tell the CSP the new facts, AC-3 until it draws one; ``True`` then.
+        """The ``ac3`` rung: tell the CSP the new facts, AC-3 until it draws one; ``True``
+        then.
 
         ``False`` means AC-3 reached a fixed point without deciding anything.
         """
-        if not self._ac3:
-            return False
         self.csp.learn(self.explorer.take_facts())
         facts = self.csp.propagate(until_facts=True)
         for cell, mine in facts:
@@ -387,9 +419,8 @@ class Sweep:
         return bool(facts)
 
     def _search_components(self) -> bool:
-        """Stage 3: search each component changed since the last search; ``True`` on news."""
-        if not self._search:
-            return False
+        """The ``complete`` rung: search each component changed since the last search; ``True``
+        on news."""
         csp = self.csp
         searched = list(csp.components(csp.take_touched()))
         progress = False
@@ -401,9 +432,9 @@ class Sweep:
         return progress
 
     def _count_total(self) -> bool:
-        """Stage 4, with the mine total and only when the rest stall: decide the cells that are
-        safe, or mined, in every placement of the remaining mines; ``True`` on news."""
-        if not self._total or self.mines is None:
+        """The ``total`` rung, with the mine total: decide the cells that are safe, or mined, in
+        every placement of the remaining mines; ``True`` on news."""
+        if self.mines is None:  # pragma: no cover - never climbed without the total
             return False
         if CellState.UNKNOWN not in self.knowledge.state:
             return False
@@ -426,16 +457,14 @@ class Sweep:
         return news
 
     def _constraints(self) -> list[Constraint]:
-        """The constraint of every explored clue beside an unknown cell, by clue cell."""
-        explorer = self.explorer
+        """The constraint of every explored clue beside an unknown cell, by clue cell (at a
+        stall: every cell proven safe is explored)."""
+        explorer, knowledge = self.explorer, self.knowledge
         clues: set[Cell] = set()
         for cell in explorer.frontier():
             clues.update(explorer.clues_beside(cell))
-        constraints = []
-        for clue in sorted(clues):
-            cells, mines = explorer.constraint(clue)
-            constraints.append((tuple(cells), mines))
-        return constraints
+        values, rings = knowledge.values, knowledge.rings
+        return [constraint_of(values, clue, rings[clue]) for clue in sorted(clues)]
 
     def _conclude(self, seconds: float) -> SweepReport:
         """Bring the report up to date after an advance of ``seconds``."""
@@ -461,6 +490,23 @@ class Sweep:
                 len(report.frontier),
             )
         return report
+
+
+_STEPS = {
+    Technique.SUBSET: "_derive_subsets",
+    Technique.AC3: "_propagate",
+    Technique.COMPLETE: "_search_components",
+    Technique.TOTAL: "_count_total",
+}
+"""The method of a sweep that climbs each rung above ``count`` (explore's own)."""
+
+
+def _rungs(technique: Technique | None, mines: int | None) -> tuple[Technique, ...]:
+    """The rungs a sweep climbs after exploring, weakest first (see :class:`Sweep`)."""
+    if technique is None:
+        default = (Technique.AC3, Technique.COMPLETE, Technique.TOTAL)
+        return default if mines is not None else default[:2]
+    return tuple(t for t in _STEPS if t <= technique)
 
 
 def _size(bm: Manager) -> tuple[int, int]:

@@ -20,7 +20,7 @@ name     what it deduces                                                        
 count    one clue on its own: no mine left to place, or as many as unknowns    clue
 subset   constraints and their differences (A within B gives B - A), counted    subset
 ac3      AC-3 over the clue variables' domains of arrangements                 propagation
-complete every assignment consistent with all the clues together               search
+complete one value in every placement of mines that meets all the clues         search
 total    the same, with the mine total                                          total
 guess    nothing: ``total`` does not solve the board                            --
 ======== ====================================================================== ===========
@@ -97,7 +97,7 @@ _SUMMARY = {
     Technique.COUNT: "one clue on its own (all its mines placed, or all its unknowns mines)",
     Technique.SUBSET: "differences of constraints where one's cells lie within the other's",
     Technique.AC3: "AC-3 over each clue's domain of mine arrangements",
-    Technique.COMPLETE: "every assignment consistent with all the clues together",
-    Technique.TOTAL: "every assignment consistent with the clues and the mine total",
+    Technique.COMPLETE: "every placement of mines that meets all the clues together",
+    Technique.TOTAL: "every placement of mines that meets the clues and the mine total",
     Technique.GUESS: "no technique decides every cell: a guess is needed",
 }

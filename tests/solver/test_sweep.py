@@ -21,6 +21,7 @@ from mineshafted import (
     NeedsGuess,
     Status,
     Sweep,
+    Technique,
     read_puzzles,
     sweep_mines,
 )
@@ -368,3 +369,47 @@ def test_a_solved_sweep_logs_its_moves_and_proofs(caplog: pytest.LogCaptureFixtu
 def test_a_manager_without_a_size_is_named() -> None:
     with pytest.raises(ManagerError, match=r"size is None, not two positive ints"):
         Sweep(object())  # type: ignore[arg-type]
+
+
+# -- the rungs a sweep climbs, its rating, its deadline ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("technique", "mines", "rungs"),
+    [
+        (None, None, ["ac3", "complete"]),
+        (None, 2, ["ac3", "complete", "total"]),
+        ("count", None, []),
+        ("subset", None, ["subset"]),
+        ("ac3", 2, ["subset", "ac3"]),
+        ("total", 2, ["subset", "ac3", "complete", "total"]),
+    ],
+)
+def test_a_sweep_climbs_the_rungs_up_to_its_technique(
+    technique: str | None, mines: int | None, rungs: list[str]
+) -> None:
+    chosen = None if technique is None else Technique(technique)
+    sweep = Sweep(BoardManager(SAMPLE), mines=mines, technique=chosen)
+    assert [t.value for t in sweep.rungs] == rungs
+
+
+def test_the_rating_a_sweep_tells_is_the_strongest_rung_it_needed_or_none_if_it_skipped_below() -> (
+    None
+):
+    ladder = Sweep(BoardManager(SAMPLE), technique=Technique.AC3)
+    ladder.run()
+    assert ladder.rating() is Technique.SUBSET
+    plain_sweep = Sweep(BoardManager(SAMPLE))  # no subset rung: AC-3 may have done its work
+    plain_sweep.run()
+    assert plain_sweep.report.proven_by["propagation"] and plain_sweep.rating() is None
+    stalled = Sweep(BoardManager(SAMPLE), technique=Technique.COUNT)
+    assert not stalled.run().solved and stalled.rating() is Technique.GUESS
+
+
+def test_a_sweep_past_its_deadline_gives_up_and_carries_on_when_given_time() -> None:
+    sweep = Sweep(BoardManager(SAMPLE), deadline=0.0)
+    with pytest.raises(TimeoutError):
+        sweep.advance()
+    assert sweep.report.seconds > 0
+    sweep.deadline = None
+    assert sweep.advance().board == SAMPLE
