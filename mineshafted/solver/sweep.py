@@ -43,6 +43,7 @@ from typing import Protocol
 from ..board import Cell, Grid, PartialGrid
 from ..errors import ManagerError, NeedsGuess, StartError
 from .clues import constraint_of, position_from
+from .count import CountTooLargeError
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
@@ -438,7 +439,11 @@ class Sweep:
             return False
         if CellState.UNKNOWN not in self.knowledge.state:
             return False
-        facts = decided_by_total(self.position(), self.mines)
+        try:
+            facts = decided_by_total(self.position(), self.mines)
+        except CountTooLargeError as error:  # too wide to count: the total decides nothing
+            log.warning("total: not counted, %s", error)
+            return False
         progress = False
         for cell, mine in facts:
             progress |= self._prove(cell, mine=mine, stage=Stage.TOTAL)

@@ -413,3 +413,21 @@ def test_a_sweep_past_its_deadline_gives_up_and_carries_on_when_given_time() -> 
     assert sweep.report.seconds > 0
     sweep.deadline = None
     assert sweep.advance().board == SAMPLE
+
+
+def test_a_total_too_wide_to_count_decides_nothing_and_says_so(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mineshafted.solver import sweep as sweep_module
+    from mineshafted.solver.count import CountTooLargeError
+
+    def too_wide(*_: object) -> list[tuple[int, bool]]:
+        raise CountTooLargeError(cells=432, memory=512)
+
+    board = [[0, 1, -1, -1]]  # the last mine is walled in by the first: only the total finds it
+    assert Sweep(BoardManager(board), mines=2).run().solved
+    monkeypatch.setattr(sweep_module, "decided_by_total", too_wide)
+    with caplog.at_level("WARNING", logger="mineshafted.solver.sweep"):
+        report = Sweep(BoardManager(board), mines=2).run()
+    assert report.status is Status.NEEDS_GUESS and report.undetermined == [3]
+    assert "total: not counted, counting the placements would take more than 512" in caplog.text
