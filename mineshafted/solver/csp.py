@@ -1,8 +1,8 @@
 """The clue-domain CSP: one variable per open clue, arcs between them, AC-3.
 
 The CSP is incremental: :meth:`ClueCSP.add` touches only the variables and arcs around one
-clue, facts learnt from outside (:meth:`ClueCSP.learn`) touch only the variables that watch
-those cells, and :meth:`ClueCSP.propagate` runs AC-3 from the arcs they put on the queue.
+clue, facts learnt from outside (:meth:`ClueCSP.learn`) touch only the variables whose
+scopes hold those cells, and :meth:`ClueCSP.propagate` runs AC-3 from the arcs they put on the queue.
 See :mod:`mineshafted.solver.variables` for the glossary (variable, arrangement, domain, fact).
 """
 
@@ -56,12 +56,12 @@ class ClueCSP:
         self.variables: dict[Cell, ClueVariable] = {}
         self.touched: set[Cell] = set()
         """Variables created or narrowed since :meth:`take_touched` last emptied this set."""
-        self._watchers: dict[Cell, list[tuple[ClueVariable, Arrangement]]] = {}
+        self._holders: dict[Cell, list[tuple[ClueVariable, Arrangement]]] = {}
         """unknown cell -> each variable whose scope holds it, with the cell's bit there"""
         self._drawn: dict[Cell, bool] = {}
         """Facts AC-3 has drawn and not yet reported."""
         self._learnt: list[Fact] = []
-        """Facts learnt from outside the CSP, not yet applied to the variables that watch them."""
+        """Facts learnt from outside the CSP, not yet applied to the variables whose scopes hold them."""
         self._fresh: dict[Cell, None] = {}
         """The AC-3 queue, part 1: new variables, each standing for the arcs out of it (to
         revise it against each neighbour). A dict as an ordered set: first in, first out."""
@@ -85,15 +85,15 @@ class ClueCSP:
         var = ClueVariable(cell, scope, mines)
         if not 0 <= mines <= len(var.scope):
             raise ValueError(f"{mines} mine(s) cannot fit among {len(var.scope)} cell(s)")
-        watchers, graph = self._watchers, self.graph
+        holders, graph = self._holders, self.graph
         self.variables[cell] = var
         graph.add_variable(cell)
         arcs_here = self._adj[cell]
         for i, shared in enumerate(var.scope):
             bit = 1 << i
-            others = watchers.get(shared)
+            others = holders.get(shared)
             if others is None:
-                watchers[shared] = [(var, bit)]
+                holders[shared] = [(var, bit)]
                 continue
             for other_var, other_bit in others:
                 other = other_var.cell
@@ -117,7 +117,7 @@ class ClueCSP:
         Facts are applied at the start of :meth:`propagate` (or by :meth:`apply_facts`), not
         here: a run of exploring often decides several cells of one clue, or all of them,
         and each variable is then narrowed once, or simply retired. Cells no variable
-        watches are ignored.
+        holds are ignored.
         """
         self._learnt.extend(facts)
 
@@ -153,11 +153,11 @@ class ClueCSP:
         ContradictionError
             AC-3 had drawn the opposite of a learnt fact.
         """
-        watchers, drawn = self._watchers, self._drawn
+        holders_of, drawn = self._holders, self._drawn
         hit: dict[Cell, ClueVariable] = {}
         shared_by: list[tuple[Cell, list[tuple[ClueVariable, int]]]] = []
         for cell, mine in learnt:
-            holders = watchers.pop(cell, None)
+            holders = holders_of.pop(cell, None)
             if holders is None:
                 continue
             if drawn.pop(cell, mine) != mine:
@@ -319,9 +319,9 @@ class ClueCSP:
         mask, mines = var.decided()
         if not mask:
             return
-        watchers, drawn = self._watchers, self._drawn
+        holders_of, drawn = self._holders, self._drawn
         for i, cell in enumerate(var.scope):
-            if mask >> i & 1 and cell in watchers:
+            if mask >> i & 1 and cell in holders_of:
                 mine = bool(mines >> i & 1)
                 if drawn.setdefault(cell, mine) != mine:
                     raise ContradictionError(

@@ -66,7 +66,7 @@ def test_worked_example_ac3_reduces_every_domain_to_the_truth() -> None:
     assert csp.variables == {} and csp.graph.number_of_nodes() == 0
 
 
-def test_a_learnt_fact_narrows_only_the_variables_that_watch_the_cell() -> None:
+def test_a_learnt_fact_narrows_only_the_variables_whose_scopes_hold_the_cell() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11, 12), 1)
     csp.add(1, (20, 21), 1)
@@ -86,7 +86,7 @@ def test_learning_several_cells_of_a_clue_narrows_it_once() -> None:
     csp.learn([(10, True), (11, False)])
     csp.apply_facts()
     assert [csp.variables[0].mines(p) for p in csp.variables[0].domain] == [[10, 12], [10, 13]]
-    csp.learn([(12, False), (13, True), (99, True)])  # 99: watched by no variable
+    csp.learn([(12, False), (13, True), (99, True)])  # 99: in no variable's scope
     csp.apply_facts()
     assert csp.variables == {}  # every scope cell decided: retired without a conclusion
     assert csp.propagate() == []
@@ -200,7 +200,7 @@ def test_new_variables_are_touched_and_retired_ones_are_not() -> None:
     assert csp.take_touched() == set()
 
 
-def test_a_fact_no_variable_watches_does_not_stop_the_others() -> None:
+def test_a_fact_in_no_variables_scope_does_not_stop_the_others() -> None:
     csp = ClueCSP()
     csp.add(0, (10, 11), 1)
     csp.learn([(99, True), (10, True)])
@@ -226,7 +226,7 @@ def test_drawing_the_opposite_of_a_drawn_fact_names_the_clue() -> None:
 
 def test_a_decided_cell_leaves_the_arcs_of_live_variables_even_after_a_retired_one() -> None:
     csp = ClueCSP()
-    csp.add(0, (10, 13), 1)  # first to watch 10; retired once 10 and 13 are decided
+    csp.add(0, (10, 13), 1)  # first to hold 10; retired once 10 and 13 are decided
     csp.add(1, (10, 11), 1)
     csp.add(2, (10, 12), 1)
     assert csp.graph.has_edge(1, 2)
