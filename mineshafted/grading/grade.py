@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -201,6 +202,8 @@ def grade(
     board_set: str | None = None,
     allow: frozenset[str] | None = None,
     zygote: bool = False,
+    cancel: threading.Event | None = None,
+    live: set[Zygote] | None = None,
 ) -> GradeReport:
     """Grade ``submission`` on each ``(label, puzzle)``, then score the rubric.
 
@@ -222,6 +225,11 @@ def grade(
         Under bubblewrap, fork each board's process from one zygote for the submission
         (:mod:`.zygote`: the boards are then played one at a time, and ``jobs`` is not
         used) instead of starting a sandbox and an interpreter for each.
+    cancel:
+        Once set, no further board is started (:class:`~.errors.GradingError` is raised).
+    live:
+        Where the zygote is kept while it runs, so that another thread can end it at once
+        (:meth:`~.zygote.Zygote.kill`).
 
     Raises
     ------
@@ -243,6 +251,9 @@ def grade(
         if zygote and chosen is Sandbox.BWRAP:
             limits = Limits(timeout=timeout or board_timeout(1), memory_mb=memory_mb)
             forks = stack.enter_context(Zygote(submission, limits, allow=allow))
+            if live is not None:
+                live.add(forks)
+                stack.callback(live.discard, forks)
         check_submission(
             submission,
             timeout=timeout,
@@ -254,6 +265,8 @@ def grade(
 
         def one(item: tuple[str, Puzzle]) -> BoardResult:
             label, puzzle = item
+            if cancel is not None and cancel.is_set():
+                raise GradingError("grading was stopped")
             result = grade_board(
                 submission,
                 puzzle,

@@ -209,6 +209,12 @@ class Zygote:
             said = ""
         return said.splitlines()[-1] if said else f"exited with status {self._popen.returncode}"
 
+    def kill(self) -> None:
+        """End the zygote's sandbox now, and with it the board being played (from any
+        thread: the board's session then ends as killed)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._popen.pid, signal.SIGKILL)
+
     def close(self) -> None:
         """End the zygote and its sandbox, and remove its group."""
         with contextlib.suppress(OSError):
