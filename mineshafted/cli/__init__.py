@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import (
+    autograder,
     board,
     experiment,
     generate,
@@ -209,6 +210,7 @@ app.add_typer(rules.app, name="rules", help=rules.HELP)
 app.command("board", help=board.HELP)(board.command)
 app.add_typer(experiment.app, name="experiment", help=experiment.HELP)
 app.command("serve", help=serve.HELP)(serve.command)
+app.add_typer(autograder.app, name="autograder", help=autograder.HELP)
 
 
 def main() -> None:

@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from ..grading.roster import Student
     from ..grading.similarity import Pair
 
-__all__ = ["DEFAULT_JOBS", "HELP", "FormatChoice", "SandboxChoice", "command"]
+__all__ = [
+    "DEFAULT_JOBS",
+    "HELP",
+    "FormatChoice",
+    "SandboxChoice",
+    "allowed_option",
+    "command",
+    "grade_for_platform",
+]
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
 """Boards graded at once by default: one per core, up to four."""
@@ -66,7 +74,7 @@ class FormatChoice(StrEnum):
     PRAIRIELEARN = "prairielearn"
 
 
-def _allowed(text: str | None) -> frozenset[str] | None:
+def allowed_option(text: str | None) -> frozenset[str] | None:
     """The modules ``--allow`` names; ``None`` when it is not given."""
     if text is None:
         return None
@@ -260,7 +268,7 @@ def command(
     from ..grading.log import LogFile, log_text
     from ..grading.sandbox import none_warning
 
-    allowed = _allowed(allow)
+    allowed = allowed_option(allow)
     chosen_format = output_format or (FormatChoice.JSON if json_output else FormatChoice.TEXT)
     if class_folder is not None:
         if submission is not None or puzzles:
@@ -299,7 +307,7 @@ def command(
     if chosen_format in (FormatChoice.GRADESCOPE, FormatChoice.PRAIRIELEARN):
         if puzzles:
             fail(f"--format {chosen_format.value} grades on fresh boards, not puzzle files")
-        _grade_for_platform(
+        grade_for_platform(
             submission,
             platform=chosen_format.value,
             out=out,
@@ -728,7 +736,7 @@ class _ClassProgress:
 # One submission, for a course platform.
 
 
-def _grade_for_platform(
+def grade_for_platform(
     submission: Path,
     *,
     platform: str,
@@ -740,8 +748,11 @@ def _grade_for_platform(
     timeout: float | None,
     memory: int,
     sandbox: str | None,
+    missing: str = "",
 ) -> None:
     """Grade one submission and write the platform's results.json (to ``out`` or stdout).
+
+    ``missing`` says why there is no file to grade (an autograder's empty submission).
 
     A submission that cannot be graded still gets a results.json that says why (exit 0);
     only a run-level problem (a key that cannot be read, say) fails, with no results.
@@ -765,9 +776,11 @@ def _grade_for_platform(
         began = time.perf_counter()
         result = StudentGrade(submission.name, submission.name)
         try:
+            if missing:
+                raise FileNotFoundError(missing)
             data, digest = read_submission(submission)
         except FileNotFoundError:
-            result.problem = f"no file {submission.name} was submitted"
+            result.problem = missing or f"no file {submission.name} was submitted"
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             result.problem = f"{submission.name} cannot be read: {reason}"
