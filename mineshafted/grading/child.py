@@ -385,11 +385,13 @@ def _allowed(text: str | None) -> frozenset[str] | None:
 def _police_imports(allowed: frozenset[str]) -> None:
     """Refuse, from now on, every import the submission makes of a module not ``allowed``.
 
-    Two checks, because neither sees every import: ``builtins.__import__`` is wrapped (every
-    ``import`` statement and ``__import__`` call, even of a module already loaded), and an
-    audit hook sees every module loaded for the first time (``importlib.import_module``). An
+    Three checks, because none sees every import: ``builtins.__import__`` is wrapped (every
+    ``import`` statement and ``__import__`` call, even of a module already loaded), so is
+    ``importlib.import_module`` (which goes around it), and an audit hook sees every module
+    loaded for the first time by any other way. An
     import counts as the submission's when the nearest frame outside the import machinery
-    runs the submission's code; what an allowed module imports for itself is not checked.
+    runs the submission's code (for ``__import__``, the frame that calls it); what an allowed
+    module, or the import system, imports for itself is not checked.
     """
     import builtins
 
@@ -408,8 +410,8 @@ def _police_imports(allowed: frozenset[str]) -> None:
         level: int = 0,
     ) -> Any:
         outside = level == 0 and name.partition(".")[0] not in permitted
-        if outside and _by_submission(sys._getframe(1), machinery):
-            refuse(name)
+        if outside and sys._getframe(1).f_globals.get("__name__") == "submission":
+            refuse(name)  # the statement (or the call) is the submission's own
         return original(name, globals, locals, fromlist, level)
 
     def audit(event: str, args: tuple[Any, ...]) -> None:
@@ -419,9 +421,28 @@ def _police_imports(allowed: frozenset[str]) -> None:
         if outside and _by_submission(sys._getframe(1), machinery):
             refuse(args[0])
 
-    machinery = {checked.__code__, audit.__code__}
+    load = importlib.import_module
+
+    def import_module(name: str, package: str | None = None) -> Any:
+        outside = not name.startswith(".") and name.partition(".")[0] not in permitted
+        if outside and sys._getframe(1).f_globals.get("__name__") == "submission":
+            refuse(name)
+        return load(name, package)
+
+    machinery = {checked.__code__, audit.__code__, import_module.__code__}
     builtins.__import__ = checked
+    importlib.import_module = import_module  # it calls the import system, not __import__
     sys.addaudithook(audit)
+
+
+_MACHINERY = frozenset(
+    {
+        "<frozen importlib._bootstrap>",
+        "<frozen importlib._bootstrap_external>",
+        "<frozen zipimport>",
+    }
+)
+"""The frozen modules of the import system: their frames are the machinery, not the caller."""
 
 
 def _by_submission(frame: Any, machinery: set[Any]) -> bool:
@@ -431,7 +452,7 @@ def _by_submission(frame: Any, machinery: set[Any]) -> bool:
     while frame is not None:
         code = frame.f_code
         name = code.co_filename
-        inside = name.startswith("<frozen importlib") or name.startswith(folder + os.sep)
+        inside = name in _MACHINERY or name.startswith(folder + os.sep)
         if not inside and code not in machinery:
             return bool(frame.f_globals.get("__name__") == "submission")
         frame = frame.f_back

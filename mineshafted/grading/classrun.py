@@ -503,6 +503,7 @@ class ClassRun:
             Passed on once the students being graded are stopped (none of them is kept).
         """
         boards = self.boards()
+        self._stop.clear()
         failures = successes = 0
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             waiting: dict[Future[StudentGrade], Student] = {}
