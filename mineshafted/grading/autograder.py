@@ -97,7 +97,7 @@ set -uo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 PYTHON="${AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
 mkdir -p "$ROOT/results"
-"$PYTHON" -m mineshafted autograder run gradescope --root "$ROOT" \\
+"$PYTHON" -P -m mineshafted autograder run gradescope --root "$ROOT" \\
     --config "$ROOT/source/autograder.json" --key "$ROOT/source/board.key"
 status=$?
 if [ "$status" -ne 0 ] || [ ! -s "$ROOT/results/results.json" ]; then
@@ -114,7 +114,7 @@ ROOT="${AUTOGRADER_ROOT:-/grade}"
 PYTHON="${AUTOGRADER_PYTHON:-python3}"
 HERE="$ROOT/serverFilesCourse/mineshafted"
 mkdir -p "$ROOT/results"
-"$PYTHON" -m mineshafted autograder run prairielearn --root "$ROOT" \\
+"$PYTHON" -P -m mineshafted autograder run prairielearn --root "$ROOT" \\
     --config "$HERE/autograder.json" --key "$HERE/board.key"
 status=$?
 if [ "$status" -ne 0 ] || [ ! -s "$ROOT/results/results.json" ]; then
