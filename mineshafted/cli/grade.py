@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..grading.similarity import Pair
 
 __all__ = [
+    "CLASS_JOBS",
     "DEFAULT_JOBS",
     "HELP",
     "FormatChoice",
@@ -35,6 +36,12 @@ __all__ = [
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
 """Boards graded at once by default: one per core, up to four."""
+
+CLASS_JOBS = max(1, min(4, 2 * (os.cpu_count() or 1)))
+"""Students graded at once by default in a class run: two per core, up to four. Each board's
+moves are round trips between two processes, so a student's boards leave a core idle part of
+the time (``scripts/bench_class.py``, 300 students on two busy cores: 154 s at four, 297 s
+at two)."""
 
 _UNWRAPPED = 1000
 """The width the report is laid out at when it goes to a pipe or a file: tables take only the
@@ -58,8 +65,17 @@ HELP = (
     "process (as a fresh unprivileged user when the grader is root), with a note; and in a\n"
     "cgroup bounding the memory and number of its processes together where one can be made,\n"
     "else the report warns of what is not enforced.\n"
+    "--class SUBMISSIONS grades a whole class (one .py file or folder per student) on one\n"
+    "board set into --out: grades.csv, grades.json, feedback/STUDENT.md and .html (with a\n"
+    "replay of the student's first failed board); an interrupted run goes on when run again.\n"
+    "Each student's boards are forked from a sandboxed zygote, a namespace each. --allow,\n"
+    "--similarity and --starter check imports and similar code. --format gradescope or\n"
+    "prairielearn writes that platform's results.json for one submission (see mineshafted\n"
+    "autograder).\n\n"
     "Exit status: 0 graded (whatever the score); 2 unusable arguments, a submission that\n"
-    "cannot be imported, or a key or log file that cannot be read or written."
+    "cannot be imported (one submission, text or json), a folder of submissions or a run\n"
+    "folder that cannot be used, or a key or log file that cannot be read or written; 130\n"
+    "a class run interrupted (run the same command again to go on)."
 )
 """The command's ``--help`` text."""
 
@@ -130,8 +146,18 @@ def command(
         ),
     ] = 1024,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, max=64, help="Boards graded at once.")
-    ] = DEFAULT_JOBS,
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            max=64,
+            help="Boards graded at once; with --class, students graded at once. Default: one "
+            "per core up to four; with --class, two per core up to four (a board spends much "
+            "of its time waiting on the other end of its pipe).",
+            show_default=False,
+        ),
+    ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the grade as one JSON object.")
     ] = False,
@@ -285,7 +311,7 @@ def command(
             allow=allowed,
             similarity=similarity,
             starter=starter,
-            jobs=jobs,
+            jobs=jobs or CLASS_JOBS,
             output_format=chosen_format.value,
             key=key,
             timeout=timeout,
@@ -351,7 +377,7 @@ def command(
             items,
             timeout=timeout,
             memory_mb=memory,
-            jobs=jobs,
+            jobs=jobs or DEFAULT_JOBS,
             progress=bar.advance if bar else None,
             sandbox=Sandbox(sandbox.value) if sandbox else None,
             board_set=chosen.name if chosen else None,

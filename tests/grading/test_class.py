@@ -75,6 +75,25 @@ def test_each_entry_is_a_student_with_the_reason_it_cannot_be_graded(tmp_path: P
     }
 
 
+def test_a_file_that_cannot_be_read_is_a_row_with_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mineshafted.grading import roster as module
+
+    write(tmp_path, "ann.py", WRONG)
+    write(tmp_path, "bob.py", WRONG)
+    real = module.read_submission
+
+    def read(path: Path) -> tuple[bytes, str]:
+        if path.name == "bob.py":  # as root, no mode makes a file unreadable: say it is
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(module, "read_submission", read)
+    found = {s.name: s.problem for s in roster(tmp_path)}
+    assert found == {"ann": "", "bob": "bob.py cannot be read: permission denied"}
+
+
 def test_file_names_the_file_in_each_student_s_folder(tmp_path: Path) -> None:
     write(tmp_path, "di/a.py", WRONG)
     write(tmp_path, "di/b.py", WRONG)
