@@ -320,7 +320,10 @@ def command(
         )
         return
     if submission is None:
-        fail("name a SUBMISSION.py to grade, or a folder of them with --class")
+        fail(
+            "Missing argument 'SUBMISSION.py': name the file to grade, or a folder of them "
+            "with --class"
+        )
     for given, option in ((file_name, "--file"), (starter, "--starter")):
         if given is not None:
             fail(f"{option} is for --class")
