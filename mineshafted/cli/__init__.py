@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from . import (
+    autograder,
     board,
     experiment,
     generate,
@@ -60,6 +61,7 @@ app.add_typer(rules.app, name="rules", help=rules.HELP)
 app.command("board", help=board.HELP, cls=Command, context_settings=NUMBERS)(board.command)
 app.add_typer(experiment.app, name="experiment", help=experiment.HELP)
 app.command("serve", help=serve.HELP, cls=Command)(serve.command)
+app.add_typer(autograder.app, name="autograder", help=autograder.HELP)
 
 
 def main() -> None:

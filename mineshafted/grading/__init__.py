@@ -9,6 +9,13 @@ board's processes bounded together), :mod:`.child` (the script it runs), :mod:`.
 (the messages), :mod:`.referee` (the hidden board), :mod:`.capture` (its output), :mod:`.log`
 (what it printed, board by board, and the file that keeps it), :mod:`.limits`,
 :mod:`.rubric`, :mod:`.result` and :mod:`.errors`.
+
+A class: :mod:`.zygote` (one sandbox per submission forking each board's process),
+:mod:`.roster` (the students of a folder), :mod:`.classrun` (one board set, a resumable run
+folder), :mod:`.imports` (``--allow``), :mod:`.feedback`, :mod:`.gradebook` (CSV and JSON),
+:mod:`.similarity` (copydetect); for course platforms, :mod:`.platforms` (their
+``results.json``), :mod:`.autograder` (Gradescope's zip, PrairieLearn's files) and
+:mod:`.wheel` (the installed package as a wheel).
 """
 
 from __future__ import annotations

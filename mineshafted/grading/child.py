@@ -130,6 +130,9 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--probe"]:
         _probe(int(argv[1]))
         return
+    if argv[:1] == ["--zygote"]:
+        _zygote(argv[1:])
+        return
     options = _options(argv)
     sys.dont_write_bytecode = True  # no __pycache__ beside the submission, even without -B
     _forget_own_folder()
@@ -137,16 +140,43 @@ def main(argv: list[str]) -> None:
     read_from = _become(options.user, options.submission) if options.user else None
     if options.parent:
         _die_with(options.parent)  # after _become: a change of user clears the request
-    channel = _Channel(options.read_fd, options.write_fd)
+    allow = _allowed(options.allow)
+    _play(
+        options.submission,
+        options.rows,
+        options.cols,
+        options.read_fd,
+        options.write_fd,
+        check=options.check,
+        allow=allow,
+        read_from=read_from,
+    )
+
+
+def _play(
+    submission: str,
+    rows: int,
+    cols: int,
+    read_fd: int,
+    write_fd: int,
+    *,
+    check: bool,
+    allow: frozenset[str] | None,
+    read_from: str | None = None,
+) -> None:
+    """Import the submission and play one board over the channel (or only say it imports)."""
+    channel = _Channel(read_fd, write_fd)
     try:
-        sweep = _load(options.submission, read_from=read_from)
+        if allow is not None:
+            _police_imports(allow)
+        sweep = _load(submission, read_from=read_from)
     except BaseException as error:
         channel.send({"error": _describe(error)})
         return
     channel.send({"ready": True})
-    if options.check:
+    if check:
         return
-    manager = BoardManager(options.rows, options.cols, channel)
+    manager = BoardManager(rows, cols, channel)
     channel.ask({"start": True})  # the answer is "go": the parent's clock is running
     try:
         result = sweep(manager)
@@ -168,6 +198,7 @@ def _options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--parent", type=int, default=0)
     parser.add_argument("--user", type=int, default=0)
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--allow", default=None)
     for name in ("submission", "rows", "cols", "read_fd", "write_fd"):
         parser.add_argument(name, type=str if name == "submission" else int)
     return parser.parse_args(argv)
@@ -334,6 +365,325 @@ def _load(path: str, *, read_from: str | None = None) -> Any:
     if not callable(sweep):
         raise AttributeError("the submission defines no function sweep_mines(bm)")
     return sweep
+
+
+NOT_ALLOWED = "import not allowed"
+"""How the ImportError of an import that ``--allow`` does not allow begins (``imports.py``
+reads it back)."""
+
+_ALWAYS_ALLOWED = frozenset({"__future__"})
+"""Imports that are compiler directives, not modules the submission uses."""
+
+
+def _allowed(text: str | None) -> frozenset[str] | None:
+    """The modules ``--allow`` names (comma-separated), or ``None`` for no check."""
+    if text is None:
+        return None
+    return frozenset(name.strip() for name in text.split(",") if name.strip())
+
+
+def _police_imports(allowed: frozenset[str]) -> None:
+    """Refuse, from now on, every import the submission makes of a module not ``allowed``.
+
+    Three checks, because none sees every import: ``builtins.__import__`` is wrapped (every
+    ``import`` statement and ``__import__`` call, even of a module already loaded), so is
+    ``importlib.import_module`` (which goes around it), and an audit hook sees every module
+    loaded for the first time by any other way. An
+    import counts as the submission's when the nearest frame outside the import machinery
+    runs the submission's code (for ``__import__``, the frame that calls it); what an allowed
+    module, or the import system, imports for itself is not checked.
+    """
+    import builtins
+
+    permitted = allowed | _ALWAYS_ALLOWED
+    original = builtins.__import__
+    shown = ", ".join(sorted(allowed)) or "no module"
+
+    def refuse(name: str) -> None:
+        raise ImportError(f"{NOT_ALLOWED}: {name!r} (allowed: {shown})", name=name)
+
+    def checked(
+        name: str,
+        globals: Any = None,
+        locals: Any = None,
+        fromlist: Any = (),
+        level: int = 0,
+    ) -> Any:
+        outside = level == 0 and name.partition(".")[0] not in permitted
+        if outside and sys._getframe(1).f_globals.get("__name__") == "submission":
+            refuse(name)  # the statement (or the call) is the submission's own
+        return original(name, globals, locals, fromlist, level)
+
+    def audit(event: str, args: tuple[Any, ...]) -> None:
+        if event != "import" or not isinstance(args[0], str):
+            return
+        outside = args[0].partition(".")[0] not in permitted
+        if outside and _by_submission(sys._getframe(1), machinery):
+            refuse(args[0])
+
+    load = importlib.import_module
+
+    def import_module(name: str, package: str | None = None) -> Any:
+        outside = not name.startswith(".") and name.partition(".")[0] not in permitted
+        if outside and sys._getframe(1).f_globals.get("__name__") == "submission":
+            refuse(name)
+        return load(name, package)
+
+    machinery = {checked.__code__, audit.__code__, import_module.__code__}
+    builtins.__import__ = checked
+    importlib.import_module = import_module  # it calls the import system, not __import__
+    sys.addaudithook(audit)
+
+
+_MACHINERY = frozenset(
+    {
+        "<frozen importlib._bootstrap>",
+        "<frozen importlib._bootstrap_external>",
+        "<frozen zipimport>",
+    }
+)
+"""The frozen modules of the import system: their frames are the machinery, not the caller."""
+
+
+def _by_submission(frame: Any, machinery: set[Any]) -> bool:
+    """Whether the nearest frame outside the import machinery (and the police's own) is the
+    submission's code."""
+    folder = os.path.dirname(importlib.util.__file__)
+    while frame is not None:
+        code = frame.f_code
+        name = code.co_filename
+        inside = name in _MACHINERY or name.startswith(folder + os.sep)
+        if not inside and code not in machinery:
+            return bool(frame.f_globals.get("__name__") == "submission")
+        frame = frame.f_back
+    return False
+
+
+# The zygote: one sandboxed process per submission that forks a fresh board process per board.
+
+_CLONE_NEWNS = 0x00020000
+_CLONE_NEWUTS = 0x04000000
+_CLONE_NEWIPC = 0x08000000
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWPID = 0x20000000
+_CLONE_NEWNET = 0x40000000
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_REC, _MS_PRIVATE = 0x4000, 1 << 18
+_PR_CAPBSET_DROP = 24
+_CAPABILITY_VERSION_3 = 0x20080522
+
+BOARD_FAILED = 5
+"""Exit status of a board process that could not be set up (before the submission ran)."""
+
+_FDS = 4
+"""Descriptors each order carries: the channel's two ends, the output, the report socket."""
+
+
+def _zygote(argv: list[str]) -> None:
+    """Serve orders from the grader until it closes the control socket: each order is a board
+    (or an import check), played by a board process forked for it (:func:`_board`).
+
+    The zygote itself runs only this script: the submission is never imported here, so every
+    board starts from the same clean process, and nothing a board does reaches the next.
+    """
+    import signal
+    import socket
+
+    parser = argparse.ArgumentParser(prog="child.py --zygote")
+    parser.add_argument("--allow", default=None)
+    parser.add_argument("control", type=int)
+    parser.add_argument("submission")
+    options = parser.parse_args(argv)
+    sys.dont_write_bytecode = True
+    _forget_own_folder()
+    allow = _allowed(options.allow)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the board supervisors reap themselves
+    control = socket.socket(fileno=options.control)
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(control, 65536, _FDS)
+        except OSError:
+            return
+        if not data:
+            return
+        order = json.loads(data)
+        if os.fork() == 0:
+            try:
+                control.close()
+                _board(order, fds, options.submission, allow)
+            finally:
+                os._exit(0)
+        for fd in fds:
+            os.close(fd)
+
+
+def _board(order: dict[str, Any], fds: list[int], submission: str, allow: Any) -> None:
+    """Supervise one board: isolate it, fork its process, report it to the grader, reap it.
+
+    This process (the board's supervisor) runs only this script. The board process it forks is
+    the first process of a new PID namespace, so it sees no other process, and when it ends
+    every process it started ends with it. Reported on the report socket, in order:
+    ``{"pid": n}`` with a pidfd of the board process, then ``{"set": true}`` (set up, the
+    submission may run) or ``{"error": why}``, then ``{"status": code}``.
+    """
+    import signal
+    import socket
+
+    read_fd, write_fd, output_fd, report_fd = fds
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    report = socket.socket(fileno=report_fd)
+
+    def tell(message: dict[str, Any], passed: tuple[int, ...] = ()) -> None:
+        data = json.dumps(message).encode()
+        if passed:
+            socket.send_fds(report, [data], list(passed))
+        else:
+            report.send(data)
+
+    try:
+        _isolate(int(order["disk"]))
+    except OSError as error:
+        tell({"error": f"cannot isolate the board: {error}"})
+        return
+    setup_r, setup_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(setup_r)
+            report.close()
+            _board_process(order, read_fd, write_fd, output_fd, setup_w, submission, allow)
+        finally:
+            os._exit(BOARD_FAILED)
+    for fd in (read_fd, write_fd, output_fd, setup_w):
+        os.close(fd)
+    pidfd = os.pidfd_open(pid)
+    tell({"pid": pid}, (pidfd,))
+    os.close(pidfd)
+    said = b""
+    while chunk := os.read(setup_r, 4096):
+        said += chunk
+    tell({"error": said.decode("utf-8", "replace")} if said else {"set": True})
+    _, status = os.waitpid(pid, 0)
+    tell({"status": os.waitstatus_to_exitcode(status)})
+
+
+def _isolate(disk: int) -> None:
+    """Give this process (and the board process it forks next) namespaces of its own: user,
+    mount, PID, network, IPC and host name; a fresh ``/tmp`` of ``disk`` bytes with an empty
+    working folder; ``/proc`` covered by an empty read-only folder.
+
+    Raises
+    ------
+    OSError
+        A step failed (nothing of the submission has run).
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    uid, gid = os.getuid(), os.getgid()
+    _write("/proc/self/oom_score_adj", "1000")  # the board, before the grader's processes
+    flags = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWPID | _CLONE_NEWNET | _CLONE_NEWIPC
+    _check(libc, libc.unshare(flags | _CLONE_NEWUTS), "unshare")
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    _check(libc, libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount /")
+    size = f"size={disk},mode=1777".encode()
+    _check(libc, libc.mount(b"tmpfs", b"/tmp", b"tmpfs", _MS_NOSUID | _MS_NODEV, size), "/tmp")
+    os.mkdir("/tmp/grading")
+    os.chdir("/tmp/grading")
+    hide = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    _check(libc, libc.mount(b"tmpfs", b"/proc", b"tmpfs", hide, b"size=4096"), "/proc")
+
+
+def _board_process(
+    order: dict[str, Any],
+    read_fd: int,
+    write_fd: int,
+    output_fd: int,
+    setup_w: int,
+    submission: str,
+    allow: Any,
+) -> None:
+    """The board process: drop every capability, set the limits, keep only its own
+    descriptors, then import the submission and play (:func:`_play`); never returns."""
+    try:
+        _drop_capabilities()
+        _limit(
+            int(order["memory"]),
+            int(order["cpu"]),
+            int(order["file_size"]),
+            int(order["processes"]),
+        )
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        kept = sorted({0, 1, 2, read_fd, write_fd, setup_w})
+        for low, high in zip(kept, [*kept[1:], 65536], strict=True):
+            os.closerange(low + 1, high)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            os.write(setup_w, f"cannot set up the board: {error!r}".encode())
+        os._exit(BOARD_FAILED)
+    os.close(setup_w)  # the supervisor reads end of file: set up
+    _play(
+        submission,
+        int(order["rows"]),
+        int(order["cols"]),
+        read_fd,
+        write_fd,
+        check=bool(order["check"]),
+        allow=allow,
+    )
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(0)
+
+
+def _drop_capabilities() -> None:
+    """Drop every capability for good: the bounding set, then the effective, permitted and
+    inheritable sets; and no new privileges ever.
+
+    Raises
+    ------
+    OSError
+        One of them could not be dropped, or a capability is left.
+    """
+    import ctypes
+    import errno
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in range(64):
+        dropped = libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0) == 0
+        if not dropped and ctypes.get_errno() != errno.EINVAL:  # EINVAL: past the last one
+            _check(libc, -1, "drop the bounding set")
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    none = (ctypes.c_uint32 * 6)()
+    _check(libc, libc.capset(header, none), "capset")
+    _check(libc, libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no new privileges")
+    left = (ctypes.c_uint32 * 6)()
+    _check(libc, libc.capget(header, left), "capget")
+    if any(left):
+        raise OSError(f"capabilities left: {list(left)}")
+
+
+def _check(libc: Any, result: int, what: str) -> None:
+    """Raise ``OSError`` with the C library's error if ``result`` is -1."""
+    if result != 0:
+        import ctypes
+
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
 
 
 def _describe(error: BaseException) -> dict[str, str]:

@@ -29,8 +29,10 @@ The default wall-clock limit of a board grows with its size: :func:`~.limits.boa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -40,10 +42,11 @@ from .cgroup import unenforced
 from .errors import GradingError, PuzzleStartError, SubmissionError, os_reason
 from .limits import Limits, board_timeout
 from .referee import Referee
-from .result import BoardResult, GradeReport, Outcome
+from .result import WRONG_CELLS, BoardResult, GradeReport, Outcome
 from .rubric import achievements
 from .sandbox import Sandbox, choose_sandbox
 from .session import Ending, Session
+from .zygote import Zygote
 
 __all__ = [
     "check_submission",
@@ -83,6 +86,8 @@ def check_submission(
     timeout: float | None = None,
     memory_mb: int = 1024,
     sandbox: Sandbox | None = None,
+    allow: frozenset[str] | None = None,
+    zygote: Zygote | None = None,
 ) -> None:
     """Import the submission in a child and check that it defines ``sweep_mines``.
 
@@ -93,6 +98,10 @@ def check_submission(
     sandbox:
         What isolates the child; by default bubblewrap where it runs (see
         :func:`~.sandbox.choose_sandbox`).
+    allow:
+        The modules the submission may import (``None``: no check).
+    zygote:
+        The submission's zygote to fork the child from (:mod:`.zygote`), if it has one.
 
     Raises
     ------
@@ -107,7 +116,7 @@ def check_submission(
         raise SubmissionError(submission, problem)
     limits = Limits(timeout=timeout or board_timeout(1), memory_mb=memory_mb)
     chosen = choose_sandbox(sandbox)
-    end = Session(submission, limits, None, chosen).run()
+    end = Session(submission, limits, None, chosen, zygote=zygote, allow=allow).run()
     if end.ending is Ending.UNIMPORTABLE:
         raise SubmissionError(submission, end.detail + _hidden_package(end.detail, chosen))
     if end.ending is Ending.TIMED_OUT:
@@ -124,6 +133,8 @@ def grade_board(
     timeout: float | None = None,
     memory_mb: int = 1024,
     sandbox: Sandbox | None = None,
+    allow: frozenset[str] | None = None,
+    zygote: Zygote | None = None,
 ) -> BoardResult:
     """Play one board with the submission in a child process and judge the outcome.
 
@@ -134,6 +145,10 @@ def grade_board(
         cells: ``max(30 s, cells x 100 µs)``.
     sandbox:
         What isolates the child; by default bubblewrap where it runs.
+    allow:
+        The modules the submission may import (``None``: no check).
+    zygote:
+        The submission's zygote to fork the child from (:mod:`.zygote`), if it has one.
 
     Raises
     ------
@@ -146,11 +161,14 @@ def grade_board(
     referee = Referee(puzzle.board)
     cells = puzzle.board.geometry.rows * puzzle.board.geometry.cols
     limits = Limits(timeout=timeout or board_timeout(cells), memory_mb=memory_mb)
-    end = Session(submission, limits, referee, choose_sandbox(sandbox)).run()
+    chosen = zygote.sandbox if zygote is not None else choose_sandbox(sandbox)
+    end = Session(submission, limits, referee, chosen, zygote=zygote, allow=allow).run()
     outcome, detail = _OUTCOMES[end.ending], end.detail
+    wrong: tuple[tuple[int, int, str, int], ...] = ()
     if end.ending is Ending.RESULT:
         detail = referee.judge(end.answer)
         outcome = Outcome.WRONG if detail else Outcome.SOLVED
+        wrong = tuple(referee.differences(end.answer, WRONG_CELLS))
         if outcome is Outcome.SOLVED and referee.unexplored:
             outcome, detail = Outcome.NOT_EXPLORED, _unexplored(referee.unexplored)
     geometry = puzzle.board.geometry
@@ -167,6 +185,8 @@ def grade_board(
         output_bytes=end.output_bytes,
         output_kept=len(end.output),
         unexplored=referee.unexplored,
+        opened=tuple(referee.opened),
+        wrong=wrong,
     )
 
 
@@ -180,6 +200,10 @@ def grade(
     progress: Callable[[BoardResult], None] | None = None,
     sandbox: Sandbox | None = None,
     board_set: str | None = None,
+    allow: frozenset[str] | None = None,
+    zygote: bool = False,
+    cancel: threading.Event | None = None,
+    live: set[Zygote] | None = None,
 ) -> GradeReport:
     """Grade ``submission`` on each ``(label, puzzle)``, then score the rubric.
 
@@ -194,6 +218,18 @@ def grade(
     sandbox:
         What isolates each child; by default bubblewrap where it runs, else none, with a
         warning logged once.
+    allow:
+        The modules the submission may import (``None``: no check): any other import it
+        makes raises ``ImportError`` in the child.
+    zygote:
+        Under bubblewrap, fork each board's process from one zygote for the submission
+        (:mod:`.zygote`: the boards are then played one at a time, and ``jobs`` is not
+        used) instead of starting a sandbox and an interpreter for each.
+    cancel:
+        Once set, no further board is started (:class:`~.errors.GradingError` is raised).
+    live:
+        Where the zygote is kept while it runs, so that another thread can end it at once
+        (:meth:`~.zygote.Zygote.kill`).
 
     Raises
     ------
@@ -207,19 +243,49 @@ def grade(
     for label, puzzle in puzzles:
         _check_start(label, puzzle)
     chosen = choose_sandbox(sandbox)
-    check_submission(submission, timeout=timeout, memory_mb=memory_mb, sandbox=chosen)
-
-    def one(item: tuple[str, Puzzle]) -> BoardResult:
-        label, puzzle = item
-        result = grade_board(
-            submission, puzzle, label, timeout=timeout, memory_mb=memory_mb, sandbox=chosen
+    problem = _unreadable(submission)
+    if problem:
+        raise SubmissionError(submission, problem)
+    with contextlib.ExitStack() as stack:
+        forks = None
+        if zygote and chosen is Sandbox.BWRAP:
+            limits = Limits(timeout=timeout or board_timeout(1), memory_mb=memory_mb)
+            forks = stack.enter_context(Zygote(submission, limits, allow=allow))
+            if live is not None:
+                live.add(forks)
+                stack.callback(live.discard, forks)
+        check_submission(
+            submission,
+            timeout=timeout,
+            memory_mb=memory_mb,
+            sandbox=chosen,
+            allow=allow,
+            zygote=forks,
         )
-        if progress is not None:
-            progress(result)
-        return result
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(one, puzzles))
+        def one(item: tuple[str, Puzzle]) -> BoardResult:
+            label, puzzle = item
+            if cancel is not None and cancel.is_set():
+                raise GradingError("grading was stopped")
+            result = grade_board(
+                submission,
+                puzzle,
+                label,
+                timeout=timeout,
+                memory_mb=memory_mb,
+                sandbox=chosen,
+                allow=allow,
+                zygote=forks,
+            )
+            if progress is not None:
+                progress(result)
+            return result
+
+        if forks is not None:
+            results = [one(item) for item in puzzles]
+        else:
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                results = list(pool.map(one, puzzles))
     scored = achievements((r.mines, r.outcome is Outcome.SOLVED) for r in results)
     own_user = chosen is Sandbox.NONE and os.geteuid() == 0  # see process.py and users.py
     warnings = unenforced(own_user=own_user)

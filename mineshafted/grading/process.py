@@ -107,6 +107,8 @@ class ChildProcess:
         Only import the submission and report whether it defines ``sweep_mines``.
     sandbox:
         What isolates the child (:mod:`.sandbox`).
+    allow:
+        The modules the submission may import (``None``: no check; ``child.py --allow``).
 
     Raises
     ------
@@ -128,6 +130,7 @@ class ChildProcess:
         *,
         check: bool,
         sandbox: Sandbox = Sandbox.NONE,
+        allow: frozenset[str] | None = None,
     ):
         self.sandbox = sandbox
         self._token = secrets.token_hex(16)
@@ -163,6 +166,7 @@ class ChildProcess:
         args += ["--parent", str(os.getpid())] if sandbox is Sandbox.NONE else []
         args += ["--user", str(self.user)] if self.user is not None else []
         args += ["--check"] if check else []
+        args += ["--allow", ",".join(sorted(allow))] if allow is not None else []
         args += [seen, str(rows), str(cols), str(to_child_r), str(from_child_w)]
         try:
             if self.group is not None:

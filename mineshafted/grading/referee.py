@@ -41,6 +41,9 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
         self._safe = sum(1 for value in board.values if value >= 0)
         self._explored = bytearray(len(board.values))
         self._explored_count = 0
+        self.opened: list[Cell] = []
+        """Each safe cell in the order it was first moved onto, then the mine, if one was:
+        the sweep as a replay shows it (at most one entry per cell)."""
 
     @property
     def unexplored(self) -> int:
@@ -68,11 +71,13 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
             )
         if values[index] < 0:
             self.exploded = index
+            self.opened.append(index)
             return Reply.MINE, True
         self.moves += 1
         if not self._explored[index]:
             self._explored[index] = 1
             self._explored_count += 1
+            self.opened.append(index)
         return Reply.CLUE, values[index]
 
     def judge(self, returned: Any) -> str:
@@ -95,11 +100,44 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
         ):
             shape = f"{len(returned)}x{len(returned[0]) if returned else 0}"
             return f"returned a {shape} board for a {len(truth)}x{len(truth[0])} one"
+        wrong = self.differences(returned, 1)
+        if wrong:
+            r, c, got, want = wrong[0]
+            return f"({r}, {c}) is {got}, not {want}"
+        return ""
+
+    def differences(self, returned: Any, limit: int) -> list[tuple[int, int, str, int]]:
+        """The first ``limit`` cells where ``returned`` differs from the board, row by row:
+        ``(row, col, what was returned there (a short repr), what the cell is)``; empty when
+        it is not a board of the right shape (:meth:`judge` says why) or is the board.
+
+        Examples
+        --------
+        >>> Referee(Board.from_grid([[0, 1, -1]])).differences([[0, 2, 1]], 5)
+        [(0, 1, '2', 1), (0, 2, '1', -1)]
+
+        Notes
+        -----
+        O(cells): stops at the ``limit``-th difference.
+        """
+        truth = self.board.to_grid()
+        if (
+            not isinstance(returned, list)
+            or len(returned) != len(truth)
+            or not all(
+                isinstance(row, list) and len(row) == len(want)
+                for row, want in zip(returned, truth, strict=True)
+            )
+        ):
+            return []
+        found: list[tuple[int, int, str, int]] = []
         for r, (got_row, want_row) in enumerate(zip(returned, truth, strict=True)):
             for c, (got, want) in enumerate(zip(got_row, want_row, strict=True)):
                 if got != want or type(got) is not int:
-                    return f"({r}, {c}) is {_short(got)}, not {want}"
-        return ""
+                    found.append((r, c, _short(got), want))
+                    if len(found) >= limit:
+                        return found
+        return found
 
 
 def _short(value: Any) -> str:

@@ -9,7 +9,10 @@ from typing import Any
 from ..text import visible
 from .rubric import Achievement
 
-__all__ = ["BoardResult", "GradeReport", "Outcome"]
+__all__ = ["WRONG_CELLS", "BoardResult", "GradeReport", "Outcome"]
+
+WRONG_CELLS = 20
+"""Wrong cells of a wrong board kept for feedback."""
 
 
 class Outcome(Enum):
@@ -50,6 +53,12 @@ class BoardResult:
     """How many of them were kept (the first ones, up to the output cap)."""
     unexplored: int = 0
     """Safe cells never moved onto (for every outcome; 0 for a board solved)."""
+    opened: tuple[int, ...] = ()
+    """Each safe cell in the order it was first moved onto, then the mine moved onto, if
+    one was (:attr:`~.referee.Referee.opened`): what a replay of the sweep shows."""
+    wrong: tuple[tuple[int, int, str, int], ...] = ()
+    """For a wrong board, its first wrong cells (at most :data:`WRONG_CELLS`): ``(row, col,
+    what was returned there, what the cell is)``."""
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,7 @@ def bwrap_arguments(
     *,
     hidden: tuple[Path, ...] = (),
     data: Callable[[Path | bytes], int] | None = None,
+    user: int | None = None,
 ) -> list[str]:
     """The ``bwrap`` command line that runs a grading child; the child's own command follows.
 
@@ -217,6 +218,11 @@ def bwrap_arguments(
         table in the sandbox shows no path of the caller's), and each hidden ``mineshafted``
         folder gets an ``__init__.py`` that raises ``ModuleNotFoundError`` (so it is not
         an empty namespace package). Without it (the probe), they are bound by path.
+    user:
+        The user and group id the child has inside the sandbox (``--uid``, ``--gid``); by
+        default the caller's. A zygote (:mod:`.zygote`) needs one other than 0: its board
+        processes map it into user namespaces of their own, which the kernel refuses for 0
+        without a capability the sandbox drops.
 
     Examples
     --------
@@ -236,6 +242,8 @@ def bwrap_arguments(
     """
     arguments = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
     arguments += ["--cap-drop", "ALL", "--hostname", "grading"]
+    if user is not None:
+        arguments += ["--uid", str(user), "--gid", str(user)]
     bound: list[Path] = []
     for name in _SYSTEM:
         path = Path(name)

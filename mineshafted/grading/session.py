@@ -35,6 +35,7 @@ from .protocol import (
 )
 from .referee import Referee
 from .sandbox import Sandbox
+from .zygote import Zygote, ZygoteBoard
 
 __all__ = ["Ending", "Session", "SessionEnd"]
 
@@ -121,6 +122,11 @@ class Session:
         and defines ``sweep_mines``.
     sandbox:
         What isolates the child (:mod:`.sandbox`); ``grade`` chooses it.
+    zygote:
+        Fork the child from this submission's zygote (:mod:`.zygote`) instead of starting
+        one (the sandbox is then the zygote's).
+    allow:
+        The modules the submission may import (``None``: no check); a zygote has its own.
 
     Examples
     --------
@@ -145,8 +151,13 @@ class Session:
         limits: Limits,
         referee: Referee | None,
         sandbox: Sandbox = Sandbox.NONE,
+        *,
+        zygote: Zygote | None = None,
+        allow: frozenset[str] | None = None,
     ) -> None:
         self.submission = submission
+        self.zygote = zygote
+        self.allow = allow
         self.sandbox = sandbox
         self.limits = limits
         self.referee = referee
@@ -178,9 +189,20 @@ class Session:
         board = self.referee.board.geometry if self.referee else None
         rows, cols = (board.rows, board.cols) if board else (1, 1)
         check = self.referee is None
-        with ChildProcess(
-            self.submission, rows, cols, self.limits, check=check, sandbox=self.sandbox
-        ) as child:
+        child: ChildProcess | ZygoteBoard
+        if self.zygote is not None:
+            child = self.zygote.board(rows, cols, self.limits, check=check)
+        else:
+            child = ChildProcess(
+                self.submission,
+                rows,
+                cols,
+                self.limits,
+                check=check,
+                sandbox=self.sandbox,
+                allow=self.allow,
+            )
+        with child:
             self._deadline = time.monotonic() + self.limits.timeout
             try:
                 self._converse(child)
@@ -211,7 +233,7 @@ class Session:
             status=status,
         )
 
-    def _converse(self, child: ChildProcess) -> None:
+    def _converse(self, child: ChildProcess | ZygoteBoard) -> None:
         """Read the channel and the output until both close or the deadline passes."""
         with selectors.DefaultSelector() as selector:
             selector.register(child.channel, selectors.EVENT_READ, _Stream.CHANNEL)
@@ -227,7 +249,7 @@ class Session:
                     self._drain(selector, child)
                     return
 
-    def _drain(self, selector: selectors.BaseSelector, child: ChildProcess) -> None:
+    def _drain(self, selector: selectors.BaseSelector, child: ChildProcess | ZygoteBoard) -> None:
         """Read what is already in the pipes of a child that has exited, then stop.
 
         Its pipes may stay open after it: a process it started can hold them.
@@ -240,7 +262,10 @@ class Session:
                 self._read(key, selector, child)
 
     def _read(
-        self, key: selectors.SelectorKey, selector: selectors.BaseSelector, child: ChildProcess
+        self,
+        key: selectors.SelectorKey,
+        selector: selectors.BaseSelector,
+        child: ChildProcess | ZygoteBoard,
     ) -> None:
         """Read one chunk from a stream that is ready, or note that it has closed."""
         chunk = os.read(key.fd, CHUNK)
@@ -254,7 +279,7 @@ class Session:
         else:
             self._receive(chunk, child)
 
-    def _receive(self, chunk: bytes, child: ChildProcess) -> None:
+    def _receive(self, chunk: bytes, child: ChildProcess | ZygoteBoard) -> None:
         """Act on each whole message in what has arrived; keep the partial one.
 
         A line is screened before it is parsed: a result bigger than the board needs is
@@ -319,7 +344,7 @@ class Session:
             raise ProtocolViolation(f"sent a message over the cap of {cap} bytes")
         return None
 
-    def _handle(self, kind: Message, payload: Any, child: ChildProcess) -> None:
+    def _handle(self, kind: Message, payload: Any, child: ChildProcess | ZygoteBoard) -> None:
         """Act on one message, if it is allowed in the current phase."""
         phase = self._phase
         if phase is _Phase.IMPORTING and kind is Message.READY:
@@ -353,7 +378,7 @@ class Session:
         else:
             raise ProtocolViolation(f"sent a {kind.value!r} message while {phase.value}")
 
-    def _move(self, index: int, child: ChildProcess) -> None:
+    def _move(self, index: int, child: ChildProcess | ZygoteBoard) -> None:
         """Answer a move through the referee; a mine decides the game."""
         assert self.referee is not None
         reply, value = self.referee.answer(index)
@@ -362,7 +387,7 @@ class Session:
             self._decide(Ending.EXPLODED, f"moved onto the mine at ({row}, {col})")
         self._send(child, encode(reply, value))
 
-    def _send(self, child: ChildProcess, data: bytes) -> None:
+    def _send(self, child: ChildProcess | ZygoteBoard, data: bytes) -> None:
         """Write one reply to the child.
 
         Raises

@@ -2,7 +2,8 @@
 
 The CSP is incremental: :meth:`ClueCSP.add` touches only the variables and arcs around one
 clue, facts learnt from outside (:meth:`ClueCSP.learn`) touch only the variables whose
-scopes hold those cells, and :meth:`ClueCSP.propagate` runs AC-3 from the arcs they put on the queue.
+scopes hold those cells, and :meth:`ClueCSP.propagate` runs AC-3 from the arcs they put on the
+queue.
 See :mod:`mineshafted.solver.variables` for the glossary (variable, arrangement, domain, fact).
 """
 
@@ -61,7 +62,8 @@ class ClueCSP:
         self._drawn: dict[Cell, bool] = {}
         """Facts AC-3 has drawn and not yet reported."""
         self._learnt: list[Fact] = []
-        """Facts learnt from outside the CSP, not yet applied to the variables whose scopes hold them."""
+        """Facts learnt from outside the CSP, not yet applied to the variables whose scopes
+        hold them."""
         self._fresh: dict[Cell, None] = {}
         """The AC-3 queue, part 1: new variables, each standing for the arcs out of it (to
         revise it against each neighbour). A dict as an ordered set: first in, first out."""
