@@ -23,16 +23,29 @@ import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
 from ..board import MINE, Board, Cell, Geometry, PartialGrid, render
 from ..errors import GameOverError, IllegalMoveError, InvalidBoardError
 from .manager import GameManager
-from .record import Detail, Flag, GameRecord, MineHit, Outcome, RecordHeader, Reveal, Unflag
+from .record import (
+    Detail,
+    GameRecord,
+    MineHit,
+    Outcome,
+    RecordHeader,
+    Reveal,
+    Unflag,
+    _flag,
+    _reveal,
+)
 from .rules import CLASSIC, AfterMine, FirstMove, GameStatus, Rules
 
 __all__ = ["Game", "View"]
 
 log = logging.getLogger(__name__)
+
+_PLAYING = GameStatus.PLAYING
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +113,7 @@ class Game:
 
     __slots__ = (
         "_board",
+        "_cells",
         "_flags",
         "_hidden_safe",
         "_mines_hit",
@@ -139,6 +153,7 @@ class Game:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._rng = random.Random(self.seed)
         self._neighbours = geometry.neighbour_table()
+        self._cells = geometry.cells
         self._shown: list[int | None] = [None] * geometry.cells
         self._flags: set[Cell] = set()
         self._mines_hit: list[Cell] = []
@@ -316,31 +331,44 @@ class Game:
         Expansion passes over flagged cells. ``O(cells revealed)``, plus ``O(cells)`` for the
         first move when it draws or moves mines.
         """
-        self._playable(cell)
-        if cell in self._flags:
-            raise IllegalMoveError(f"{self._where(cell)}: flagged; unflag it first", cell=cell)
+        # One test for the usual move (an int on the board, the game on, no flag there); the
+        # refusals, in the order they are checked, are _refuse_reveal's.
+        if (
+            type(cell) is not int
+            or not 0 <= cell < self._cells
+            or self._status is not _PLAYING
+            or cell in self._flags
+        ):
+            self._refuse_reveal(cell)
         if probability is not None and not 0 <= probability <= 1:
             raise IllegalMoveError(
                 f"{self._where(cell)}: a mine probability of {probability} is not in 0..1",
                 cell=cell,
             )
-        if self._shown[cell] is not None:
+        shown = self._shown
+        if shown[cell] is not None:
             return Reveal(cell, (), guess, probability, reason=reason, detail=detail)
-        header = self.record.header
-        if header.first is None:
+        record = self.record
+        if record.header.first is None:
             self._first_move(cell)
-            self.record.header = replace(header, first=cell)
-        revealed = self._open(cell)
-        event = Reveal(cell, revealed, guess, probability, reason=reason, detail=detail)
-        events = self.record.events
-        events.append(event)
-        if revealed[0][1] == MINE:
-            self._mines_hit.append(cell)
-            events.append(MineHit(cell))
-            log.debug("mine hit at %d", cell)
-            if self.rules.after_mine is AfterMine.END:
-                self._end(GameStatus.LOST)
-                return event
+            record.header = replace(record.header, first=cell)
+        board = self._board
+        assert board is not None  # drawn by the first move at the latest
+        value = board.values[cell]
+        shown[cell] = value
+        if value == MINE:
+            event = _reveal(cell, ((cell, value),), guess, probability, reason, detail)
+            record.events.append(event)
+            self._hit(cell)
+            return event
+        revealed = (
+            self._expand(cell, board.values)
+            if value == 0 and self.rules.auto_expand
+            else ((cell, value),)
+        )
+        self._hidden_safe -= len(revealed)
+        event = _reveal(cell, revealed, guess, probability, reason, detail)
+        record.events.append(event)
         if self._hidden_safe == 0:
             self._end(GameStatus.LOST if self._mines_hit else GameStatus.WON)
         return event
@@ -355,15 +383,17 @@ class Game:
         IllegalMoveError
             ``cell`` is off the board or revealed.
         """
-        self._playable(cell)
+        if type(cell) is not int or not 0 <= cell < self._cells or self._status is not _PLAYING:
+            self._playable(cell)  # raises, naming what is wrong
         if self._shown[cell] is not None:
             raise IllegalMoveError(
                 f"{self._where(cell)}: revealed, so it cannot be flagged", cell=cell
             )
-        if cell in self._flags:
+        flags = self._flags
+        if cell in flags:
             return False
-        self._flags.add(cell)
-        self.record.events.append(Flag(cell, reason=reason, detail=detail))
+        flags.add(cell)
+        self.record.events.append(_flag(cell, reason, detail))
         return True
 
     def unflag(
@@ -393,7 +423,7 @@ class Game:
 
     def _checked(self, cell: object) -> Cell:
         """``cell``, once it is known to be an index on the board."""
-        if type(cell) is not int or not 0 <= cell < self.geometry.cells:
+        if type(cell) is not int or not 0 <= cell < self._cells:
             raise IllegalMoveError(
                 f"cell {cell!r} is off the board: cells are 0..{self.geometry.cells - 1}",
                 cell=cell,
@@ -450,29 +480,34 @@ class Game:
             [c for c in range(self.geometry.cells) if c not in zone], self.mines
         )
 
-    def _open(self, cell: Cell) -> tuple[tuple[Cell, int], ...]:
-        """Show ``cell`` and, when zeros expand, its zero region: the cells shown, in order."""
-        assert self._board is not None  # drawn by the first move at the latest
-        values = self._board.values
-        shown = self._shown
-        value = values[cell]
-        shown[cell] = value
-        opened = [(cell, value)]
-        if value == MINE:
-            return tuple(opened)
-        if value == 0 and self.rules.auto_expand:
-            flags, neighbours = self._flags, self._neighbours
-            queue = [cell]
-            for zero in queue:  # the list grows as zeros are found: a breadth-first walk
-                for n in neighbours[zero]:
-                    if shown[n] is None and n not in flags:
-                        v = values[n]
-                        shown[n] = v
-                        opened.append((n, v))
-                        if v == 0:
-                            queue.append(n)
-        self._hidden_safe -= len(opened)
+    def _refuse_reveal(self, cell: object) -> NoReturn:
+        """Raise for a reveal of ``cell``: off the board, the game over, or flagged."""
+        self._playable(cell)
+        raise IllegalMoveError(f"{self._where(cell)}: flagged; unflag it first", cell=cell)
+
+    def _expand(self, zero: Cell, values: Sequence[int]) -> tuple[tuple[Cell, int], ...]:
+        """Show the zero region around the shown ``zero``: the cells shown, ``zero`` first."""
+        shown, flags, neighbours = self._shown, self._flags, self._neighbours
+        opened = [(zero, 0)]
+        queue = [zero]
+        for cell in queue:  # the list grows as zeros are found: a breadth-first walk
+            for n in neighbours[cell]:
+                if shown[n] is None and n not in flags:
+                    v = values[n]
+                    shown[n] = v
+                    opened.append((n, v))
+                    if v == 0:
+                        queue.append(n)
         return tuple(opened)
+
+    def _hit(self, cell: Cell) -> None:
+        """Record the mine at ``cell`` that the reveal just recorded showed; end the game, lost,
+        if a mine ends it under the rules or no safe cell is left hidden (none ever was)."""
+        self._mines_hit.append(cell)
+        self.record.events.append(MineHit(cell))
+        log.debug("mine hit at %d", cell)
+        if self.rules.after_mine is AfterMine.END or self._hidden_safe == 0:
+            self._end(GameStatus.LOST)
 
     def _end(self, status: GameStatus) -> None:
         """End the game as ``status`` and record the outcome with the truth."""

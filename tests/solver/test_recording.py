@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import random
+import weakref
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted import Board, BoardManager
+from mineshafted.errors import NoPlacementError
 from mineshafted.formats import read_puzzles
 from mineshafted.game import (
     Flag,
@@ -28,7 +32,7 @@ from mineshafted.game import (
     write_record,
 )
 from mineshafted.probability import Safest, loop
-from mineshafted.solver import Stage, Sweep
+from mineshafted.solver import Stage, Sweep, recording
 from mineshafted.solver.recording import ReasonedManager, record_solve
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
@@ -211,3 +215,43 @@ def test_the_search_reads_a_few_cells_per_cell_of_the_board_whatever_its_size(na
     recorder.flag_news()
     assert recorder.reads <= 10 * board.geometry.cells
     assert len(game.record.events) == board.geometry.cells + 1  # a reveal or flag each, the end
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_recording_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> None:
+    # record_solve pauses the collector during the sweep, and resumes it only if it ran.
+    board, start = _puzzle_board("needs-guess/9x9-10-01.json")
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        record_solve(board, start=start)
+        assert gc.isenabled() is enabled
+        record_solve(Board.from_grid([[-1, 1]]))  # a start on a mine
+        assert gc.isenabled() is enabled
+        with pytest.raises(NoPlacementError):  # a mine total the clues refuse
+            record_solve(Board.from_grid([[0, 1, -1, 1]]), mines=3)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_a_recording_frees_its_sweep_when_it_returns(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The sweep and the recorder hold each other: without the cycle broken, they would wait
+    # for a collection (the collector is off here, so only reference counts free anything).
+    made: list[weakref.ref[Sweep]] = []
+
+    class Watched(Sweep):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(weakref.ref(self))
+
+    monkeypatch.setattr(recording, "Sweep", Watched)
+    board, start = _puzzle_board("no-guess/9x9-10/01.json")
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        record = record_solve(board, start=start)
+        assert len(made) == 1 and made[0]() is None
+    finally:
+        gc.enable() if was else gc.disable()
+    assert rebuild(record).status is GameStatus.WON
