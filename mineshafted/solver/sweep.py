@@ -266,7 +266,9 @@ class Sweep:
         self.technique = technique
         self.rungs = _rungs(technique, mines)
         """The rungs this sweep climbs after exploring, weakest first."""
-        self._steps = [getattr(self, _STEPS[rung]) for rung in self.rungs]
+        # The class's functions, not bound methods: a sweep holding its own bound methods is
+        # a reference cycle, freed only by the garbage collector (record_solve pauses it).
+        self._steps = [getattr(Sweep, _STEPS[rung]) for rung in self.rungs]
         self._variables = Technique.AC3 in self.rungs
         """Whether explored clues become CSP variables (for AC-3 and the search)."""
         self.bm = bm
@@ -316,7 +318,7 @@ class Sweep:
                 self.report.seconds += perf_counter() - began
                 raise TimeoutError("the sweep's deadline passed")
             for step in steps:
-                if step():  # the first rung that decides something: explore again
+                if step(self):  # the first rung that decides something: explore again
                     break
             else:  # no rung decides anything
                 return self._conclude(perf_counter() - began)
