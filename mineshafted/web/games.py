@@ -23,18 +23,25 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Final, Generic, TypeVar
 
 from ..board import MINE, Board, Cell
 from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
 from .errors import RequestError
 
-__all__ = ["LiveGame", "Settings", "Store"]
+__all__ = ["LEVELS", "LiveGame", "Settings", "Store", "three_bv"]
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+LEVELS: Final = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (16, 30, 99),
+}
+"""The classic levels: rows, columns, mines."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,46 @@ class LiveGame:
         """A no-guess board's rating, once it is made."""
         self.making = False
         """Whether the no-guess board is being made (a second first click must wait)."""
+        self.clicks = 0
+        """Reveals, flags and chords taken."""
+        self.origin = "play"
+        """``"play"``, or ``"watch"`` for a game taken over from a watched game."""
+
+    @classmethod
+    def taken_over(
+        cls,
+        settings: Settings,
+        layout: tuple[Cell, ...],
+        steps: list[dict[str, Any]],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> LiveGame:
+        """A game on a watched game's board, its ``steps`` played: the page plays on.
+
+        Raises
+        ------
+        RequestError
+            409: the steps end the game (nothing is left to play).
+        """
+        live = cls(replace(settings, no_guess=True), clock=clock)
+        live.place(list(layout))
+        live.origin = "watch"
+        game = live.game
+        assert game is not None
+        for step in steps:
+            index = step["cell"][0] * settings.cols + step["cell"][1]
+            if step["kind"] == "reveal":
+                if game.shown(index) is None:
+                    game.reveal(index)
+            elif step["kind"] == "flag" and index not in game.flags:
+                game.flag(index)
+            elif step["kind"] == "unflag" and index in game.flags:
+                game.unflag(index)
+            if game.over:
+                raise RequestError(409, "step: the game is over by then: nothing left to play")
+        if any(game.shown(c) is not None for c in range(settings.rows * settings.cols)):
+            live.began = clock()
+        return live
 
     @property
     def needs_board(self) -> bool:
@@ -148,6 +195,7 @@ class LiveGame:
             raise RequestError(422, f"cell: {list(cell)} is flagged: take the flag off first")
         if self.began is None:
             self.began = self.clock()
+        self.clicks += 1
         event = game.reveal(index)
         return self._answer([event.revealed])
 
@@ -167,6 +215,7 @@ class LiveGame:
             game.unflag(index)
         else:
             game.flag(index)
+        self.clicks += 1
         return self._answer([])
 
     def chord(self, cell: tuple[int, int]) -> dict[str, Any]:
@@ -193,6 +242,7 @@ class LiveGame:
                 f"the clue at {tuple(cell)} shows {value} but has {flags} flag(s) around it"
             )
             return answer
+        self.clicks += 1
         opened = []
         for n in around:
             if game.over:
@@ -211,7 +261,9 @@ class LiveGame:
             grid = self.game.view().grid
             flagged = [list(divmod(c, s.cols)) for c in sorted(self.game.flags)]
         answer = self._counters()
-        answer.update(settings=s.to_json(seed=self.over), board=grid, flagged=flagged)
+        answer.update(
+            settings=s.to_json(seed=self.over), board=grid, flagged=flagged, origin=self.origin
+        )
         return answer
 
     def position(self) -> tuple[list[list[int | None]], int]:
@@ -246,6 +298,7 @@ class LiveGame:
             "flags": flags,
             "mines_left": self.settings.mines - flags,
             "seconds": round(self.seconds(), 3),
+            "clicks": self.clicks,
         }
         if self.rating is not None:
             answer["rating"] = self.rating
@@ -260,6 +313,10 @@ class LiveGame:
             answer["wrong_flags"] = [list(divmod(c, cols)) for c in sorted(game.flags - mines)]
             answer["hit"] = [list(divmod(c, cols)) for c in game.mines_hit]
             answer["seed"] = self.settings.seed
+            answer["bbbv"] = three_bv(game.board)
+            if game.status is GameStatus.WON:
+                answer["mines_left"] = 0  # every mine is found: the counter says so
+                answer["efficiency"] = round(answer["bbbv"] / max(1, self.clicks), 4)
         return answer
 
     def _answer(self, reveals: list[tuple[tuple[Cell, int], ...]]) -> dict[str, Any]:
@@ -271,6 +328,40 @@ class LiveGame:
         assert self.game is not None
         answer["flagged"] = [list(divmod(c, cols)) for c in sorted(self.game.flags)]
         return answer
+
+
+def three_bv(board: Board) -> int:
+    """A board's 3BV: the fewest clicks that clear it, one for each opening (a region of
+    zeros with its border) and one for each safe cell beside no zero.
+
+    Examples
+    --------
+    >>> three_bv(Board.from_grid([[0, 1, -1], [0, 1, 1], [0, 0, 0]]))
+    1
+    >>> three_bv(Board.from_grid([[1, -1, 1]]))
+    2
+
+    Notes
+    -----
+    ``O(cells)``: each opening is flooded once.
+    """
+    values = board.values
+    table = board.geometry.neighbour_table()
+    seen = bytearray(len(values))
+    count = 0
+    for cell, value in enumerate(values):
+        if value != 0 or seen[cell]:
+            continue
+        count += 1
+        seen[cell] = 1
+        queue = [cell]
+        for here in queue:
+            for n in table[here]:
+                if not seen[n] and values[n] != MINE:
+                    seen[n] = 1
+                    if values[n] == 0:
+                        queue.append(n)
+    return count + sum(1 for cell, value in enumerate(values) if value != MINE and not seen[cell])
 
 
 class Store(Generic[T]):

@@ -94,6 +94,7 @@ def test_the_api_document_lists_every_endpoint(client: TestClient) -> None:
         ("post", "/api/analyze"),
         ("post", "/api/explain"),
         ("post", "/api/load"),
+        ("post", "/api/knowledge"),
         ("get", "/api/config"),
         ("post", "/api/games"),
         ("get", "/api/games/{key}"),
@@ -102,9 +103,11 @@ def test_the_api_document_lists_every_endpoint(client: TestClient) -> None:
         ("post", "/api/games/{key}/flag"),
         ("post", "/api/games/{key}/chord"),
         ("post", "/api/games/{key}/hint"),
+        ("post", "/api/games/{key}/review"),
         ("post", "/api/watch"),
         ("get", "/api/watch/{key}"),
         ("post", "/api/watch/{key}/step"),
+        ("post", "/api/watch/{key}/takeover"),
     }
     found = {(m, p) for p, ops in document["paths"].items() for m in ops}
     assert found == wanted
@@ -126,7 +129,7 @@ def test_a_bug_is_a_500_in_one_line_without_its_traceback(
     def broken() -> None:
         raise RuntimeError("a bug\nTraceback (most recent call last): secret")
 
-    monkeypatch.setattr("mineshafted.web.app.first_hint", broken)
+    monkeypatch.setattr("mineshafted.web.routes.play.first_hint", broken)
     app = create_app(Limits(workers=1))
     with TestClient(app, raise_server_exceptions=False) as buggy:
         game = _post(buggy, "/api/games", {"rows": 9, "cols": 9, "mines": 10}).json()
@@ -602,7 +605,7 @@ def test_a_board_of_more_than_40000_cells_is_refused(client: TestClient) -> None
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({}, "cell: null is not a cell"),
+        ({}, "cell: missing"),
         ({"cell": [9, 0]}, "cell: [9, 0] is off the 9x9 board"),
         ({"cell": [-1, 0]}, "cell: [-1, 0] is off the 9x9 board"),
         ({"cell": "a1"}, 'cell: "a1" is not a cell'),
