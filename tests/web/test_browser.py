@@ -71,7 +71,7 @@ class Tab:
 
     def glyphs(self, board: str) -> list[str]:
         return list(
-            self.js(f"Array.from(document.querySelectorAll('#{board} > .c'), e => e.dataset.s)")
+            self.js(f"Array.from(document.querySelectorAll('#{board} .c'), e => e.dataset.s)")
         )
 
     def grid(self, board: str) -> list[list[int | None]]:
@@ -82,12 +82,12 @@ class Tab:
 
     def cell(self, board: str, r: int, c: int) -> str:
         cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
-        return f"#{board} > .c >> nth={r * cols + c}"
+        return f"#{board} .c >> nth={r * cols + c}"
 
     def marked(self, board: str, cls: str) -> list[list[int]]:
         cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
         found = self.js(
-            f"Array.from(document.querySelectorAll('#{board} > .c'))"
+            f"Array.from(document.querySelectorAll('#{board} .c'))"
             f".map((e, i) => e.classList.contains('{cls}') ? i : -1).filter(i => i >= 0)"
         )
         return [[i // cols, i % cols] for i in found]
@@ -100,6 +100,7 @@ class Tab:
         for name, value in choices.items():
             field = f"#play-{name}"
             if name in ("seed",):
+                self.page.check("#play-use-seed")
                 self.page.fill(field, value)
             else:
                 self.page.select_option(field, value)
@@ -125,7 +126,7 @@ def test_a_no_guess_game_is_won_using_only_hints(tab: Tab) -> None:
     tab.new_game(kind="no-guess", seed="8")
     for _ in range(81):
         tab.page.click("#play-hint")
-        hinted = tab.page.wait_for_selector("#play-board > .c.hint")
+        hinted = tab.page.wait_for_selector("#play-board   .c.hint")
         assert hinted is not None
         assert "is safe" in tab.page.inner_text("#play-say") or "Start at" in tab.page.inner_text(
             "#play-say"
@@ -144,10 +145,10 @@ def test_the_heat_map_shows_each_unknown_cells_exact_odds(tab: Tab) -> None:
     tab.page.click(tab.cell("play-board", 8, 8))
     tab.settle()
     tab.page.keyboard.press("m")
-    tab.page.wait_for_selector("#play-board > .c[data-p]")
+    tab.page.wait_for_selector("#play-board   .c[data-p]")
     tab.settle()
     shown = tab.js(
-        "Object.fromEntries(Array.from(document.querySelectorAll('#play-board > .c'))"
+        "Object.fromEntries(Array.from(document.querySelectorAll('#play-board   .c'))"
         ".map((e, i) => [i, e.dataset.p]).filter(([i, p]) => p !== undefined)"
         ".map(([i, p]) => [String(i), Number(p)]))"
     )
@@ -155,7 +156,7 @@ def test_the_heat_map_shows_each_unknown_cells_exact_odds(tab: Tab) -> None:
     assert shown == {str(cell): p for cell, p in odds.items()}
     assert any(0 < p < 1 for p in shown.values())
     tab.page.keyboard.press("m")
-    assert tab.js("document.querySelectorAll('#play-board > .c[data-p]').length") == 0
+    assert tab.js("document.querySelectorAll('#play-board   .c[data-p]').length") == 0
 
 
 def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
@@ -180,7 +181,7 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
     r, c = divmod(undecided, cols)
     tab.page.click(tab.cell("play-board", r, c))
     tab.settle()
-    assert f"({r}, {c}) is not decided" in tab.page.inner_text("#play-say")
+    assert f"row {r + 1}, column {c + 1} is not decided" in tab.page.inner_text("#play-say")
     assert tab.marked("play-board", "why-clue") == []
     tab.page.keyboard.press("Escape")
     assert tab.page.get_attribute("#play-why", "aria-pressed") == "false"
@@ -215,7 +216,7 @@ def test_the_editor_pastes_edits_and_exports_a_position_the_command_reads(
     assert printed.exit_code == 0, printed.output
     command = json.loads(printed.stdout)["probabilities"]
     shown = tab.js(
-        "Array.from(document.querySelectorAll('#an-board > .c'), e => e.dataset.p === undefined"
+        "Array.from(document.querySelectorAll('#an-board   .c'), e => e.dataset.p === undefined"
         " ? null : Number(e.dataset.p))"
     )
     unknown = [
