@@ -23,6 +23,7 @@ function edit(i, value) {
 }
 
 function changed() {
+  an.seq++;  // an answer about the position before this change is not shown
   an.analysis = null;
   anBoard.unmark();
   if (an.timer !== null) { clearTimeout(an.timer); }

@@ -94,17 +94,20 @@ async function start() {
   document.body.dataset.ready = "1";
 }
 
-async function startPlay(link) {  // a link's board, else the game of before a reload, else anew
-  if (link.get("tab") === "play" && link.has("seed")) {
+async function startPlay(link) {  // a reload resumes; else a link's board; else the kept game
+  let key = null;
+  try { key = sessionStorage.getItem("mineshafted.game"); } catch (e) { key = null; }
+  const navigation = performance.getEntriesByType("navigation")[0];
+  const reloaded = navigation !== undefined && navigation.type === "reload";
+  const linked = link.get("tab") === "play" && link.has("seed");
+  if (key && (reloaded || !linked)) {
+    try { await resume(key); return; } catch (error) { /* gone from the server: anew */ }
+  }
+  if (linked) {
     const start = (link.get("start") || "").split(",").map(Number);
     await newGame({ seed: Number(link.get("seed")),
       start: start.length === 2 && start.every(Number.isInteger) ? start : undefined });
     return;
-  }
-  let key = null;
-  try { key = sessionStorage.getItem("mineshafted.game"); } catch (e) { key = null; }
-  if (key) {
-    try { await resume(key); return; } catch (error) { /* gone from the server: a new game */ }
   }
   await newGame();
 }

@@ -165,7 +165,7 @@ export async function act(action, r, c) {
   let moved = false;
   try {
     const move = await api("POST", "/api/games/" + play.id + "/" + action, { cell: [r, c] });
-    if (action === "reveal" && !play.first) { play.first = [r, c]; }
+    if (action === "reveal" && !play.first) { play.first = [r, c]; remember(); }
     applyMove(move);
     moved = true;
     if (move.note) { say("Nothing to chord: " + move.note + "."); }
