@@ -5,7 +5,10 @@ import {
   setAddress, showKnowledge, where,
 } from "./shared.js";
 
-export const an = { analysis: null, why: false, paint: 1, seq: 0, timer: null, known: null };
+export const an = {
+  analysis: null, why: false, paint: 1, seq: 0, timer: null, known: null,
+  painted: null,  // ms from an analysis's request to the frame that shows it (for the benchmark)
+};
 export const anBoard = new Board($("an-board"), {
   click: (r, c, i) => {
     if (an.why) { why(r, c, i); return; }
@@ -55,10 +58,12 @@ async function analyse() {
   if (anBoard.values.length <= 40000) {
     setAddress({ tab: "analyse", mines: position.mines, board: gridText(position.board) });
   }
+  const began = performance.now();
   try {
     const answer = await api("POST", "/api/analyze", position);
     if (seq !== an.seq) { return; }
     an.analysis = answer;
+    afterPaint(() => { if (seq === an.seq) { an.painted = performance.now() - began; } });
     anBoard.unmark();
     anBoard.showProbabilities(answer.probabilities);
     const cols = anBoard.cols;
@@ -87,6 +92,14 @@ async function analyse() {
     anBoard.showProbabilities(null);
     $("an-summary").textContent = error.message;
   }
+}
+
+function afterPaint(then) {  // once the frame now being made has been painted
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = then;
+    channel.port2.postMessage(null);
+  });
 }
 
 async function loadText(text) {

@@ -114,7 +114,7 @@ async function startPlay(link) {  // a reload resumes; else a link's board; else
 
 window.mineshafted = {
   play: play, playBoard: playBoard, an: an, anBoard: anBoard, w: w, wBoard: wBoard,
-  refresh: refresh,
+  refresh: refresh, loadPosition: load,
   idle: () => traffic.pending === 0 && an.timer === null && !w.busy,  // nothing asked, nor about to be
 };
 start();

@@ -278,7 +278,8 @@ async function reviewAt(k) {  // the board as it was before move k, the move rin
     for (const [r, c, v] of move.revealed) { playBoard.values[r * cols + c] = v; }
     if (move.kind !== "reveal") { playBoard.flags[move.cell[0] * cols + move.cell[1]] = move.kind === "flag" ? 1 : 0; }
   }
-  playBoard.showProbabilities(null);
+  playBoard.probs = null;
+  for (let j = 0; j < playBoard.values.length; j++) { playBoard.paint(j); }
   const move = moves[k];
   const i = move.cell[0] * cols + move.cell[1];
   playBoard.mark(i, "now");

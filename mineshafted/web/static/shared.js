@@ -264,6 +264,7 @@ export class Board {
   }
 
   showProbabilities(grid) {  // a grid like the API's probabilities, or null to hide them
+    if (grid === null && this.probs === null) { return; }
     this.probs = grid;
     for (let i = 0; i < this.values.length; i++) { this.paint(i); }
   }
@@ -306,15 +307,19 @@ export class Board {
     }
     const p = v === null ? this.probability(i) : undefined;
     if (p !== undefined) {
-      const rgb = colour(p);
-      el.dataset.p = String(p);
-      el.style.setProperty("--p", "rgb(" + rgb.join(",") + ")");
-      el.title = "mine probability " + pct(p);
+      const rgb = colour(p), fill = "rgb(" + rgb.join(",") + ")";
+      if (el.dataset.p !== String(p) || el.fill !== fill) {
+        el.dataset.p = String(p);
+        el.fill = fill;
+        el.style.setProperty("--p", fill);
+        el.title = "mine probability " + pct(p);
+      }
       if (luminance(rgb) > 0.2) { cls += " light"; }
       if (!this.flags[i]) { text = short(p); }
       state += ", " + pct(p) + " mine";
     } else if (el.dataset.p !== undefined) {
       delete el.dataset.p;
+      el.fill = undefined;
       el.removeAttribute("title");
     }
     const marks = this.marks.get(i);
@@ -323,10 +328,14 @@ export class Board {
       if (marks.has("dead")) { state += ", dead"; }
       if (marks.has("fifty")) { state += ", a fifty-fifty"; }
     }
-    el.className = cls;
-    el.dataset.s = glyph;
-    el.textContent = text;
-    el.setAttribute("aria-label", where(Math.floor(i / this.cols), i % this.cols) + ", " + state);
+    // Only what changed is written: a repaint of a whole board touches few cells.
+    if (el.className !== cls) { el.className = cls; }
+    if (el.dataset.s !== glyph) { el.dataset.s = glyph; }
+    if (el.textContent !== text) { el.textContent = text; }
+    if (el.said !== state) {
+      el.said = state;
+      el.setAttribute("aria-label", where(Math.floor(i / this.cols), i % this.cols) + ", " + state);
+    }
   }
 }
 
