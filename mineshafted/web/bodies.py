@@ -20,7 +20,7 @@ from ..errors import MineshaftedError
 from ..probability import PositionFile, parse_position
 from .errors import RequestError
 from .refusals import json_type, shown, validation_error
-from .schema import check_cell
+from .requests import check_cell
 
 __all__ = ["cell_field", "json_object", "position", "position_and_cell", "validated"]
 

@@ -19,8 +19,8 @@ from .explanation import explain
 from .hints import hint
 from .knowledge import knowledge
 from .loading import load
+from .requests import LoadIn
 from .review import review
-from .schema import LoadIn
 from .watching import Watch, watch
 
 __all__ = ["JOBS", "answer"]
