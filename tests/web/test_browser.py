@@ -85,7 +85,7 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
     r, c = divmod(undecided, cols)
     tab.page.click(tab.cell("play-board", r, c))
     tab.settle()
-    assert f"row {r + 1}, column {c + 1} is not decided" in tab.page.inner_text("#play-say")
+    assert f"Row {r + 1}, column {c + 1} is not decided" in tab.page.inner_text("#play-say")
     assert tab.marked("play-board", "why-clue") == []
     tab.page.keyboard.press("Escape")
     assert tab.page.get_attribute("#play-why", "aria-pressed") == "false"

@@ -97,8 +97,9 @@ const STATE = { null: "hidden", F: "flagged" };
 
 export class Board {
   // Cells are divs in a CSS grid (role gridcell), one row element (display: contents) per row,
-  // with row and column labels; data-s holds what the cell shows ("?" hidden, "F" flag,
-  // "*" mine, "." zero, digits), data-p a probability when the heat map shows one. One cell
+  // with row and column labels; data-s holds what the cell is ("?" hidden, "F" flag, "*"
+  // mine, "." zero, digits), data-t the text drawn in it, data-p a probability when the heat
+  // map shows one, aria-label all of it in words. One cell
   // at a time is in the tab order (a roving tabindex): arrows move, Enter or Space reveals,
   // F flags, C chords. A touch held for half a second flags.
   constructor(el, handlers) {
@@ -203,6 +204,9 @@ export class Board {
     head.className = "r"; head.setAttribute("role", "row");
     const corner = document.createElement("span");
     corner.className = "lab"; corner.setAttribute("role", "columnheader");
+    const hint = document.createElement("span");
+    hint.className = "unseen"; hint.textContent = "rows \u2193, columns \u2192";
+    corner.appendChild(hint);
     head.appendChild(corner);
     for (let c = 0; c < cols; c++) {
       const lab = document.createElement("span");
@@ -331,7 +335,9 @@ export class Board {
     // Only what changed is written: a repaint of a whole board touches few cells.
     if (el.className !== cls) { el.className = cls; }
     if (el.dataset.s !== glyph) { el.dataset.s = glyph; }
-    if (el.textContent !== text) { el.textContent = text; }
+    // What the cell shows is drawn by its style from data-t, for the eye; its label says it
+    // in words, and more exactly (a heat map's "13" is "12.5% mine").
+    if (el.dataset.t !== text) { el.dataset.t = text; }
     if (el.said !== state) {
       el.said = state;
       el.setAttribute("aria-label", where(Math.floor(i / this.cols), i % this.cols) + ", " + state);
@@ -355,7 +361,7 @@ export function explained(board, answer, sayTo) {
 export function sayer(id) {  // a function writing a sentence, with a technique's tag, to #id
   return (text, technique) => {
     const el = $(id);
-    el.textContent = text;
+    el.textContent = text ? text[0].toUpperCase() + text.slice(1) : "";
     if (technique) {
       const tag = document.createElement("span");
       tag.className = "tag";
@@ -385,7 +391,7 @@ export function knownLine(board, i) {
   const cell = board.known && board.known.get(i);
   if (!cell) { return ""; }
   const [r, c] = cell.cell;
-  return where(r, c) + ": mine " + pct(cell.mine) + " \u00b7 safe, and the best next guess " +
+  return "R" + where(r, c).slice(1) + ": mine " + pct(cell.mine) + " \u00b7 safe, and the best next guess " +
     "safe too (secondary safety) " + pct(cell.secondary) + " \u00b7 progress " +
     pct(cell.progress) + (cell.dead ? " \u00b7 dead: it can show only one number" : "") +
     (board.marked("fifty").includes(i) ? " \u00b7 a fifty-fifty" : "");
