@@ -470,3 +470,43 @@ def test_axe_finds_no_serious_accessibility_violation(tab: Tab) -> None:
             if v["impact"] in ("serious", "critical")
         ]
     assert found == []
+
+
+def test_analyses_position_is_in_its_address_and_play_again_replays_the_board(tab: Tab) -> None:
+    tab.page.click("#tab-analyse")
+    tab.page.fill("#an-mines", "1")
+    tab.page.fill("#an-text", ". 1 ?\n. 1 ?\n")
+    tab.page.click("#an-load")
+    tab.settle()
+    link = tab.page.url
+    assert "tab=analyse" in link and "mines=1" in link
+    assert tab.page.context.browser is not None
+    other = tab.page.context.browser.new_page()
+    other.goto(link)
+    other.wait_for_selector("body[data-ready='1']")
+    other.wait_for_function("() => window.mineshafted.idle()")
+    assert other.is_visible("#analyse")
+    shown = other.evaluate(
+        "Array.from(document.querySelectorAll('#an-board .c'), e => e.dataset.s)"
+    )
+    assert shown == list(".1?.1?") and other.input_value("#an-mines") == "1"
+    other.close()
+    tab.page.click("#tab-play")
+    tab.new_game(level="beginner", seed="6")
+    for index in range(81):  # reveal in order until the game ends
+        if tab.page.inner_text("#play-status") != "playing":
+            break
+        if tab.glyphs("play-board")[index] == "?":
+            tab.page.click(tab.cell("play-board", *divmod(index, 9)))
+            tab.settle()
+    tab.page.wait_for_function("() => window.mineshafted.play.review !== null")
+    opening = tab.js("window.mineshafted.play.review.moves[0].revealed")
+    tab.page.uncheck("#play-use-seed")  # "again" is this board whatever the seed field says
+    tab.page.click("#play-again")
+    tab.settle()
+    assert tab.page.inner_text("#play-status") in ("playing", "won")
+    again = tab.grid("play-board")
+    shown = sorted(
+        [r, c, v] for r, row in enumerate(again) for c, v in enumerate(row) if v is not None
+    )
+    assert shown == sorted(opening)  # the same board, opened by the same first click
