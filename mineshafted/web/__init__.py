@@ -1,18 +1,22 @@
 """The live web environment: Play, Analyse and Watch in the browser, and the JSON API under them.
 
-:mod:`.app` (the ASGI application, needing the ``web`` extra: FastAPI), :mod:`.server`
-(``mineshafted serve``'s uvicorn), :mod:`.analysis` (odds, decided cells, best move),
-:mod:`.explanation` (why a cell is decided: sound and minimal clues, the technique),
-:mod:`.hints` (the next cell of a live game), :mod:`.bodies` (request bodies read and
-checked), :mod:`.loading` (a pasted or uploaded position, puzzle or game record as a
+:mod:`.app` (the ASGI application, needing the ``web`` extra: FastAPI) with its routers by
+concern (:mod:`.routes`: the page, analyse, play, watch) and its state (:mod:`.context`),
+:mod:`.server` (``mineshafted serve``'s uvicorn), :mod:`.analysis` (odds, decided cells,
+best move), :mod:`.knowledge` (what the ``best`` policy knows at a stall: the one caller of
+the policy, look-ahead, fifty-fifties and endgame), :mod:`.explanation` (why a cell is
+decided: sound and minimal clues, the technique), :mod:`.hints` (the next cell of a live
+game), :mod:`.review` (a finished game, move by move), :mod:`.bodies` (request bodies read
+in a worker), :mod:`.loading` (a pasted or uploaded position, puzzle or game record as a
 position), :mod:`.games` (live games), :mod:`.watching` (a game played by an agent, the
 ``best`` policy or S4 rules, step by step), :mod:`.jobs` (what the worker processes
 compute), :mod:`.workers` (the processes, each computation under a deadline),
-:mod:`.schema` (the API's JSON, for its OpenAPI document), :mod:`.limits` and
-:mod:`.errors`.
+:mod:`.schema` (the API's JSON: its request models are the checks), :mod:`.refusals`
+(validation errors as one line), :mod:`.apipage`, :mod:`.limits` and :mod:`.errors`.
 
-Only :mod:`.app`, :mod:`.server` and :mod:`.schema` import FastAPI, uvicorn and pydantic:
-everything else works without the extra.
+Only :mod:`.app`, :mod:`.routes`, :mod:`.context`, :mod:`.server`, :mod:`.schema`,
+:mod:`.bodies` and :mod:`.jobs` import FastAPI, uvicorn or pydantic: :func:`analyze`,
+:func:`explain` and the other modules work without the extra.
 """
 
 from __future__ import annotations

@@ -22,16 +22,16 @@ open cells
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..board import MINE, Cell, PartialGrid
+from ..board import Cell, PartialGrid
 from ..errors import NoPlacementError, Why
-from ..probability import Best, Odds, odds, odds_json, position_of
+from ..probability import Odds, odds, odds_json, position_of
 from ..solver import Position, counted
 from ..solver.count import convolve
+from .knowledge import policy_choice, stall_of
 
 __all__ = [
     "LOOKAHEAD_CELLS",
@@ -43,9 +43,6 @@ __all__ = [
     "open_odds",
     "position_odds",
 ]
-
-POLICY_SEED = 0
-"""The seed of the policy's tie-breaking: the same position always gets the same best move."""
 
 LOOKAHEAD_CELLS: Final = 40_000
 """The most unknown cells on which the ``best`` policy's look-ahead chooses the best move (a
@@ -276,13 +273,8 @@ def best_move(grid: PartialGrid, mines: int, result: Odds) -> Cell | None:
     total = result.placements
     if all(count == total for count in result.mined.values()):
         return None
-    marked = [list(row) for row in grid]
-    cols = len(grid[0])
-    for cell in result.mines:
-        marked[cell // cols][cell % cols] = MINE
-    position = position_of(marked)
-    stall = odds(position, mines) if result.mines else result
-    return Best().choose(position, stall, marked, random.Random(POLICY_SEED))
+    position, stall, marked = stall_of(grid, mines, result)
+    return policy_choice(position, stall, marked)
 
 
 def _binomial(n: int, k: int) -> int:

@@ -19,22 +19,28 @@ chord
 from __future__ import annotations
 
 import logging
-import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Final, TypeVar
 
 from ..board import MINE, Board, Cell
 from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
 from .errors import RequestError
+from .store import Store
 
-__all__ = ["LiveGame", "Settings", "Store"]
+__all__ = ["LEVELS", "LiveGame", "Settings", "Store", "three_bv"]  # Store: from .store
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+LEVELS: Final = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (16, 30, 99),
+}
+"""The classic levels: rows, columns, mines."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,46 @@ class LiveGame:
         """A no-guess board's rating, once it is made."""
         self.making = False
         """Whether the no-guess board is being made (a second first click must wait)."""
+        self.clicks = 0
+        """Reveals, flags and chords taken."""
+        self.origin = "play"
+        """``"play"``, or ``"watch"`` for a game taken over from a watched game."""
+
+    @classmethod
+    def taken_over(
+        cls,
+        settings: Settings,
+        layout: tuple[Cell, ...],
+        steps: list[dict[str, Any]],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> LiveGame:
+        """A game on a watched game's board, its ``steps`` played: the page plays on.
+
+        Raises
+        ------
+        RequestError
+            409: the steps end the game (nothing is left to play).
+        """
+        live = cls(replace(settings, no_guess=True), clock=clock)
+        live.place(list(layout))
+        live.origin = "watch"
+        game = live.game
+        assert game is not None
+        for step in steps:
+            index = step["cell"][0] * settings.cols + step["cell"][1]
+            if step["kind"] == "reveal":
+                if game.shown(index) is None:
+                    game.reveal(index)
+            elif step["kind"] == "flag" and index not in game.flags:
+                game.flag(index)
+            elif step["kind"] == "unflag" and index in game.flags:
+                game.unflag(index)
+            if game.over:
+                raise RequestError(409, "step: the game is over by then: nothing left to play")
+        if any(game.shown(c) is not None for c in range(settings.rows * settings.cols)):
+            live.began = clock()
+        return live
 
     @property
     def needs_board(self) -> bool:
@@ -148,6 +194,7 @@ class LiveGame:
             raise RequestError(422, f"cell: {list(cell)} is flagged: take the flag off first")
         if self.began is None:
             self.began = self.clock()
+        self.clicks += 1
         event = game.reveal(index)
         return self._answer([event.revealed])
 
@@ -167,6 +214,7 @@ class LiveGame:
             game.unflag(index)
         else:
             game.flag(index)
+        self.clicks += 1
         return self._answer([])
 
     def chord(self, cell: tuple[int, int]) -> dict[str, Any]:
@@ -193,6 +241,7 @@ class LiveGame:
                 f"the clue at {tuple(cell)} shows {value} but has {flags} flag(s) around it"
             )
             return answer
+        self.clicks += 1
         opened = []
         for n in around:
             if game.over:
@@ -211,7 +260,9 @@ class LiveGame:
             grid = self.game.view().grid
             flagged = [list(divmod(c, s.cols)) for c in sorted(self.game.flags)]
         answer = self._counters()
-        answer.update(settings=s.to_json(seed=self.over), board=grid, flagged=flagged)
+        answer.update(
+            settings=s.to_json(seed=self.over), board=grid, flagged=flagged, origin=self.origin
+        )
         return answer
 
     def position(self) -> tuple[list[list[int | None]], int]:
@@ -246,6 +297,7 @@ class LiveGame:
             "flags": flags,
             "mines_left": self.settings.mines - flags,
             "seconds": round(self.seconds(), 3),
+            "clicks": self.clicks,
         }
         if self.rating is not None:
             answer["rating"] = self.rating
@@ -260,6 +312,10 @@ class LiveGame:
             answer["wrong_flags"] = [list(divmod(c, cols)) for c in sorted(game.flags - mines)]
             answer["hit"] = [list(divmod(c, cols)) for c in game.mines_hit]
             answer["seed"] = self.settings.seed
+            answer["bbbv"] = three_bv(game.board)
+            if game.status is GameStatus.WON:
+                answer["mines_left"] = 0  # every mine is found: the counter says so
+                answer["efficiency"] = round(answer["bbbv"] / max(1, self.clicks), 4)
         return answer
 
     def _answer(self, reveals: list[tuple[tuple[Cell, int], ...]]) -> dict[str, Any]:
@@ -273,121 +329,35 @@ class LiveGame:
         return answer
 
 
-class Store(Generic[T]):
-    """Live things by id, at most ``limit`` of them, each dropped ``idle`` seconds after its
-    last use.
-
-    Making one past the limit drops one to make room: the least recently used of those
-    ``done`` (a game over), else the least recently used if it has been idle ``keep``
-    seconds; when every one was used more recently, the new one is refused (503), so a
-    burst of new games never ends a game in play.
+def three_bv(board: Board) -> int:
+    """A board's 3BV: the fewest clicks that clear it, one for each opening (a region of
+    zeros with its border) and one for each safe cell beside no zero.
 
     Examples
     --------
-    >>> store: Store[str] = Store(2, idle=60.0)
-    >>> a, b = store.add("a"), store.add("b")
-    >>> c = store.add("c")  # "a" is dropped
-    >>> store.get(c), len(store)
-    ('c', 2)
-    >>> store.get(a)
-    Traceback (most recent call last):
-    ...
-    mineshafted.web.errors.RequestError: no live game ... (ended, expired or never made)
-    >>> busy: Store[str] = Store(1, idle=60.0, keep=30.0)
-    >>> _ = busy.add("in play")
-    >>> busy.add("one more")
-    Traceback (most recent call last):
-    ...
-    mineshafted.web.errors.RequestError: the server keeps at most 1 live game(s), each used in \
-the last 30 s: end one, or try again later
+    >>> three_bv(Board.from_grid([[0, 1, -1], [0, 1, 1], [0, 0, 0]]))
+    1
+    >>> three_bv(Board.from_grid([[1, -1, 1]]))
+    2
+
+    Notes
+    -----
+    ``O(cells)``: each opening is flooded once.
     """
-
-    def __init__(
-        self,
-        limit: int,
-        *,
-        idle: float,
-        keep: float = 0.0,
-        what: str = "game",
-        done: Callable[[T], bool] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.limit = limit
-        self.idle = idle
-        self.keep = keep
-        self.what = what
-        self.done = done
-        self.clock = clock
-        self._items: OrderedDict[str, tuple[T, float]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def add(self, item: T) -> str:
-        """Keep ``item``; return its new id.
-
-        Raises
-        ------
-        RequestError
-            503: the store is full and every item in it was used in the last ``keep``
-            seconds.
-        """
-        self._expire()
-        while len(self._items) >= self.limit:
-            old = self._room()
-            del self._items[old]
-            log.info("dropped live %s %s to make room: %d kept at most", self.what, old, self.limit)
-        key = secrets.token_urlsafe(12)
-        self._items[key] = (item, self.clock())
-        return key
-
-    def get(self, key: str) -> T:
-        """The item kept as ``key``, now used.
-
-        Raises
-        ------
-        RequestError
-            404: no item has that id (it expired, was dropped, or never was).
-        """
-        self._expire()
-        found = self._items.get(key)
-        if found is None:
-            shown = key if len(key) <= 24 else key[:24] + "..."  # made visible by the error
-            raise RequestError(404, f"no live {self.what} {shown!r} (ended, expired or never made)")
-        self._items[key] = (found[0], self.clock())
-        self._items.move_to_end(key)
-        return found[0]
-
-    def remove(self, key: str) -> None:
-        """Drop ``key`` (nothing if it is not kept)."""
-        self._items.pop(key, None)
-
-    def _room(self) -> str:
-        """The id to drop for a new item (see the class).
-
-        Notes
-        -----
-        ``O(limit)``: the items are kept least recently used first.
-        """
-        if self.done is not None:
-            for key, (item, _) in self._items.items():
-                if self.done(item):
-                    return key
-        key, (_, used) = next(iter(self._items.items()))
-        if self.clock() - used >= self.keep:
-            return key
-        raise RequestError(
-            503,
-            f"the server keeps at most {self.limit} live {self.what}(s), each used in the last "
-            f"{self.keep:g} s: end one, or try again later",
-        )
-
-    def _expire(self) -> None:
-        """Drop every item unused for ``idle`` seconds."""
-        now = self.clock()
-        while self._items:
-            key, (_, used) = next(iter(self._items.items()))
-            if now - used < self.idle:
-                return
-            del self._items[key]
-            log.info("live %s %s expired", self.what, key)
+    values = board.values
+    table = board.geometry.neighbour_table()
+    seen = bytearray(len(values))
+    count = 0
+    for cell, value in enumerate(values):
+        if value != 0 or seen[cell]:
+            continue
+        count += 1
+        seen[cell] = 1
+        queue = [cell]
+        for here in queue:
+            for n in table[here]:
+                if not seen[n] and values[n] != MINE:
+                    seen[n] = 1
+                    if values[n] == 0:
+                        queue.append(n)
+    return count + sum(1 for cell, value in enumerate(values) if value != MINE and not seen[cell])

@@ -42,26 +42,27 @@ class Hint:
         Examples
         --------
         >>> print(hint([[1, None], [None, None]], 1).text)
-        No cell is certainly safe. The best guess is (0, 1): a mine with probability 33.3% \
-(the lowest anywhere).
+        No cell is certainly safe. The best guess is row 1, column 2: a mine with probability \
+33.3% (the lowest anywhere).
         """
         row, col = self.cell
+        where = f"row {row + 1}, column {col + 1}"
         if self.first:
             return (
-                f"Start at ({row}, {col}): the first move is always safe under these rules, "
+                f"Start at {where}: the first move is always safe under these rules, "
                 "and a corner opens a region most often."
             )
         if self.safe and self.explanation is not None:
-            return f"({row}, {col}) is safe. {self.explanation.text}"
+            return f"{where[0].upper()}{where[1:]} is safe. {self.explanation.text}"
         if self.safe:
-            return f"({row}, {col}) is safe."
+            return f"{where[0].upper()}{where[1:]} is safe."
         lowest = (
             "the lowest anywhere"
             if self.probability == self.lowest
             else f"the lowest anywhere is {self.lowest:.1%}, but this cell tells more"
         )
         return (
-            f"No cell is certainly safe. The best guess is ({row}, {col}): a mine with "
+            f"No cell is certainly safe. The best guess is {where}: a mine with "
             f"probability {self.probability:.1%} ({lowest})."
         )
 

@@ -11,13 +11,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ..game import GameRecord
 from ..generate import generate
-from .analysis import analyze
-from .bodies import json_object, position, position_and_cell, text_field
-from .errors import RequestError
+from .analysis import analyze, position_odds
+from .bodies import position, position_and_cell, validated
 from .explanation import explain
 from .hints import hint
+from .knowledge import knowledge
 from .loading import load
+from .requests import LoadIn
+from .review import review
 from .watching import Watch, watch
 
 __all__ = ["JOBS", "answer"]
@@ -40,15 +43,21 @@ def _explain(raw: bytes) -> bytes:
     return answer(explain(read.board, read.mines, cell).to_json())
 
 
+def _knowledge(raw: bytes) -> bytes:
+    """``POST /api/knowledge``."""
+    read = position(raw)
+    return answer(knowledge(read.board, read.mines, position_odds(read.board, read.mines)))
+
+
 def _load(raw: bytes) -> bytes:
     """``POST /api/load``."""
-    data = json_object(raw, fields=("text", "mines"))
-    text = text_field(data, "text")
-    assert text is not None
-    mines = data.get("mines")
-    if mines is not None and (type(mines) is not int or mines < 0):
-        raise RequestError(422, f"mines: {json.dumps(mines)[:40]} is not an integer 0 or more")
-    return answer(load(text, mines=mines).to_json())
+    body = validated(LoadIn, raw)
+    return answer(load(body.text, mines=body.mines).to_json())
+
+
+def _review(record: GameRecord) -> dict[str, Any]:
+    """A finished game's review (see :func:`.review.review`)."""
+    return review(record)
 
 
 def _hint(argument: tuple[list[list[int | None]], int]) -> dict[str, Any]:
@@ -93,8 +102,10 @@ def _sleep(seconds: float) -> float:
 JOBS: dict[str, Callable[[Any], Any]] = {
     "analyze": _analyze,
     "explain": _explain,
+    "knowledge": _knowledge,
     "load": _load,
     "hint": _hint,
+    "review": _review,
     "generate": _generate,
     "watch": _watch,
     "echo": _echo,

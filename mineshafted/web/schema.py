@@ -1,10 +1,14 @@
 """Schema: the JSON of every request and answer of the API, as the OpenAPI document shows it.
 
-These models document the API (``GET /openapi.json``, ``GET /api``); the server reads
-request bodies with its own checks (:mod:`.bodies`), which name each problem's place the way
-the command line does, and the tests validate real answers against these models (every model
-forbids fields it does not list), so the document cannot drift from what the server says.
-Needs the ``web`` extra (pydantic comes with FastAPI).
+The request models (:mod:`.requests`, re-exported here) are the checks: FastAPI validates
+each body by its model, and a refusal names the field the way the command line does
+(:func:`.refusals.validation_error` turns Pydantic's errors into one line). A position
+(``board`` and ``mines``) is the one body read by the command's own reader instead
+(:func:`mineshafted.probability.parse_position`, in a worker: it may be a million cells), so
+the API takes exactly the files ``mineshafted probabilities`` takes and says what is wrong
+in the same words; its model documents it. The tests validate real answers against the
+answer models (every model forbids fields it does not list), so the document cannot drift
+from what the server says. Needs the ``web`` extra (pydantic comes with FastAPI).
 """
 
 from __future__ import annotations
@@ -12,6 +16,20 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from .requests import (
+    CellIn,
+    ExplainIn,
+    GameIn,
+    LoadIn,
+    PositionIn,
+    StepIn,
+    TakeOverIn,
+    WatchIn,
+    check_board,
+    check_cell,
+    techniques,
+)
 
 __all__ = [
     "AnalysisOut",
@@ -23,15 +41,21 @@ __all__ = [
     "GameIn",
     "GameOut",
     "HintOut",
+    "KnowledgeOut",
     "LoadIn",
     "LoadOut",
     "MoveOut",
     "PositionIn",
+    "ReviewOut",
     "StepIn",
     "StepOut",
     "StepsOut",
+    "TakeOverIn",
     "WatchIn",
     "WatchOut",
+    "check_board",
+    "check_cell",
+    "techniques",
 ]
 
 Grid = list[list[int | None]]
@@ -40,95 +64,6 @@ Pair = list[int]
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class PositionIn(_Model):
-    """A position, as ``mineshafted probabilities`` reads it."""
-
-    board: Grid = Field(
-        description="Rows of cells: an int 0-8 is a revealed clue, -1 a known mine, null an "
-        "unknown cell. At most 1,000,000 cells.",
-        examples=[[[0, 1, None], [0, 1, None]]],
-    )
-    mines: int = Field(description="The board's mine total, known mines included.", ge=0)
-
-
-class ExplainIn(PositionIn):
-    """A position and the cell to explain."""
-
-    cell: Pair = Field(description="[row, column] of an unknown cell the position decides.")
-
-
-class LoadIn(_Model):
-    """A text pasted or read from a file by the page."""
-
-    text: str = Field(
-        description="A position file, a puzzle file, a game record (JSON Lines), or a text "
-        "grid: one row a line, digits for clues, '.' for 0, '?' unknown, '*' or 'F' a known "
-        "mine."
-    )
-    mines: int | None = Field(
-        None, description="The mine total for a text grid (which carries none)."
-    )
-
-
-class GameIn(_Model):
-    """A new live game."""
-
-    rows: int = Field(description="1 to 1,000; rows x columns at most 40,000.")
-    cols: int = Field(description="1 to 1,000.")
-    mines: int = Field(description="0 up to what fits beside the first move.")
-    first: Literal["safe", "opening"] = Field(
-        "safe", description="The first click is never a mine (safe) or always a 0 (opening)."
-    )
-    board: Literal["random", "no-guess"] = Field(
-        "random",
-        description="A random board, or one made at the first click that logic alone "
-        "finishes from there.",
-    )
-    seed: int | None = Field(
-        None,
-        description="0 to 2**53 - 1: the same seed and first click make the same board. "
-        "Random when null.",
-    )
-    technique: str | None = Field(
-        None,
-        description="For a no-guess board: its rating, the weakest technique that solves it "
-        "(count, subset, ac3, complete or total; see GET /api/config). Any board the "
-        "complete deduction solves when null.",
-    )
-
-
-class CellIn(_Model):
-    """A cell of a live game."""
-
-    cell: Pair = Field(description="[row, column].")
-
-
-class WatchIn(_Model):
-    """A board and a player to watch."""
-
-    player: str = Field(
-        description="'policy:best', a registered agent's name, or 'rules' (see GET /api/config)."
-    )
-    rules: str | None = Field(None, description="The S4 rule file's text, for 'rules'.")
-    game: str | None = Field(
-        None, description="The id of a finished live game: its board and first click."
-    )
-    rows: int | None = Field(None, description="The board, when no game is given.")
-    cols: int | None = None
-    mines: int | None = None
-    seed: int | None = None
-    first: Literal["safe", "opening"] = "safe"
-    board: Literal["random", "no-guess"] = "random"
-    technique: str | None = None
-    start: Pair | None = Field(None, description="The first click, [row, column]; [0, 0].")
-
-
-class StepIn(_Model):
-    """How many steps to take."""
-
-    count: int = Field(1, description="1 to 1,000.")
 
 
 class ErrorOut(_Model):
@@ -207,7 +142,14 @@ class SettingsOut(_Model):
 class _Counters(_Model):
     status: Literal["playing", "won", "lost"]
     flags: int
-    mines_left: int = Field(description="The total less the flags.")
+    mines_left: int = Field(description="The total less the flags (0 once won).")
+    clicks: int = Field(0, description="Reveals, flags and chords the server took.")
+    bbbv: int | None = Field(
+        None,
+        description="Once over: the board's 3BV, the fewest clicks that clear it (its "
+        "openings, and its clues beside no opening).",
+    )
+    efficiency: float | None = Field(None, description="Once won: 3BV over clicks.")
     seconds: float = Field(description="Since the first reveal.")
     mines: list[Pair] | None = Field(None, description="Every mine, once the game is over.")
     wrong_flags: list[Pair] | None = Field(None, description="Flags on safe cells, once over.")
@@ -227,6 +169,11 @@ class GameOut(_Counters):
     settings: SettingsOut
     board: Grid = Field(description="Clues as revealed, -1 a revealed mine, null hidden.")
     flagged: list[Pair] = Field(description="The flagged cells.")
+    origin: Literal["play", "watch"] = Field(
+        "play",
+        description="A game of Play, or one taken over from a watched game (whose board "
+        "the watcher may have seen: not a secret).",
+    )
 
 
 class MoveOut(_Counters):
@@ -297,3 +244,71 @@ class StepsOut(_Model):
     done: bool
     status: Literal["playing", "won", "lost"]
     guesses: int | None = Field(None, description="Once done: how many guesses were made.")
+
+
+class KnownCell(_Model):
+    """What the policy knows of one unknown cell at a stall."""
+
+    cell: Pair
+    mine: float = Field(description="Its exact chance of a mine.")
+    secondary: float = Field(
+        description="Secondary safety: the chance it is safe, times how safe the best next "
+        "guess is then (the best policy ranks its candidates by it)."
+    )
+    progress: float = Field(
+        description="The chance it is safe and its clue decides at least one other cell."
+    )
+    dead: bool = Field(description="It can show only one clue: revealing it tells nothing.")
+
+
+class EndgameOut(_Model):
+    """The endgame search's answer: best play, exactly."""
+
+    cell: Pair = Field(description="The reveal that wins most often.")
+    wins: int = Field(description="Placements best play wins.")
+    placements: int
+    chance: float = Field(description="wins / placements: the exact chance of a win.")
+
+
+class KnowledgeOut(_Model):
+    """What the best policy knows at a position: each cell's outlook, the fifty-fifties, and
+    the endgame's exact chance of a win."""
+
+    stall: bool = Field(description="No unknown cell is certainly safe.")
+    cells: list[KnownCell] = Field(description="Every unknown cell not decided, at a stall.")
+    fifties: list[list[Pair]] = Field(
+        description="Pairs of cells holding one mine between them that no cell can ever tell "
+        "apart: a guess at even odds, some time."
+    )
+    endgame: EndgameOut | None = Field(
+        description="When few placements are left and the exact search finishes."
+    )
+    best: Pair | None = Field(description="The best policy's choice.")
+
+
+class ReviewMove(_Model):
+    """One move of a finished game, judged from what the player could see then."""
+
+    kind: Literal["reveal", "flag", "unflag"]
+    cell: Pair
+    revealed: list[list[int]]
+    verdict: Literal["first", "certain", "best", "guess", "avoidable", "flag", "wrong flag"] = (
+        Field(
+            description="first (safe by the rules); certain (no placement had a mine there); "
+            "best (a guess when no cell was safe, as safe as the safest cell); guess (riskier "
+            "than the safest, with no safe cell); avoidable (a guess while a cell was "
+            "certainly safe); flag or wrong flag."
+        )
+    )
+    probability: float | None = Field(description="Its chance of a mine then (a reveal).")
+    safest: float | None = Field(description="The lowest chance of a mine anywhere then.")
+    safe: int = Field(description="How many cells were certainly safe then.")
+    text: str
+
+
+class ReviewOut(_Model):
+    """A finished game, move by move."""
+
+    moves: list[ReviewMove]
+    guesses: list[float] = Field(description="The chance of a mine at each guess taken.")
+    mines: int

@@ -41,7 +41,7 @@ from ..rules import parse_rules, play
 from ..text import visible
 from .errors import RequestError
 
-__all__ = ["POLICY", "REASONS", "RULES", "Watch", "players", "steps_of", "watch"]
+__all__ = ["POLICY", "REASONS", "RULES", "Watch", "Watched", "players", "steps_of", "watch"]
 
 POLICY: Final = "policy:best"
 """The player that is classic play's sweep and ``best`` policy, with its reasons."""
@@ -93,6 +93,37 @@ class Watch:
     """More keyword arguments for the no-guess generator (a technique)."""
 
 
+@dataclass
+class Watched:
+    """A watched game kept by the server: its steps, how many the page has been sent, and
+    its board (for a take-over; never sent)."""
+
+    rows: int
+    cols: int
+    mines: int
+    player: str
+    note: str
+    steps: list[dict[str, Any]]
+    status: str
+    guesses: int
+    layout: tuple[Cell, ...] = ()
+    """The board's mines."""
+    taken: int = 0
+
+    def meta(self, key: str) -> dict[str, Any]:
+        """What the page is told of the watched game."""
+        return {
+            "id": key,
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "player": self.player,
+            "note": self.note,
+            "total": len(self.steps),
+            "step": self.taken,
+        }
+
+
 def players() -> list[str]:
     """Every player there is: :data:`POLICY`, the registered agents, :data:`RULES`.
 
@@ -139,11 +170,13 @@ def watch(spec: Watch) -> dict[str, Any]:
             agent(spec.player).play(game, rng)
         guesses = sum(1 for e in game.record.events if isinstance(e, Reveal) and e.guess)
         note = f"the {spec.player} agent"
+    assert game.board is not None
     return {
         "steps": steps_of(game.record),
         "status": game.status.value,
         "guesses": guesses,
         "note": note + rated,
+        "layout": sorted(game.board.mines),
     }
 
 
@@ -164,9 +197,10 @@ def steps_of(record: GameRecord) -> list[dict[str, Any]]:
     >>> _ = game.reveal(1, reason="clue")
     >>> for step in steps_of(game.record):
     ...     print(step["text"])
-    Revealed (0, 0): clue 0. Why: start, the start cell, safe by the rules.
-    Flagged (0, 2). Why: clue, counting: one clue's count decides it.
-    Revealed (0, 1): clue 1. Why: clue, counting: one clue's count decides it. The game is won.
+    Revealed row 1, column 1: clue 0. Why: start, the start cell, safe by the rules.
+    Flagged row 1, column 3. Why: clue, counting: one clue's count decides it.
+    Revealed row 1, column 2: clue 1. Why: clue, counting: one clue's count decides it. The \
+game is won.
     """
     cols = record.header.cols
     steps: list[dict[str, Any]] = []
@@ -250,6 +284,7 @@ def _rules(spec: Watch) -> dict[str, Any]:
         "guesses": result.guesses,
         "note": f"S4 rules ({len(ruleset.rules)} rule(s)){rated}: {result.finish.value}, "
         f"score {result.score:g}",
+        "layout": sorted(game.board.mines),
     }
 
 
@@ -270,7 +305,7 @@ def _text(step: dict[str, Any]) -> str:
     if step["kind"] == "reveal":
         value = step["revealed"][0][2]
         said = "a mine" if value == MINE else f"clue {value}"
-        text = f"Revealed ({row}, {col}): {said}"
+        text = f"Revealed row {row + 1}, column {col + 1}: {said}"
         more = len(step["revealed"]) - 1
         if more:
             text += f", and {more} more cell(s) around the zero"
@@ -280,7 +315,7 @@ def _text(step: dict[str, Any]) -> str:
             parts.append("A guess" + ("" if p is None else f", mine probability {p:.1%}") + ".")
     else:
         did = "Flagged" if step["kind"] == "flag" else "Took the flag off"
-        parts.append(f"{did} ({row}, {col}).")
+        parts.append(f"{did} row {row + 1}, column {col + 1}.")
     reason = step["reason"]
     if reason is not None:
         meaning = REASONS.get(reason)

@@ -1,4 +1,5 @@
-"""Shared by the web tests: positions cut from real boards, and a brute-force judge of them."""
+"""Shared by the web tests: positions cut from real boards, a brute-force judge of them, and the
+page in headless Chromium (:class:`Tab`, the ``server`` and ``tab`` fixtures)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,17 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import pytest
 
 from mineshafted.board import MINE, Board, PartialGrid
+
+from ..replay.test_browser import browser  # noqa: F401 - the shared headless Chromium
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Request, Route
 
 
 @dataclass(frozen=True)
@@ -127,3 +137,96 @@ class Brute:
             for cell, bit in self.bit.items()
             if len({bool(a & bit) for a in every}) == 2
         ]
+
+
+GLYPHS = {"?": None, "F": None, "*": -1, ".": 0, **{str(n): n for n in range(1, 9)}}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The app on a free port of this machine, with a generous budget (no verdict here
+    depends on speed)."""
+    pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+    from mineshafted.web.limits import Limits
+    from mineshafted.web.server import in_background
+
+    with in_background(Limits(seconds=30.0, workers=2)) as url:
+        yield url
+
+
+class Tab:
+    """One page of the live environment, watching for console errors and requests."""
+
+    def __init__(self, page: Page, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.route("**/*", self._route)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+
+    def _route(self, route: Route, request: Request) -> None:
+        if request.url.startswith(self.origin + "/") or request.url.startswith("blob:"):
+            route.continue_()
+        else:
+            self.outside.append(request.url)
+            route.abort()
+
+    def js(self, expression: str, arg: object = None) -> Any:
+        return self.page.evaluate(expression, arg)
+
+    def glyphs(self, board: str) -> list[str]:
+        return list(
+            self.js(f"Array.from(document.querySelectorAll('#{board} .c'), e => e.dataset.s)")
+        )
+
+    def grid(self, board: str) -> list[list[int | None]]:
+        """What the board shows, as a position's grid (flags unknown)."""
+        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
+        cells = [GLYPHS[g] for g in self.glyphs(board)]
+        return [cells[r : r + cols] for r in range(0, len(cells), cols)]
+
+    def cell(self, board: str, r: int, c: int) -> str:
+        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
+        return f"#{board} .c >> nth={r * cols + c}"
+
+    def marked(self, board: str, cls: str) -> list[list[int]]:
+        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
+        found = self.js(
+            f"Array.from(document.querySelectorAll('#{board} .c'))"
+            f".map((e, i) => e.classList.contains('{cls}') ? i : -1).filter(i => i >= 0)"
+        )
+        return [[i // cols, i % cols] for i in found]
+
+    def settle(self) -> None:
+        """Wait until the page has no request in flight, nor one about to be made."""
+        self.page.wait_for_function("() => window.mineshafted.idle()")
+
+    def new_game(self, **choices: str) -> None:
+        for name, value in choices.items():
+            field = f"#play-{name}"
+            if name in ("seed",):
+                self.page.check("#play-use-seed")
+                self.page.fill(field, value)
+            else:
+                self.page.select_option(field, value)
+        self.page.click("#play-new")
+        self.settle()
+
+
+_STATE = {"play-board": "playBoard", "an-board": "anBoard", "w-board": "wBoard"}
+
+
+@pytest.fixture
+def tab(browser: Browser, server: str) -> Iterator[Tab]:  # noqa: F811
+    """A fresh page; afterwards, no console error and nothing asked of another server."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    opened = Tab(page, server)
+    yield opened
+    page.close()
+    assert opened.errors == []
+    assert opened.outside == []

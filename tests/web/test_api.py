@@ -94,6 +94,7 @@ def test_the_api_document_lists_every_endpoint(client: TestClient) -> None:
         ("post", "/api/analyze"),
         ("post", "/api/explain"),
         ("post", "/api/load"),
+        ("post", "/api/knowledge"),
         ("get", "/api/config"),
         ("post", "/api/games"),
         ("get", "/api/games/{key}"),
@@ -102,9 +103,11 @@ def test_the_api_document_lists_every_endpoint(client: TestClient) -> None:
         ("post", "/api/games/{key}/flag"),
         ("post", "/api/games/{key}/chord"),
         ("post", "/api/games/{key}/hint"),
+        ("post", "/api/games/{key}/review"),
         ("post", "/api/watch"),
         ("get", "/api/watch/{key}"),
         ("post", "/api/watch/{key}/step"),
+        ("post", "/api/watch/{key}/takeover"),
     }
     found = {(m, p) for p, ops in document["paths"].items() for m in ops}
     assert found == wanted
@@ -126,7 +129,7 @@ def test_a_bug_is_a_500_in_one_line_without_its_traceback(
     def broken() -> None:
         raise RuntimeError("a bug\nTraceback (most recent call last): secret")
 
-    monkeypatch.setattr("mineshafted.web.app.first_hint", broken)
+    monkeypatch.setattr("mineshafted.web.routes.play.first_hint", broken)
     app = create_app(Limits(workers=1))
     with TestClient(app, raise_server_exceptions=False) as buggy:
         game = _post(buggy, "/api/games", {"rows": 9, "cols": 9, "mines": 10}).json()
@@ -602,7 +605,7 @@ def test_a_board_of_more_than_40000_cells_is_refused(client: TestClient) -> None
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({}, "cell: null is not a cell"),
+        ({}, "cell: missing"),
         ({"cell": [9, 0]}, "cell: [9, 0] is off the 9x9 board"),
         ({"cell": [-1, 0]}, "cell: [-1, 0] is off the 9x9 board"),
         ({"cell": "a1"}, 'cell: "a1" is not a cell'),
@@ -862,3 +865,69 @@ def test_watch_plays_the_largest_board_it_admits_at_expert_density() -> None:
         while len(steps) < total:
             steps += _post(default, f"/api/watch/{key}/step", {"count": 1000}).json()["steps"]
         assert steps[-1]["status"] in ("won", "lost") and len(steps[-1]["mines"]) == 8250
+
+
+# -- what the policy knows, reviews, take-overs ------------------------------------------------
+
+
+def test_knowledge_answers_the_librarys_figures(client: TestClient) -> None:
+    from mineshafted.web.analysis import position_odds
+    from mineshafted.web.knowledge import knowledge
+
+    grid = [[1, -1, None, None, None]]
+    answer = schema.KnowledgeOut.model_validate(
+        _post(client, "/api/knowledge", {"board": grid, "mines": 2}).json()
+    )
+    assert answer.model_dump() == knowledge(grid, 2, position_odds(grid, 2))
+    assert answer.endgame is not None and answer.endgame.chance == 2 / 3
+    assert "not a clue" in _error(
+        _post(client, "/api/knowledge", {"board": [[9]], "mines": 0}), 422
+    )
+
+
+def test_a_review_waits_for_the_end_then_judges_every_move(client: TestClient) -> None:
+    from mineshafted.web.games import LiveGame, Settings
+
+    game = _new(client, seed=3)
+    url = f"/api/games/{game['id']}"
+    _post(client, f"{url}/reveal", {"cell": [0, 0]})
+    assert "finish the game first" in _error(client.post(f"{url}/review"), 409)
+    engine = LiveGame(Settings(9, 9, 10, seed=3))
+    engine.reveal((0, 0))
+    assert engine.game is not None and engine.game.board is not None
+    mine = list(divmod(min(engine.game.board.mines), 9))
+    lost = _post(client, f"{url}/reveal", {"cell": mine}).json()
+    assert lost["clicks"] == 2 and lost["bbbv"] > 0 and lost["efficiency"] is None
+    judged = schema.ReviewOut.model_validate(client.post(f"{url}/review").json())
+    assert judged.moves[0].verdict == "first" and len(judged.moves) == 2
+    assert judged.moves[1].cell == mine and judged.guesses == [judged.moves[1].probability]
+
+
+def test_take_over_plays_on_from_a_step_the_page_was_sent(client: TestClient) -> None:
+    made = _post(
+        client,
+        "/api/watch",
+        {"player": "policy:best", "rows": 9, "cols": 9, "mines": 10, "seed": 2},
+    ).json()
+    key = made["id"]
+    assert "past the 0 step(s) sent" in _error(
+        _post(client, f"/api/watch/{key}/takeover", {"step": 1}), 422
+    )
+    steps = _post(client, f"/api/watch/{key}/step", {"count": 3}).json()["steps"]
+    game = schema.GameOut.model_validate(
+        _post(client, f"/api/watch/{key}/takeover", {"step": 3}).json()
+    )
+    assert game.origin == "watch" and game.status == "playing"
+    revealed = {(r, c): v for step in steps for r, c, v in step["revealed"]}
+    shown = {
+        (r, c): v for r, row in enumerate(game.board) for c, v in enumerate(row) if v is not None
+    }
+    assert shown == revealed
+    assert game.flagged == [s["cell"] for s in steps if s["kind"] == "flag"]
+    hidden = next(
+        [r, c] for r, row in enumerate(game.board) for c, v in enumerate(row) if v is None
+    )
+    assert client.post(f"/api/games/{game.id}/flag", json={"cell": hidden}).status_code == 200
+    assert "step: -1 is not in 0..1,000,000" in _error(
+        _post(client, f"/api/watch/{key}/takeover", {"step": -1}), 422
+    )

@@ -9,10 +9,7 @@ skip, saying why, without one, and fail instead when ``MINESHAFTED_REQUIRE_BROWS
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import pytest
 from typer.testing import CliRunner
@@ -21,111 +18,19 @@ from mineshafted.cli import app as cli
 from mineshafted.probability import view_odds
 from mineshafted.web import explain
 
-from ..replay.test_browser import browser  # noqa: F401 - the shared headless Chromium
+from .conftest import Tab
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from mineshafted.web.limits import Limits
-from mineshafted.web.server import in_background
 
 pytestmark = pytest.mark.slow  # a real browser: run by CI, left out of `-m "not slow"`
-
-if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, Request, Route
-
-GLYPHS = {"?": None, "F": None, "*": -1, ".": 0, **{str(n): n for n in range(1, 9)}}
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The app on a free port of this machine, with a generous budget (no verdict here
-    depends on speed)."""
-    with in_background(Limits(seconds=30.0, workers=2)) as url:
-        yield url
-
-
-class Tab:
-    """One page of the live environment, watching for console errors and requests."""
-
-    def __init__(self, page: Page, url: str) -> None:
-        self.page = page
-        self.url = url
-        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.route("**/*", self._route)
-        page.goto(url)
-        page.wait_for_selector("body[data-ready='1']")
-
-    def _route(self, route: Route, request: Request) -> None:
-        if request.url.startswith(self.origin + "/") or request.url.startswith("blob:"):
-            route.continue_()
-        else:
-            self.outside.append(request.url)
-            route.abort()
-
-    def js(self, expression: str, arg: object = None) -> Any:
-        return self.page.evaluate(expression, arg)
-
-    def glyphs(self, board: str) -> list[str]:
-        return list(
-            self.js(f"Array.from(document.querySelectorAll('#{board} > .c'), e => e.dataset.s)")
-        )
-
-    def grid(self, board: str) -> list[list[int | None]]:
-        """What the board shows, as a position's grid (flags unknown)."""
-        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
-        cells = [GLYPHS[g] for g in self.glyphs(board)]
-        return [cells[r : r + cols] for r in range(0, len(cells), cols)]
-
-    def cell(self, board: str, r: int, c: int) -> str:
-        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
-        return f"#{board} > .c >> nth={r * cols + c}"
-
-    def marked(self, board: str, cls: str) -> list[list[int]]:
-        cols = int(self.js(f"window.mineshafted.{_STATE[board]}.cols"))
-        found = self.js(
-            f"Array.from(document.querySelectorAll('#{board} > .c'))"
-            f".map((e, i) => e.classList.contains('{cls}') ? i : -1).filter(i => i >= 0)"
-        )
-        return [[i // cols, i % cols] for i in found]
-
-    def settle(self) -> None:
-        """Wait until the page has no request in flight, nor one about to be made."""
-        self.page.wait_for_function("() => window.mineshafted.idle()")
-
-    def new_game(self, **choices: str) -> None:
-        for name, value in choices.items():
-            field = f"#play-{name}"
-            if name in ("seed",):
-                self.page.fill(field, value)
-            else:
-                self.page.select_option(field, value)
-        self.page.click("#play-new")
-        self.settle()
-
-
-_STATE = {"play-board": "playBoard", "an-board": "anBoard", "w-board": "wBoard"}
-
-
-@pytest.fixture
-def tab(browser: Browser, server: str) -> Iterator[Tab]:  # noqa: F811
-    """A fresh page; afterwards, no console error and nothing asked of another server."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    opened = Tab(page, server)
-    yield opened
-    page.close()
-    assert opened.errors == []
-    assert opened.outside == []
 
 
 def test_a_no_guess_game_is_won_using_only_hints(tab: Tab) -> None:
     tab.new_game(kind="no-guess", seed="8")
     for _ in range(81):
         tab.page.click("#play-hint")
-        hinted = tab.page.wait_for_selector("#play-board > .c.hint")
+        hinted = tab.page.wait_for_selector("#play-board   .c.hint")
         assert hinted is not None
         assert "is safe" in tab.page.inner_text("#play-say") or "Start at" in tab.page.inner_text(
             "#play-say"
@@ -144,10 +49,10 @@ def test_the_heat_map_shows_each_unknown_cells_exact_odds(tab: Tab) -> None:
     tab.page.click(tab.cell("play-board", 8, 8))
     tab.settle()
     tab.page.keyboard.press("m")
-    tab.page.wait_for_selector("#play-board > .c[data-p]")
+    tab.page.wait_for_selector("#play-board   .c[data-p]")
     tab.settle()
     shown = tab.js(
-        "Object.fromEntries(Array.from(document.querySelectorAll('#play-board > .c'))"
+        "Object.fromEntries(Array.from(document.querySelectorAll('#play-board   .c'))"
         ".map((e, i) => [i, e.dataset.p]).filter(([i, p]) => p !== undefined)"
         ".map(([i, p]) => [String(i), Number(p)]))"
     )
@@ -155,7 +60,7 @@ def test_the_heat_map_shows_each_unknown_cells_exact_odds(tab: Tab) -> None:
     assert shown == {str(cell): p for cell, p in odds.items()}
     assert any(0 < p < 1 for p in shown.values())
     tab.page.keyboard.press("m")
-    assert tab.js("document.querySelectorAll('#play-board > .c[data-p]').length") == 0
+    assert tab.js("document.querySelectorAll('#play-board   .c[data-p]').length") == 0
 
 
 def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
@@ -180,7 +85,7 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
     r, c = divmod(undecided, cols)
     tab.page.click(tab.cell("play-board", r, c))
     tab.settle()
-    assert f"({r}, {c}) is not decided" in tab.page.inner_text("#play-say")
+    assert f"Row {r + 1}, column {c + 1} is not decided" in tab.page.inner_text("#play-say")
     assert tab.marked("play-board", "why-clue") == []
     tab.page.keyboard.press("Escape")
     assert tab.page.get_attribute("#play-why", "aria-pressed") == "false"
@@ -215,7 +120,7 @@ def test_the_editor_pastes_edits_and_exports_a_position_the_command_reads(
     assert printed.exit_code == 0, printed.output
     command = json.loads(printed.stdout)["probabilities"]
     shown = tab.js(
-        "Array.from(document.querySelectorAll('#an-board > .c'), e => e.dataset.p === undefined"
+        "Array.from(document.querySelectorAll('#an-board   .c'), e => e.dataset.p === undefined"
         " ? null : Number(e.dataset.p))"
     )
     unknown = [

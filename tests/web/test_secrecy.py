@@ -29,6 +29,8 @@ from mineshafted.board import MINE
 from mineshafted.web.app import create_app
 from mineshafted.web.games import LiveGame, Settings
 from mineshafted.web.limits import Limits
+from mineshafted.web.routes import ROUTERS
+from mineshafted.web.routes.page import ASSETS
 
 ROWS, COLS, MINES = 8, 8, 10
 FIRST = (0, 0)
@@ -91,13 +93,12 @@ def _calls(safe: tuple[int, int]) -> dict[tuple[str, str], list[Call]]:
     view["board"][0][0] = 0  # a position only: analyses never see the game at all
     get = lambda path: lambda client, key: client.get(path.format(key=key))  # noqa: E731
     head = lambda path: lambda client, key: client.head(path.format(key=key))  # noqa: E731
+    assets: dict[tuple[str, str], list[Call]] = {}
+    for path in ASSETS:
+        assets[("GET", path)] = [get(path)]
+        assets[("HEAD", path)] = [head(path)]
     return {
-        ("GET", "/"): [get("/")],
-        ("HEAD", "/"): [head("/")],
-        ("GET", "/app.js"): [get("/app.js")],
-        ("HEAD", "/app.js"): [head("/app.js")],
-        ("GET", "/app.css"): [get("/app.css")],
-        ("HEAD", "/app.css"): [head("/app.css")],
+        **assets,
         ("GET", "/api"): [get("/api")],
         ("HEAD", "/api"): [head("/api")],
         ("GET", "/openapi.json"): [get("/openapi.json")],
@@ -106,6 +107,7 @@ def _calls(safe: tuple[int, int]) -> dict[tuple[str, str], list[Call]]:
         ("POST", "/api/analyze"): [_post("/api/analyze", view)],
         ("POST", "/api/explain"): [_post("/api/explain", {**view, "cell": [1, 1]})],
         ("POST", "/api/load"): [_post("/api/load", {"text": "0??\n???"})],
+        ("POST", "/api/knowledge"): [_post("/api/knowledge", view)],
         ("POST", "/api/games"): [_post("/api/games", {"rows": ROWS, "cols": COLS, "mines": 3})],
         ("GET", "/api/games/{key}"): [get("/api/games/{key}")],
         ("POST", "/api/games/{key}/reveal"): [
@@ -120,23 +122,41 @@ def _calls(safe: tuple[int, int]) -> dict[tuple[str, str], list[Call]]:
             _post("/api/games/{key}/chord", {"cell": [0, 0]}),
         ],
         ("POST", "/api/games/{key}/hint"): [_post("/api/games/{key}/hint")],
+        ("POST", "/api/games/{key}/review"): [_post("/api/games/{key}/review")],
         ("POST", "/api/watch"): [
             _post("/api/watch", {"player": "policy:best", "game": "{key}"}),
             _post("/api/watch", {"player": "rules", "rules": "x", "game": "{key}"}),
         ],
         ("GET", "/api/watch/{key}"): [get("/api/watch/{key}")],
         ("POST", "/api/watch/{key}/step"): [_post("/api/watch/{key}/step", {"count": 1000})],
+        ("POST", "/api/watch/{key}/takeover"): [
+            _post("/api/watch/{key}/takeover", {"step": 0}),
+        ],
         ("DELETE", "/api/games/{key}"): [lambda client, key: client.delete(f"/api/games/{key}")],
     }
 
 
 def _routes(app: FastAPI) -> list[tuple[str, str]]:
-    """Every (method, path) the app answers."""
-    found = []
-    for route in app.routes:
-        for method in sorted(getattr(route, "methods", None) or ()):
-            found.append((method, getattr(route, "path", "")))
-    return found
+    """Every (method, path) the app answers, through the routers it includes."""
+    found: list[tuple[str, str]] = []
+
+    def walk(routes: list[Any]) -> None:
+        for route in routes:
+            included = getattr(route, "original_router", None)  # FastAPI's included router
+            if included is not None:
+                walk(included.routes)
+                continue
+            methods = getattr(route, "methods", None)
+            assert methods, f"a route of an unknown kind: {route!r}"
+            for method in sorted(methods):
+                found.append((method, getattr(route, "path", "")))
+
+    walk(list(app.routes))
+    for router in ROUTERS:  # whatever FastAPI's layout, every router's routes are counted
+        for route in router.routes:
+            for method in sorted(getattr(route, "methods", None) or ()):
+                found.append((method, getattr(route, "path", "")))
+    return sorted(set(found))
 
 
 def _same(answer: Any, key: str) -> tuple[int, Any]:

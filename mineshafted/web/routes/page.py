@@ -1,0 +1,86 @@
+"""The page's routes: its files, the API document, and what the server offers."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any, Final
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from .. import schema
+from ..apipage import api_page
+from ..context import Served
+from ..games import LEVELS
+from ..limits import MAX_GAME_CELLS
+from ..watching import players
+
+__all__ = ["ASSETS", "router"]
+
+ASSETS: Final = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.css": ("app.css", "text/css; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/shared.js": ("shared.js", "text/javascript; charset=utf-8"),
+    "/play.js": ("play.js", "text/javascript; charset=utf-8"),
+    "/analyse.js": ("analyse.js", "text/javascript; charset=utf-8"),
+    "/watch.js": ("watch.js", "text/javascript; charset=utf-8"),
+}
+"""The page's files, read once from the package when the app is made: no request reads a
+file. ``app.js`` starts the page and its tabs; each tab has its own script (a new tab adds
+its own here), and ``shared.js`` the board and the API client they share."""
+
+router = APIRouter()
+
+
+def _asset(name: str) -> bytes:
+    """One of the page's files, from the package."""
+    return resources.files(__package__.rsplit(".", 1)[0]).joinpath("static", name).read_bytes()
+
+
+def _static(content: bytes, kind: str) -> Callable[[], Awaitable[Response]]:
+    """An endpoint answering one of the page's files."""
+
+    async def asset() -> Response:
+        return Response(content, media_type=kind)
+
+    return asset
+
+
+for _path, (_name, _kind) in ASSETS.items():
+    router.add_api_route(
+        _path, _static(_asset(_name), _kind), methods=["GET"], include_in_schema=False
+    )
+
+
+@router.get("/api", include_in_schema=False)
+async def api_document(request: Request) -> HTMLResponse:
+    """The API's document as a page."""
+    state = request.app.state
+    if getattr(state, "api_page", None) is None:
+        state.api_page = api_page(request.app.openapi())
+    return HTMLResponse(state.api_page)
+
+
+@router.get("/api/config", response_model=schema.ConfigOut, summary="What the server offers")
+async def config(served: Served) -> dict[str, Any]:
+    """The players Watch offers, the techniques a no-guess board can be made for, the classic
+    levels and the limits."""
+    limits = served.limits
+    return {
+        "players": players(),
+        "techniques": schema.techniques(),
+        "levels": {name: list(level) for name, level in LEVELS.items()},
+        "limits": {
+            "seconds": limits.seconds,
+            "watch_seconds": limits.watch_seconds,
+            "body_bytes": limits.body,
+            "head_seconds": limits.head_seconds,
+            "body_seconds": limits.body_seconds,
+            "game_cells": MAX_GAME_CELLS,
+            "games": limits.games,
+            "keep_seconds": limits.keep,
+            "idle_seconds": limits.idle,
+        },
+    }
