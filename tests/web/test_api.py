@@ -844,12 +844,6 @@ def test_a_step_refuses_a_bad_count_and_an_unknown_watch(client: TestClient) -> 
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=False,
-    reason="recording a solve grows with the square of the board until issue 34's fix (another "
-    "branch): this game takes about 37 s of its 60 s budget here, and may pass it when the "
-    "machine is loaded",
-)
 def test_watch_plays_the_largest_board_it_admits_at_expert_density() -> None:
     # Watch's only limit is its 40,000 cells: under the default limits, a 200x200 board with
     # expert density (8,250 mines) is played to its end (it was refused past the 5 s budget).
