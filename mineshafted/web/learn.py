@@ -1,0 +1,127 @@
+"""Learn: the tab that steps through AC-3 (and count, and subset) as the assignment tells it:
+its endpoints, and its script and style.
+
+``POST /api/learn`` answers the events of ``mineshafted trace --json`` for a shipped puzzle or
+a position (computed by :func:`.tracing.traced` in a worker, under the compute budget);
+``GET /api/learn/puzzles`` lists the shipped puzzles it takes. The page's script
+(``/learn.js``) replays the events forward and back; nothing of a live game is traced.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any, Final
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from .errors import RequestError
+from .tracing import CELLS, EVENTS, SAMPLE, catalogue
+
+__all__ = ["JOB", "router"]
+
+JOB: Final = "learn"
+"""The name of the trace's job among the workers' jobs (:data:`.jobs.JOBS`)."""
+
+SLOW: Final = ": the trace is too long to compute here; mineshafted trace shows it"
+"""What a trace past the compute budget is told, after the budget."""
+
+ASSETS: Final = {
+    "/learn.js": ("learn.js", "text/javascript; charset=utf-8"),
+    "/learn.css": ("learn.css", "text/css; charset=utf-8"),
+}
+"""The tab's files, read once from the package when this module is imported."""
+
+router = APIRouter()
+
+
+class LearnIn(BaseModel):
+    """What to trace: a shipped puzzle (from its start, or ``start``) or a position."""
+
+    puzzle: str | None = Field(None, description="A shipped puzzle's name, as listed.")
+    start: list[int] | None = Field(None, description="The first move, [row, column].")
+    board: list[list[int | None]] | None = Field(
+        None, description="A position: clues 0-8, -1 a known mine, null unknown."
+    )
+    mines: int | None = Field(None, description="The position's mine total (shown only).")
+    technique: str = Field("ac3", description="ac3, subset or count.")
+
+
+class LearnOut(BaseModel):
+    """A trace: the events of ``mineshafted trace --json``."""
+
+    name: str | None = Field(description="The puzzle's name; null for a position.")
+    events: list[dict[str, Any]] = Field(
+        description="The events, in order (their fields: docs/guides/learn.md)."
+    )
+
+
+class PuzzleOut(BaseModel):
+    """A shipped puzzle the tab can trace."""
+
+    name: str
+    title: str | None
+    rows: int
+    cols: int
+    mines: int
+
+
+class PuzzlesOut(BaseModel):
+    """The shipped puzzles, and the tab's bounds."""
+
+    sample: str = Field(description="The assignment's 4x3 sample's name.")
+    puzzles: list[PuzzleOut]
+    cells: int = Field(description="The most cells a traced board may have.")
+    events: int = Field(description="The most events a trace may have.")
+
+
+@router.get(
+    "/api/learn/puzzles", response_model=PuzzlesOut, summary="The shipped puzzles Learn traces"
+)
+async def puzzles() -> dict[str, Any]:
+    """Every shipped puzzle of at most `cells` cells, the assignment's sample first."""
+    listed = await run_in_threadpool(catalogue)
+    return {"sample": SAMPLE, "puzzles": listed, "cells": CELLS, "events": EVENTS}
+
+
+@router.post(
+    "/api/learn",
+    response_model=LearnOut,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": LearnIn.model_json_schema()}},
+        }
+    },
+    summary="A solve step by step: the events of mineshafted trace --json",
+)
+async def learn(request: Request) -> Response:
+    """A shipped puzzle played from its start, or a position (one round: nothing to explore),
+    with AC-3 (or count, or subset): every variable, arc, revision and decision."""
+    workers = getattr(request.app.state, "workers", None)
+    if workers is None:
+        raise RequestError(503, "the server is not running its workers")
+    answer = await workers.compute(
+        JOB, await request.body(), slow=SLOW, arrived=getattr(request.state, "arrived", None)
+    )
+    return Response(answer, media_type="application/json")
+
+
+def _asset(name: str) -> bytes:
+    """One of the tab's files, from the package."""
+    return resources.files(__package__).joinpath("static", name).read_bytes()
+
+
+def _serve(content: bytes, kind: str) -> Any:
+    async def asset() -> Response:
+        return Response(content, media_type=kind)
+
+    return asset
+
+
+for _path, (_name, _kind) in ASSETS.items():
+    router.add_api_route(
+        _path, _serve(_asset(_name), _kind), methods=["GET"], include_in_schema=False
+    )
