@@ -46,6 +46,7 @@ from .errors import RequestError
 from .games import LiveGame, Settings, Store
 from .guard import CSP, HEADERS, ClientGone, Guard, refusal_body
 from .hints import first_hint
+from .learn import router as learn_router
 from .limits import MAX_GAME_CELLS, MAX_SEED, Limits
 from .watching import RULES, Watch, players
 from .workers import Workers
@@ -201,6 +202,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         requests=limits.requests,
     )
     _handlers(app)
+    app.include_router(learn_router)
 
     async def compute(
         request: Request, job: str, argument: object, *, seconds: float | None = None

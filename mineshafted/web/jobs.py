@@ -18,6 +18,7 @@ from .errors import RequestError
 from .explanation import explain
 from .hints import hint
 from .loading import load
+from .tracing import traced
 from .watching import Watch, watch
 
 __all__ = ["JOBS", "answer"]
@@ -97,6 +98,7 @@ JOBS: dict[str, Callable[[Any], Any]] = {
     "hint": _hint,
     "generate": _generate,
     "watch": _watch,
+    "learn": traced,
     "echo": _echo,
     "sleep": _sleep,
 }
