@@ -53,8 +53,9 @@ class LearnOut(BaseModel):
     """A trace: the events of ``mineshafted trace --json``."""
 
     name: str | None = Field(description="The puzzle's name; null for a position.")
-    events: list[dict[str, Any]] = Field(
-        description="The events, in order (their fields: docs/guides/learn.md)."
+    events: list[Any] = Field(
+        description="The events, in order: JSON objects whose fields docs/guides/learn.md "
+        "gives, exactly the lines of mineshafted trace --json."
     )
 
 

@@ -75,7 +75,7 @@ function build() {
     el("div", { class: "controls", id: "learn-steps" },
       el("button", { id: "learn-back", title: "Undo the last step", text: "\u25C0 Back" }),
       el("button", { id: "learn-reset", title: "Back to the board before the first move",
-        text: "\u23EE Start" }),
+        text: "\u25C0\u25C0 Start" }),
       el("button", { id: "learn-fine", title: "One event", text: "Fine step" }),
       el("button", { id: "learn-step", title: "One arc: taken, revised, arcs put back",
         text: "Step (one arc)" }),
@@ -267,7 +267,8 @@ function render() {
     const shown = value === null ? "" : value === -1 ? "\u2691" : value === 0 ? "\u00b7" : String(value);
     cell.lastChild.textContent = shown;
     cell.className = "lc" + (value === null ? " hidden" : value === -1 ? " mine" : " v" + value) +
-      (decided ? (decided.mine ? " decided-mine" : " decided-safe") : "") +
+      (decided && decided.mine ? " decided-mine" : "") +
+      (decided && !decided.mine && value === null ? " decided-safe" : "") +
       (i === x ? " x" : "") + (i === y ? " y" : "") + (shared.has(i) ? " shared" : "") +
       (s.vars && s.vars.has(i) ? " variable" : "");
     cell.dataset.s = value === null ? "?" : value === -1 ? "*" : String(value);
@@ -283,7 +284,9 @@ function render() {
   queue(s);
   $("learn-at").textContent = L.at + " / " + (L.events.length - 1);
   $("learn-round-no").textContent = String(s.round);
-  $("learn-say").textContent = describe(e, s);
+  const before = L.events[L.at - 1];  // a requeue is said with the revision that caused it
+  $("learn-say").textContent = (e && e.event === "requeue" ? describe(before, s) + " " : "") +
+    describe(e, s);
   const atEnd = L.at >= L.events.length - 1;
   for (const id of ["learn-fine", "learn-step", "learn-round", "learn-run"]) { $(id).disabled = atEnd; }
   $("learn-back").disabled = L.history.length === 0;
@@ -304,10 +307,11 @@ function domains(s) {
     for (const value of v.values) {
       const text = written(value.mined, v.cells);
       if (value.removed) {
-        values.append(el("s", { class: "gone", title: "removed by the arc " + pair(value.removed),
-          text: text }), el("sub", { text: pair(value.removed) }), " ");
+        values.append(el("span", { class: "value" }, el("s", { class: "gone",
+          title: "removed by the arc " + pair(value.removed), text: text }),
+        el("sub", { text: pair(value.removed) })), " ");
       } else {
-        values.append(el("span", { class: "kept", text: text }), " ");
+        values.append(el("span", { class: "value" }, el("span", { class: "kept", text: text })), " ");
       }
     }
     const kept = v.values.filter((value) => !value.removed).map((value) => written(value.mined, v.cells));
@@ -330,6 +334,7 @@ function queue(s) {
   const ol = $("learn-queue");
   ol.textContent = "";
   for (const arc of s.queue.slice(0, 200)) { ol.append(el("li", { text: pair(arc) })); }
+  if (s.vars && !s.queue.length) { ol.append(el("li", { class: "empty", text: "empty" })); }
   if (s.queue.length > 200) { ol.append(el("li", { text: "\u2026 " + (s.queue.length - 200) + " more" })); }
   const arcs = $("learn-arcs");
   arcs.textContent = "";
