@@ -5,6 +5,9 @@ in one line, exit 2."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -252,3 +255,58 @@ def test_a_name_from_the_file_is_printed_escaped(tmp_path: Path) -> None:
     path = _write(tmp_path / "named.json", {"board": SAMPLE, "name": "x\x1b[2Jy"})
     out = _run(path)
     assert out.startswith("x\\x1b[2Jy: 4x3") and "\x1b" not in out
+
+
+# -- the students' guide shows the real output ------------------------------------------------
+
+GUIDE = ROOT / "docs" / "guides" / "learn.md"
+
+
+def _examples() -> list[tuple[str, str]]:
+    """Each ``$ mineshafted trace ...`` block of the guide: the command and what it shows."""
+    text = GUIDE.read_text(encoding="utf-8")
+    found = []
+    for block in re.findall(r"```text\n(.*?)```", text, flags=re.DOTALL):
+        command, _, shown = block.partition("\n")
+        if command.startswith("$ "):
+            found.append((command[2:], shown))
+    return found
+
+
+@pytest.mark.parametrize(("command", "shown"), _examples(), ids=lambda x: x[:60])
+def test_the_guide_shows_the_commands_real_output(command: str, shown: str) -> None:
+    stdin = None
+    if " | " in command:
+        echoed, _, command = command.partition(" | ")
+        stdin = shlex.split(echoed)[1] + "\n"
+    words = shlex.split(command)
+    assert words[:2] == ["mineshafted", "trace"]
+    result = runner.invoke(app, words[1:], input=stdin)
+    assert result.exit_code == 0, result.output
+    out = result.stdout.replace(str(ROOT) + "/", "")
+    position = 0
+    for chunk in shown.split("...\n"):  # the parts shown, in order, each exactly as printed
+        if chunk:
+            found = out.find(chunk, position)
+            assert found >= 0 and (found == 0 or out[found - 1] == "\n"), chunk
+            position = found + len(chunk)
+    if not shown.endswith("...\n"):
+        assert out.endswith(shown.rsplit("...\n", 1)[-1])
+
+
+def test_the_guide_covers_every_kind_of_event() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    for kind in KINDS:
+        assert f"| `{kind}` |" in text, kind
+
+
+@pytest.mark.slow  # runs the command line in a fresh interpreter
+def test_the_guides_unit_test_for_students_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    (code,) = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.DOTALL)
+    code = code.replace('["mineshafted", ', '[sys.executable, "-m", "mineshafted", ')
+    monkeypatch.chdir(ROOT)
+    scope: dict[str, object] = {"sys": sys}
+    exec(compile(code, str(GUIDE), "exec"), scope)  # the guide's own example, not input
+    test = scope["test_my_ac3_reaches_the_traces_fixed_point"]
+    assert callable(test)
+    test()
