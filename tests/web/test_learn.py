@@ -344,6 +344,10 @@ def test_the_tab_traces_a_pasted_position_and_another_rung(learn: Learn, tmp_pat
     assert learn.events() == traced_by_the_cli(str(path))
     learn.click("run")
     assert "Explored next" not in learn.say() and "2 safe (by 1, 4)" in learn.say()
+    learn.click("analyse")  # the Analyse tab's board (an empty 9x9 when the page opens)
+    learn.page.wait_for_function("() => window.mineshaftedLearn.trace.name === 'the Analyse board'")
+    learn.ready()
+    assert learn.events()[0]["grid"] == [[None] * 9] * 9
     learn.page.select_option("#learn-technique", "subset")
     learn.click("sample")
     learn.page.wait_for_function(
