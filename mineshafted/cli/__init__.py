@@ -31,6 +31,7 @@ from . import (
     rules,
     serve,
     solve,
+    trace,
 )
 from .logs import verbose_logging
 from .usage import NUMBERS, App, Command, show_help_without_command
@@ -53,6 +54,7 @@ app = typer.Typer(
 app.command("solve", help=solve.HELP, cls=Command)(solve.command)
 app.command("generate", help=generate.HELP, cls=Command, context_settings=NUMBERS)(generate.command)
 app.command("rate", help=rate.HELP, cls=Command)(rate.command)
+app.command("trace", help=trace.HELP, cls=Command)(trace.command)
 app.command("grade", help=grade.HELP, cls=Command)(grade.command)
 app.command("probabilities", help=probabilities.HELP, cls=Command)(probabilities.command)
 app.command("play", help=play.HELP, cls=Command, context_settings=NUMBERS)(play.command)

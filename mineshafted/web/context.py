@@ -31,6 +31,7 @@ SLOW: Final = {
     "generate": ": no no-guess board was made in time; lower the density",
     "watch": ": the player did not finish the board in time",
     "load": ": the text is too large",
+    "learn": ": the trace is too long to compute here; mineshafted trace shows it",
 }
 """What a job past the compute budget is told, after the budget."""
 

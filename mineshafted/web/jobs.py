@@ -21,6 +21,7 @@ from .knowledge import knowledge
 from .loading import load
 from .requests import LoadIn
 from .review import review
+from .tracing import traced
 from .watching import Watch, watch
 
 __all__ = ["JOBS", "answer"]
@@ -108,6 +109,7 @@ JOBS: dict[str, Callable[[Any], Any]] = {
     "review": _review,
     "generate": _generate,
     "watch": _watch,
+    "learn": traced,
     "echo": _echo,
     "sleep": _sleep,
 }

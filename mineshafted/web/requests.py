@@ -31,6 +31,7 @@ __all__ = [
     "CellIn",
     "ExplainIn",
     "GameIn",
+    "LearnIn",
     "LoadIn",
     "PositionIn",
     "StepIn",
@@ -317,3 +318,40 @@ class TakeOverIn(_In):
         description="How many of the watched game's steps are played before the page takes "
         "over (at most the steps it has been sent)."
     )
+
+
+class LearnIn(_In):
+    """What the Learn tab traces: a shipped puzzle (from its start, or ``start``) or a
+    position (its clues revealed; one round)."""
+
+    puzzle: Annotated[str, Strict()] | None = Field(
+        None, description="A shipped puzzle's name, as GET /api/learn/puzzles lists it."
+    )
+    start: Cell | None = Field(None, description="The first move, [row, column] (a puzzle's).")
+    board: Grid | None = Field(
+        None, description="A position: clues 0-8, -1 a known mine, null unknown."
+    )
+    mines: Annotated[int, Strict()] | None = Field(
+        None, description="The position's mine total, 0 or more (shown only)."
+    )
+    technique: Literal["count", "subset", "ac3"] = Field(
+        "ac3", description="The rung traced: ac3, subset or count."
+    )
+
+    @model_validator(mode="after")
+    def _one(self) -> LearnIn:
+        if (self.puzzle is None) == (self.board is None):
+            raise PydanticCustomError(
+                "one", "puzzle, board: give one: a shipped puzzle's name or a position"
+            )
+        if self.puzzle is not None and self.mines is not None:
+            raise PydanticCustomError("mines", "mines: only for a position")
+        if self.mines is not None and self.mines < 0:
+            raise PydanticCustomError(
+                "mines", "mines: {mines} is not an integer 0 or more", {"mines": self.mines}
+            )
+        if self.board is not None and self.start is not None:
+            raise PydanticCustomError(
+                "start", "start: a position has no first move: its clues are revealed"
+            )
+        return self

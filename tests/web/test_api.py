@@ -108,6 +108,8 @@ def test_the_api_document_lists_every_endpoint(client: TestClient) -> None:
         ("get", "/api/watch/{key}"),
         ("post", "/api/watch/{key}/step"),
         ("post", "/api/watch/{key}/takeover"),
+        ("post", "/api/learn"),
+        ("get", "/api/learn/puzzles"),
     }
     found = {(m, p) for p, ops in document["paths"].items() for m in ops}
     assert found == wanted

@@ -296,8 +296,9 @@ def test_the_tabs_and_the_grid_speak_aria(tab: Tab) -> None:
         ["tab-play", "play", "true", 0],
         ["tab-analyse", "analyse", "false", -1],
         ["tab-watch", "watch", "false", -1],
+        ["tab-learn", "learn", "false", -1],
     ]
-    for panel in ("play", "analyse", "watch"):
+    for panel in ("play", "analyse", "watch", "learn"):
         assert tab.page.get_attribute(f"#{panel}", "aria-labelledby") == f"tab-{panel}"
     tab.page.focus("#tab-play")
     tab.page.keyboard.press("ArrowRight")

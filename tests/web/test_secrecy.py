@@ -132,6 +132,14 @@ def _calls(safe: tuple[int, int]) -> dict[tuple[str, str], list[Call]]:
         ("POST", "/api/watch/{key}/takeover"): [
             _post("/api/watch/{key}/takeover", {"step": 0}),
         ],
+        ("GET", "/learn.js"): [get("/learn.js")],
+        ("GET", "/learn.css"): [get("/learn.css")],
+        ("GET", "/api/learn/puzzles"): [get("/api/learn/puzzles")],
+        ("POST", "/api/learn"): [
+            _post("/api/learn", {"board": view["board"]}),
+            # a live game's id is no shipped puzzle's name: refused, whatever the game
+            lambda client, key: client.post("/api/learn", json={"puzzle": key}),
+        ],
         ("DELETE", "/api/games/{key}"): [lambda client, key: client.delete(f"/api/games/{key}")],
     }
 

@@ -16,7 +16,7 @@ from ..games import LEVELS
 from ..limits import MAX_GAME_CELLS
 from ..watching import players
 
-__all__ = ["ASSETS", "router"]
+__all__ = ["ASSETS", "router", "serve_assets"]
 
 ASSETS: Final = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -48,10 +48,16 @@ def _static(content: bytes, kind: str) -> Callable[[], Awaitable[Response]]:
     return asset
 
 
-for _path, (_name, _kind) in ASSETS.items():
-    router.add_api_route(
-        _path, _static(_asset(_name), _kind), methods=["GET"], include_in_schema=False
-    )
+def serve_assets(target: APIRouter, assets: dict[str, tuple[str, str]]) -> None:
+    """Add to ``target`` a route for each of ``assets`` (path -> file name in ``static/``,
+    media type), each file read once, now."""
+    for path, (name, kind) in assets.items():
+        target.add_api_route(
+            path, _static(_asset(name), kind), methods=["GET"], include_in_schema=False
+        )
+
+
+serve_assets(router, ASSETS)
 
 
 @router.get("/api", include_in_schema=False)

@@ -1,7 +1,7 @@
 // The live environment's page: Play, Analyse and Watch over the server's JSON API (/api).
 // This script starts the page: the tabs (the ARIA tab pattern), the keys, the palette, and what
-// the address or the browser kept. Each tab is its own script; a new tab (Learn) adds its
-// script's import here and its button to #tabs. It asks nothing of any other server: the
+// the address or the browser kept. Each tab is its own script (Learn, learn.js, starts itself
+// when its panel is first shown). It asks nothing of any other server: the
 // content security policy would refuse it anyway.
 import { $, RAMPS, address, api, bridge, cleared, failed, keep, kept, textGrid, traffic, typing, view } from "./shared.js";
 import { hint, newGame, play, playBoard, refresh, restoreSettings, resume, setWhy } from "./play.js";
@@ -25,6 +25,8 @@ function show(tab) {
   cleared();
 }
 bridge.show = show;
+// The Learn tab is a classic script, not a module: what it may read of the others.
+window.mineshafted = { anBoard };
 
 for (const button of tabs()) {
   button.addEventListener("click", () => show(button.dataset.tab));
