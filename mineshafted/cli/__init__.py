@@ -22,6 +22,7 @@ from . import (
     experiment,
     generate,
     grade,
+    optimal,
     play,
     probabilities,
     rate,
@@ -204,6 +205,7 @@ app.command("rate", help=rate.HELP)(rate.command)
 app.command("grade", help=grade.HELP)(grade.command)
 app.command("probabilities", help=probabilities.HELP)(probabilities.command)
 app.command("play", help=play.HELP)(play.command)
+app.command("optimal", help=optimal.HELP)(optimal.command)
 app.command("replay", help=replay.HELP)(replay.command)
 app.add_typer(rules.app, name="rules", help=rules.HELP)
 app.command("board", help=board.HELP)(board.command)
