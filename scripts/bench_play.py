@@ -7,10 +7,14 @@ too. Printed as a Markdown table: games, wins, win rate and its 95% Wilson inter
 published figure to compare with; then, with two policies or more, each policy paired game by
 game with the first one (the difference of win rates with its 95% Newcombe interval, the games
 only one of them won, McNemar's exact p). ``--ablation`` adds expert rows for ``best`` with each
-ingredient switched off in turn, and each one it has off switched on (``best+deep``...).
-``--speed`` times expert games of ``--speed-policy`` (default ``best``): the median, p90,
-p99 and slowest time of one game in this process, and games per second with ``--jobs``
-processes.
+ingredient switched off in turn. ``--speed`` times expert games of ``--speed-policy`` (default
+``best``): the median, p90, p99 and slowest time of one game in this process, and games per
+second with ``--jobs`` processes.
+
+``--against DIR`` plays the same rows again with the package of an older commit extracted in
+``DIR`` (``git archive 20e24f7 | tar -x -C DIR``), by that commit's own copy of this script,
+keeping its games under ``OUT/against-DIR/``, and pairs each row with it game by game: the
+new code against the old on identical boards.
 
 ``--boards FILE`` plays the boards of a file (``mineshafted play --boards``'s format) with each
 policy instead of the levels, and pairs them the same way. ``--compare A B`` pairs two results
@@ -26,13 +30,17 @@ of games, ``--seed``) as a boards file, for another program to play, and plays n
     python scripts/bench_play.py --levels expert --games 1000 --write-boards expert.jsonl
     python scripts/bench_play.py --boards expert.jsonl --policies best,safest --out bench/
     python scripts/bench_play.py --compare bench/best.jsonl theirs.jsonl
+    python scripts/bench_play.py --levels expert --policies best --expert-games 100000 \
+        --seed 3 --jobs 1 --out bench/ --against /tmp/mineshafted-20e24f7
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -102,18 +110,6 @@ ABLATION = [
     "safest",
 ]
 """``best`` and each ingredient switched off in turn (``policy_named`` reads the names)."""
-
-SWITCHED_ON = [
-    "best+uncapped",
-    "best+bound",
-    "best+deep",
-    "best+twostep",
-    "best+pseudo",
-    "best+longterm",
-    "best+blend",
-]
-"""The ingredients ``best`` has off, each switched on in turn: ``--ablation`` plays them too."""
-
 
 HEADING = [
     "| level | policy | games | wins | win rate | 95% CI | guesses/game | published |",
@@ -335,6 +331,14 @@ def main(argv: list[str] | None = None) -> None:
         help="pair two results files of the same games, game by game, and play nothing",
     )
     parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also play the rows with the package of an older commit extracted in DIR (needs "
+        "--out), and pair each row with it",
+    )
+    parser.add_argument(
         "--write-boards",
         type=Path,
         default=None,
@@ -393,7 +397,7 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print("\n".join(HEADING))
         ablated: dict[str, Row] = {}
-        for policy in [*ABLATION, *SWITCHED_ON]:
+        for policy in ABLATION:
             ablated[policy] = rows.get(("expert", policy)) or strength(
                 LEVELS["expert"], policy, expert_games, args.seed, args.jobs, args.out
             )
@@ -404,6 +408,40 @@ def main(argv: list[str] | None = None) -> None:
         print()
         for line in speed(args.speed_games, args.seed, args.jobs, args.speed_policy):
             print(line, flush=True)
+    if args.against is not None:
+        print()
+        for line in against(args.against, args.out, list(sys.argv[1:] if argv is None else argv)):
+            print(line, flush=True)
+
+
+def against(old: Path, out: Path | None, argv: list[str]) -> list[str]:
+    """The same rows played by the copy of this script in ``old`` (an older commit's files),
+    its games kept under ``out/against-<old's name>/``; then each row of ours paired with
+    its row there, game by game."""
+    if out is None:
+        raise SystemExit("error: --against needs --out (both runs keep their games there)")
+    theirs = out / f"against-{old.resolve().name}"
+    rest: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--against", "--out"):
+            skip = True
+        elif not arg.startswith(("--against=", "--out=")):
+            rest.append(arg)
+    script = old / "scripts" / "bench_play.py"
+    env = {**os.environ, "PYTHONPATH": str(old.resolve())}
+    print(f"The same rows with the package in {old}:", flush=True)
+    print(flush=True)
+    subprocess.run([sys.executable, str(script), *rest, "--out", str(theirs)], env=env, check=True)
+    lines = ["", "Ours against theirs, game by game on the same boards:", "", *PAIRED_HEADING]
+    for ours in sorted(out.glob("*.jsonl")):
+        other = theirs / ours.name
+        if other.exists():
+            result = compare(read_results(ours), read_results(other))
+            lines.append(paired_row(ours.stem, "ours", "theirs", result))
+    return lines
 
 
 if __name__ == "__main__":

@@ -146,7 +146,7 @@ class Search:
         if len(free):
             wins = sum(self.wins(part) for part in self._split(subset, sub[free[0]]))
         else:
-            wins = self._expand(subset, sub, counts)
+            wins, _ = self._expand(subset, sub, counts)
         memo[key] = wins
         if len(memo) >= self._next_check:
             self._check()
@@ -249,10 +249,32 @@ class Search:
             for i in range(count)
         ]
 
+    def best_move(self, subset: Subset) -> tuple[int, int]:
+        """The wins of ``subset`` and one move that achieves them (a cell in play; the first
+        found, trying the moves of the largest bound first), or -1 when nothing is left to
+        reveal. A free reveal is the first cell safe in every placement.
+
+        Raises
+        ------
+        OutOfBudget
+            The search reached its budget.
+        """
+        sub = self.shown[:, subset]
+        counts = self._counts(sub)
+        mined = counts[:, MINE]
+        safe = np.flatnonzero(mined == 0)
+        if len(safe) or len(subset) == 1:
+            return self.wins(subset), int(safe[0]) if len(safe) else -1
+        wins, move = self._expand(subset, sub, counts)
+        values = np.where(np.count_nonzero(counts, axis=1) == 1, sub[:, 0] + 1, UNKNOWN)
+        self.memo[self._key(values.astype(np.uint8))] = wins
+        return wins, move
+
     def _expand(
         self, subset: Subset, sub: npt.NDArray[np.uint8], counts: npt.NDArray[np.intp]
-    ) -> int:
-        """The wins of a state with no free reveal, trying its moves (see the class's Notes)."""
+    ) -> tuple[int, int]:
+        """The wins of a state with no free reveal, trying its moves (see the class's Notes),
+        and the move that achieves them."""
         self.expanded += 1
         size = len(subset)
         mined = counts[:, MINE]
@@ -297,7 +319,7 @@ class Search:
         for j, m in enumerate(which):
             by_move[m].append(j)
         move_bound = [sum(bounds[j] for j in children) for children in by_move]
-        best = 0
+        best, move = 0, int(moves[0])
         for m in sorted(range(len(moves)), key=lambda m: -move_bound[m]):
             if move_bound[m] <= best:
                 break
@@ -317,8 +339,9 @@ class Search:
                 gained += self.wins(subset[row == clue_of[j]], keys[j])
                 if gained + room <= best:
                     break
-            best = max(best, gained)
-        return best
+            if gained > best:
+                best, move = gained, int(moves[m])
+        return best, move
 
     def _tables(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Per placement: a one-hot row of what each cell shows (``cell * 9 + clue``), and
