@@ -122,6 +122,7 @@ def region_reveal(
     *,
     fixed: bool = True,
     within: Cell | None = None,
+    among: Sequence[Sequence[Cell]] | None = None,
     placements: int = PLACEMENTS,
     nodes: int = NODES,
 ) -> Endgame | None:
@@ -138,6 +139,8 @@ def region_reveal(
         whole board, whenever it is made.
     within:
         Only the region of this cell.
+    among:
+        The position's :func:`regions`, if already found.
     placements, nodes:
         As :func:`best_reveal`'s, for the region.
 
@@ -164,20 +167,23 @@ def region_reveal(
     Endgame(cell=1, wins=8, placements=24)
     """
     unknown = position.unknown
-    for region in regions(position, board):
+    for region in regions(position, board) if among is None else among:
         if len(region) == len(unknown) or (within is not None and within not in region):
             continue
         inside = set(region)
         own = [c for c in position.components if c[0][0][0] in inside]
         loose = [cell for cell in position.unconstrained if cell in inside]
         rest = _rest(position, inside, mines_left)
-        counts = [k for k in range(mines_left + 1) if rest[k]]
+        poly: list[int] = [comb(len(loose), j) for j in range(len(loose) + 1)]
+        for component in own:
+            poly = _convolve(poly, counted(tuple(component)).placements)
+        counts = [k for k, n in enumerate(poly) if n and k <= mines_left and rest[k]]
+        if not counts or (fixed and len(counts) > 1) or sum(poly[k] for k in counts) > placements:
+            continue
         found = _enumerate(own, loose, counts, placements)
         if not found:
             continue
-        mines = {placement.bit_count() for placement in found}
-        if fixed and len(mines) > 1:
-            continue
+        mines = set(counts)
         layout = _Layout.of(region, found, board, {k: rest[k] for k in mines})
         result = _searched(layout, nodes)
         if result is not None:
@@ -185,44 +191,51 @@ def region_reveal(
     return None
 
 
-def regions(position: Position, board: PartialGrid) -> Iterator[list[Cell]]:
+def regions(position: Position, board: PartialGrid) -> list[list[Cell]]:
     """The unknown cells in isolated regions, each region ascending, in the order of their
     least cell: cells are linked when a clue sees both or they touch.
 
     Examples
     --------
     >>> from mineshafted.solver import Position
-    >>> list(regions(Position([[None, 1, None]], [[((0, 2), 1)]], [], 0), [[None, 1, None]]))
+    >>> regions(Position([[None, 1, None]], [[((0, 2), 1)]], [], 0), [[None, 1, None]])
     [[0, 2]]
+
+    Notes
+    -----
+    A search from each cell not yet reached, over its unknown neighbours and the cells of
+    the constraints it is in: ``O(unknown cells x 8 + constraints' cells)``.
     """
     cells = position.unknown
-    parent = {cell: cell for cell in cells}
-
-    def find(cell: Cell) -> Cell:
-        while parent[cell] != cell:
-            parent[cell] = parent[parent[cell]]
-            cell = parent[cell]
-        return cell
-
-    def union(a: Cell, b: Cell) -> None:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-
+    scopes: dict[Cell, list[tuple[Cell, ...]]] = {}
     for component in position.components:
-        first = component[0][0][0]
         for scope, _ in component:
             for cell in scope:
-                union(first, cell)
+                scopes.setdefault(cell, []).append(scope)
     around = Geometry(len(board), len(board[0])).neighbour_table()
-    for cell in cells:
-        for n in around[cell]:
-            if n in parent:
-                union(cell, n)
-    groups: dict[Cell, list[Cell]] = {}
-    for cell in cells:
-        groups.setdefault(find(cell), []).append(cell)
-    yield from sorted(groups.values())
+    unknown = set(cells)
+    found: list[list[Cell]] = []
+    for start in cells:
+        if start not in unknown:
+            continue
+        unknown.discard(start)
+        region = [start]
+        todo = [start]
+        while todo:
+            cell = todo.pop()
+            for n in around[cell]:
+                if n in unknown:
+                    unknown.discard(n)
+                    region.append(n)
+                    todo.append(n)
+            for scope in scopes.get(cell, ()):
+                for n in scope:
+                    if n in unknown:
+                        unknown.discard(n)
+                        region.append(n)
+                        todo.append(n)
+        found.append(sorted(region))
+    return found
 
 
 def _searched(layout: _Layout, nodes: int) -> Endgame | None:

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from ..board import Cell, Geometry, PartialGrid
 from ..solver import Position
-from .endgame import PLACEMENTS, best_reveal, region_reveal
+from .endgame import PLACEMENTS, best_reveal, region_reveal, regions
 from .lookahead import Outlook, bounded_outlook
 from .odds import Odds
 
@@ -285,13 +285,16 @@ class Best:
             pair = _fifty_fifty(position, board)
             if pair is not None:
                 return pair
-        if self.endgame:
-            region = region_reveal(position, board, odds.mines_left)
+        isolated = regions(position, board) if self.endgame else []
+        if len(isolated) > 1:
+            region = region_reveal(position, board, odds.mines_left, among=isolated)
             if region is not None:
                 return region.cell
         cell = self._heuristic(position, odds, board, rng)
-        if self.endgame:
-            region = region_reveal(position, board, odds.mines_left, fixed=False, within=cell)
+        if len(isolated) > 1:
+            region = region_reveal(
+                position, board, odds.mines_left, fixed=False, within=cell, among=isolated
+            )
             if region is not None:
                 return region.cell
         return cell
