@@ -24,7 +24,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -83,11 +83,16 @@ def boards() -> list[tuple[int, int, int]]:
     return [*found, *EXTRA]
 
 
-def compute(rows: int, cols: int, mines: int) -> list[Row]:
-    """The rows of one board, one a rule the mines fit."""
+def compute(rows: int, cols: int, mines: int, known: list[Row] | None = None) -> list[Row]:
+    """The rows of one board, one a rule the mines fit; with ``known`` (rows computed
+    before), only ``best``'s column anew."""
     began = time.perf_counter()
-    play = OptimalPlay(rows, cols, mines)
     best = PolicyPlay(Best(), rows, cols, mines)
+    if known is not None:
+        found = [replace(row, best=_fraction(best.at(FirstMove(row.first), 0))) for row in known]
+        took = round(time.perf_counter() - began, 2)
+        return [replace(row, seconds=took) for row in found]
+    play = OptimalPlay(rows, cols, mines)
     safest = PolicyPlay(Safest(), rows, cols, mines)
     classes = board_symmetries(rows, cols)
     around = Geometry(rows, cols).neighbours(0)
@@ -184,6 +189,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=None, help="keep rows here; resume from it")
     parser.add_argument("--boards", default=None, help="only these, e.g. 4x4x4,3x3x2")
     parser.add_argument("--print", action="store_true", help="print the rows; write nothing")
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        default=None,
+        help="take best play and safest from the rows kept in this file; compute best anew",
+    )
     args = parser.parse_args(argv)
     chosen = boards()
     if args.boards:
@@ -191,10 +202,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.check:
         chosen = [b for b in chosen if math.comb(b[0] * b[1], b[2]) <= args.check_placements]
     kept = {} if args.check else load(args.out)
+    reused = load(args.reuse)
     rows: list[Row] = []
     for board in chosen:
         if board not in kept:
-            kept[board] = compute(*board)
+            kept[board] = compute(*board, known=reused.get(board))
             print(
                 f"{board[0]}x{board[1]}/{board[2]}: {kept[board][0].seconds:.1f} s"
                 if kept[board]

@@ -139,8 +139,12 @@ class PolicyPlay(Search):
         return Score(wins, math.comb(room, self.table.mines), self.decisions)
 
     def _expand(
-        self, subset: Subset, sub: npt.NDArray[np.uint8], counts: npt.NDArray[np.intp]
-    ) -> tuple[int, int]:
+        self,
+        subset: Subset,
+        sub: npt.NDArray[np.uint8],
+        counts: npt.NDArray[np.intp],
+        among: npt.NDArray[np.intp] | None = None,
+    ) -> tuple[int, list[int]]:
         """The wins of the policy's move at this stall."""
         self.expanded += 1
         self.decisions += 1
@@ -150,7 +154,7 @@ class PolicyPlay(Search):
         position = position_of(board)
         chances = odds(position, self.table.mines)
         cell = self.policy.choose(position, chances, board, FixedTies())
-        return sum(self.wins(part) for part in self.parts(subset, cell)), cell
+        return sum(self.wins(part) for part in self.parts(subset, cell)), [cell]
 
     def _view(self, sub: npt.NDArray[np.uint8]) -> PartialGrid:
         """The board as the player sees it at a stall: the cells that show the same in every

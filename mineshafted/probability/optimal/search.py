@@ -180,29 +180,11 @@ class Search:
         for cell in candidates.tolist():
             first = int(min(fixed[:, cell]))
             classes.setdefault(first, []).append(cell)
-        best = -1
-        reached: list[int] = []
-        ranked = sorted(classes, key=lambda c: mined[c])
-        for cell in ranked:
-            wins = self._try(subset, cell, best)
-            if wins > best:
-                best, reached = wins, list(classes[cell])
-            elif wins == best:
-                reached.extend(classes[cell])
-        return best, sorted(reached)
-
-    def _try(self, subset: Subset, cell: int, floor: int) -> int:
-        """``cell``'s wins from ``subset``, or less than ``floor`` (a bound) as soon as it
-        cannot reach it."""
-        parts = self.parts(subset, cell)
-        room = sum(len(part) for part in parts)
-        total = 0
-        for part in parts:
-            room -= len(part)
-            total += self.wins(part)
-            if total + room < floor:
-                return total + room
-        return total
+        counts = self._counts(sub)
+        among = np.array(sorted(classes), dtype=np.intp)
+        best, reached = self._expand(subset, sub, counts, among=among)
+        self.memo[self._key(self._values(sub, counts))] = best
+        return best, sorted(cell for first in reached for cell in classes[first])
 
     def _fixing(self, sub: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
         """The symmetries that map the state of ``sub`` (its table) to itself."""
@@ -265,23 +247,38 @@ class Search:
         safe = np.flatnonzero(mined == 0)
         if len(safe) or len(subset) == 1:
             return self.wins(subset), int(safe[0]) if len(safe) else -1
-        wins, move = self._expand(subset, sub, counts)
+        wins, moves = self._expand(subset, sub, counts)
+        self.memo[self._key(self._values(sub, counts))] = wins
+        return wins, moves[0]
+
+    def _values(
+        self, sub: npt.NDArray[np.uint8], counts: npt.NDArray[np.intp]
+    ) -> npt.NDArray[np.uint8]:
+        """What each cell shows in every placement of a state (``UNKNOWN`` where not)."""
         values = np.where(np.count_nonzero(counts, axis=1) == 1, sub[:, 0] + 1, UNKNOWN)
-        self.memo[self._key(values.astype(np.uint8))] = wins
-        return wins, move
+        return values.astype(np.uint8)
 
     def _expand(
-        self, subset: Subset, sub: npt.NDArray[np.uint8], counts: npt.NDArray[np.intp]
-    ) -> tuple[int, int]:
+        self,
+        subset: Subset,
+        sub: npt.NDArray[np.uint8],
+        counts: npt.NDArray[np.intp],
+        among: npt.NDArray[np.intp] | None = None,
+    ) -> tuple[int, list[int]]:
         """The wins of a state with no free reveal, trying its moves (see the class's Notes),
-        and the move that achieves them."""
+        and the first move found that achieves them; with ``among``, only those moves, each
+        tried while it may still tie the best, and every one that achieves it."""
         self.expanded += 1
         size = len(subset)
         mined = counts[:, MINE]
-        moves = np.flatnonzero((mined > 0) & (mined < size))
         shows = sub.T
-        mines = (shows == MINE).astype(np.float32)
-        moves = moves[~_dominated(mines[:, moves])]
+        strict = among is not None
+        if among is None:
+            moves = np.flatnonzero((mined > 0) & (mined < size))
+            mines = (shows == MINE).astype(np.float32)
+            moves = moves[~_dominated(mines[:, moves])]
+        else:
+            moves = among
         onehot, features = self._tables()
         columns = (moves[:, None] * MINE + np.arange(MINE)).ravel()
         if size <= EXACT_FLOAT32:
@@ -319,9 +316,9 @@ class Search:
         for j, m in enumerate(which):
             by_move[m].append(j)
         move_bound = [sum(bounds[j] for j in children) for children in by_move]
-        best, move = 0, int(moves[0])
+        best, reached = 0, [int(moves[0])]
         for m in sorted(range(len(moves)), key=lambda m: -move_bound[m]):
-            if move_bound[m] <= best:
+            if move_bound[m] < best or (move_bound[m] == best and not strict):
                 break
             room = move_bound[m]
             gained = 0
@@ -337,11 +334,13 @@ class Search:
             for j in pending:
                 room -= bounds[j]
                 gained += self.wins(subset[row == clue_of[j]], keys[j])
-                if gained + room <= best:
+                if gained + room < best or (gained + room == best and not strict):
                     break
             if gained > best:
-                best, move = gained, int(moves[m])
-        return best, move
+                best, reached = gained, [int(moves[m])]
+            elif gained == best and strict and room == 0:
+                reached.append(int(moves[m]))
+        return best, reached
 
     def _tables(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Per placement: a one-hot row of what each cell shows (``cell * 9 + clue``), and
