@@ -26,6 +26,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -183,12 +184,29 @@ def region_reveal(
         found = _enumerate(own, loose, counts, placements)
         if not found:
             continue
-        mines = set(counts)
-        layout = _Layout.of(region, found, board, {k: rest[k] for k in mines})
-        result = _searched(layout, nodes)
+        weights = tuple((k, rest[k]) for k in counts)
+        size = (len(board), len(board[0]))
+        result = _region_searched(size, tuple(region), tuple(found), weights, nodes)
         if result is not None:
             return result
     return None
+
+
+@lru_cache(maxsize=256)
+def _region_searched(
+    size: tuple[int, int],
+    region: tuple[Cell, ...],
+    found: tuple[int, ...],
+    weights: tuple[tuple[int, int], ...],
+    nodes: int,
+) -> Endgame | None:
+    """The best first reveal of a region's placements, remembered: a region no guess has
+    touched is met again at the next stall, the same search on the same placements (only
+    the weights of a region whose count varies change), and a search out of nodes would
+    run out again."""
+    rows, cols = size
+    board: PartialGrid = [[None] * cols for _ in range(rows)]  # its shape is all that is read
+    return _searched(_Layout.of(region, found, board, dict(weights)), nodes)
 
 
 def regions(position: Position, board: PartialGrid) -> list[list[Cell]]:
