@@ -44,12 +44,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from random import Random
 
+from mineshafted.board import PartialGrid
 from mineshafted.errors import MineshaftedError
 from mineshafted.game import AfterMine, FirstMove, Game, GameStatus, Rules
-from mineshafted.probability import play_game, start_cell
+from mineshafted.probability import Odds, Policy, play_game, policy_named, start_cell
+from mineshafted.probability.endgame import PLACEMENTS
+from mineshafted.solver import Position
 from mineshafted.studies import (
     BoardsStudy,
     GameLine,
@@ -268,12 +272,44 @@ def compared(first: Path, second: Path) -> list[str]:
     return lines
 
 
+@dataclass
+class Timed:
+    """A policy that guesses as ``inner`` does, keeping the seconds of each choice and the
+    stall's number of placements."""
+
+    inner: Policy
+    guesses: list[tuple[float, int]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def choose(self, position: Position, odds: Odds, board: PartialGrid, rng: Random) -> int:
+        """``inner``'s choice, timed."""
+        began = time.perf_counter()
+        cell = self.inner.choose(position, odds, board, rng)
+        self.guesses.append((time.perf_counter() - began, odds.placements))
+        return cell
+
+
+def _spread(seconds: list[float]) -> str:
+    """Median / p99 / slowest of ``seconds``, in ms."""
+    ms = sorted(t * 1000 for t in seconds)
+    if not ms:
+        return "none"
+    p99 = ms[int(0.99 * (len(ms) - 1))]
+    return f"{statistics.median(ms):.1f} / {p99:.1f} / {ms[-1]:.1f} ms"
+
+
 def speed(games: int, seed: int, jobs: int, policy: str = "best") -> list[str]:
-    """Expert (corner, safe) with ``policy``: median ms per game here; games/s with ``jobs``."""
+    """Expert (corner, safe) with ``policy``: median ms per game here; games/s with ``jobs``;
+    the time of each guess, and of those where the endgame applies."""
+    timed = Timed(policy_named(policy))
     times = [
-        play_game(16, 30, 99, seed=game_seed(seed, i), policy=policy).seconds for i in range(games)
+        play_game(16, 30, 99, seed=game_seed(seed, i), policy=timed).seconds for i in range(games)
     ]
     times.sort()
+    endgame = [t for t, placements in timed.guesses if placements <= PLACEMENTS]
     study = Study(16, 30, 99, games=games, seed=seed + 1, policy=policy)
     began = time.perf_counter()
     run_study(study, jobs=jobs)
@@ -290,6 +326,10 @@ def speed(games: int, seed: int, jobs: int, policy: str = "best") -> list[str]:
         f"| expert games per second, --jobs {jobs} ({games} games) | {games / wall:.1f} |",
         f"| expert game, p99 / slowest ({policy}) | {p99 * 1000:.1f} ms / "
         f"{times[-1] * 1000:.1f} ms |",
+        f"| a guess, median / p99 / slowest ({len(timed.guesses)} guesses) | "
+        f"{_spread([t for t, _ in timed.guesses])} |",
+        f"| a guess at a stall of at most {PLACEMENTS:,} placements (the endgame's reach), "
+        f"median / p99 / slowest ({len(endgame)} guesses) | {_spread(endgame)} |",
     ]
 
 
