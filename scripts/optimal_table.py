@@ -13,8 +13,9 @@ placements won, all placements equally likely.
     python scripts/optimal_table.py --check             # recompute the small rows, compare
     python scripts/optimal_table.py --boards 4x4x4,3x3x2 --print   # some rows, printed
 
-``--check`` recomputes every row of at most ``--check-placements`` placements (1,000 by
-default: about a minute) and fails if a row of the file differs.
+``--check`` recomputes every row of at most ``--check-placements`` placements (2,000 by
+default: 79 boards, 4x4 with 4 mines among them, in about 6 s of processor time here) and
+fails if a row of the page differs.
 """
 
 from __future__ import annotations
@@ -127,6 +128,11 @@ def _fraction(score: Score) -> str:
     return f"{score.wins}/{score.placements}"
 
 
+def took(rows: list[Row]) -> str:
+    """The seconds a board's rows took, or why it has none."""
+    return f"{rows[0].seconds:.1f} s" if rows else "no rule fits"
+
+
 def _chance(text: str) -> Fraction:
     wins, placements = (int(part) for part in text.split("/"))
     return Fraction(wins, placements)
@@ -185,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     """Compute the rows; write the page, print them, or check the small ones."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="recompute the small rows, compare")
-    parser.add_argument("--check-placements", type=int, default=1000, help="rows --check redoes")
+    parser.add_argument("--check-placements", type=int, default=2000, help="rows --check redoes")
     parser.add_argument("--out", type=Path, default=None, help="keep rows here; resume from it")
     parser.add_argument("--boards", default=None, help="only these, e.g. 4x4x4,3x3x2")
     parser.add_argument("--print", action="store_true", help="print the rows; write nothing")
@@ -207,13 +213,8 @@ def main(argv: list[str] | None = None) -> None:
     for board in chosen:
         if board not in kept:
             kept[board] = compute(*board, known=reused.get(board))
-            print(
-                f"{board[0]}x{board[1]}/{board[2]}: {kept[board][0].seconds:.1f} s"
-                if kept[board]
-                else f"{board}: no rule fits",
-                file=sys.stderr,
-                flush=True,
-            )
+            if not args.check:  # the progress of a long run
+                print(f"{board[0]}x{board[1]}/{board[2]}: {took(kept[board])}", file=sys.stderr)
             if args.out is not None:
                 args.out.parent.mkdir(parents=True, exist_ok=True)
                 with args.out.open("a", encoding="utf-8") as stream:
