@@ -7,10 +7,14 @@ too. Printed as a Markdown table: games, wins, win rate and its 95% Wilson inter
 published figure to compare with; then, with two policies or more, each policy paired game by
 game with the first one (the difference of win rates with its 95% Newcombe interval, the games
 only one of them won, McNemar's exact p). ``--ablation`` adds expert rows for ``best`` with each
-ingredient switched off in turn, and each one it has off switched on (``best+deep``...).
-``--speed`` times expert games of ``--speed-policy`` (default ``best``): the median, p90,
-p99 and slowest time of one game in this process, and games per second with ``--jobs``
-processes.
+ingredient switched off in turn. ``--speed`` times expert games of ``--speed-policy`` (default
+``best``): the median, p90, p99 and slowest time of one game in this process, and games per
+second with ``--jobs`` processes.
+
+``--against DIR`` plays the same rows again with the package of an older commit extracted in
+``DIR`` (``git archive 20e24f7 | tar -x -C DIR``), by that commit's own copy of this script,
+keeping its games under ``OUT/against-DIR/``, and pairs each row with it game by game: the
+new code against the old on identical boards.
 
 ``--boards FILE`` plays the boards of a file (``mineshafted play --boards``'s format) with each
 policy instead of the levels, and pairs them the same way. ``--compare A B`` pairs two results
@@ -26,22 +30,30 @@ of games, ``--seed``) as a boards file, for another program to play, and plays n
     python scripts/bench_play.py --levels expert --games 1000 --write-boards expert.jsonl
     python scripts/bench_play.py --boards expert.jsonl --policies best,safest --out bench/
     python scripts/bench_play.py --compare bench/best.jsonl theirs.jsonl
+    python scripts/bench_play.py --levels expert --policies best --expert-games 100000 \
+        --seed 3 --jobs 1 --out bench/ --against /tmp/mineshafted-20e24f7
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from random import Random
 
+from mineshafted.board import PartialGrid
 from mineshafted.errors import MineshaftedError
 from mineshafted.game import AfterMine, FirstMove, Game, GameStatus, Rules
-from mineshafted.probability import play_game, start_cell
+from mineshafted.probability import Odds, Policy, play_game, policy_named, start_cell
+from mineshafted.probability.endgame import PLACEMENTS
+from mineshafted.solver import Position
 from mineshafted.studies import (
     BoardsStudy,
     GameLine,
@@ -102,18 +114,6 @@ ABLATION = [
     "safest",
 ]
 """``best`` and each ingredient switched off in turn (``policy_named`` reads the names)."""
-
-SWITCHED_ON = [
-    "best+uncapped",
-    "best+bound",
-    "best+deep",
-    "best+twostep",
-    "best+pseudo",
-    "best+longterm",
-    "best+blend",
-]
-"""The ingredients ``best`` has off, each switched on in turn: ``--ablation`` plays them too."""
-
 
 HEADING = [
     "| level | policy | games | wins | win rate | 95% CI | guesses/game | published |",
@@ -272,12 +272,44 @@ def compared(first: Path, second: Path) -> list[str]:
     return lines
 
 
+@dataclass
+class Timed:
+    """A policy that guesses as ``inner`` does, keeping the seconds of each choice and the
+    stall's number of placements."""
+
+    inner: Policy
+    guesses: list[tuple[float, int]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def choose(self, position: Position, odds: Odds, board: PartialGrid, rng: Random) -> int:
+        """``inner``'s choice, timed."""
+        began = time.perf_counter()
+        cell = self.inner.choose(position, odds, board, rng)
+        self.guesses.append((time.perf_counter() - began, odds.placements))
+        return cell
+
+
+def _spread(seconds: list[float]) -> str:
+    """Median / p99 / slowest of ``seconds``, in ms."""
+    ms = sorted(t * 1000 for t in seconds)
+    if not ms:
+        return "none"
+    p99 = ms[int(0.99 * (len(ms) - 1))]
+    return f"{statistics.median(ms):.1f} / {p99:.1f} / {ms[-1]:.1f} ms"
+
+
 def speed(games: int, seed: int, jobs: int, policy: str = "best") -> list[str]:
-    """Expert (corner, safe) with ``policy``: median ms per game here; games/s with ``jobs``."""
+    """Expert (corner, safe) with ``policy``: median ms per game here; games/s with ``jobs``;
+    the time of each guess, and of those where the endgame applies."""
+    timed = Timed(policy_named(policy))
     times = [
-        play_game(16, 30, 99, seed=game_seed(seed, i), policy=policy).seconds for i in range(games)
+        play_game(16, 30, 99, seed=game_seed(seed, i), policy=timed).seconds for i in range(games)
     ]
     times.sort()
+    endgame = [t for t, placements in timed.guesses if placements <= PLACEMENTS]
     study = Study(16, 30, 99, games=games, seed=seed + 1, policy=policy)
     began = time.perf_counter()
     run_study(study, jobs=jobs)
@@ -294,6 +326,10 @@ def speed(games: int, seed: int, jobs: int, policy: str = "best") -> list[str]:
         f"| expert games per second, --jobs {jobs} ({games} games) | {games / wall:.1f} |",
         f"| expert game, p99 / slowest ({policy}) | {p99 * 1000:.1f} ms / "
         f"{times[-1] * 1000:.1f} ms |",
+        f"| a guess, median / p99 / slowest ({len(timed.guesses)} guesses) | "
+        f"{_spread([t for t, _ in timed.guesses])} |",
+        f"| a guess at a stall of at most {PLACEMENTS:,} placements (the endgame's reach), "
+        f"median / p99 / slowest ({len(endgame)} guesses) | {_spread(endgame)} |",
     ]
 
 
@@ -333,6 +369,14 @@ def main(argv: list[str] | None = None) -> None:
         metavar=("A.jsonl", "B.jsonl"),
         default=None,
         help="pair two results files of the same games, game by game, and play nothing",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also play the rows with the package of an older commit extracted in DIR (needs "
+        "--out), and pair each row with it",
     )
     parser.add_argument(
         "--write-boards",
@@ -393,7 +437,7 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print("\n".join(HEADING))
         ablated: dict[str, Row] = {}
-        for policy in [*ABLATION, *SWITCHED_ON]:
+        for policy in ABLATION:
             ablated[policy] = rows.get(("expert", policy)) or strength(
                 LEVELS["expert"], policy, expert_games, args.seed, args.jobs, args.out
             )
@@ -404,6 +448,40 @@ def main(argv: list[str] | None = None) -> None:
         print()
         for line in speed(args.speed_games, args.seed, args.jobs, args.speed_policy):
             print(line, flush=True)
+    if args.against is not None:
+        print()
+        for line in against(args.against, args.out, list(sys.argv[1:] if argv is None else argv)):
+            print(line, flush=True)
+
+
+def against(old: Path, out: Path | None, argv: list[str]) -> list[str]:
+    """The same rows played by the copy of this script in ``old`` (an older commit's files),
+    its games kept under ``out/against-<old's name>/``; then each row of ours paired with
+    its row there, game by game."""
+    if out is None:
+        raise SystemExit("error: --against needs --out (both runs keep their games there)")
+    theirs = out / f"against-{old.resolve().name}"
+    rest: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--against", "--out"):
+            skip = True
+        elif not arg.startswith(("--against=", "--out=")):
+            rest.append(arg)
+    script = old / "scripts" / "bench_play.py"
+    env = {**os.environ, "PYTHONPATH": str(old.resolve())}
+    print(f"The same rows with the package in {old}:", flush=True)
+    print(flush=True)
+    subprocess.run([sys.executable, str(script), *rest, "--out", str(theirs)], env=env, check=True)
+    lines = ["", "Ours against theirs, game by game on the same boards:", "", *PAIRED_HEADING]
+    for ours in sorted(out.glob("*.jsonl")):
+        other = theirs / ours.name
+        if other.exists():
+            result = compare(read_results(ours), read_results(other))
+            lines.append(paired_row(ours.stem, "ours", "theirs", result))
+    return lines
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ losses a better policy could still avoid are among the first and later guesses: 
 are either played best already or are even odds whatever the order of play.
 
     python scripts/losses.py                       # best, 2,000 games
-    python scripts/losses.py --games 5000 --policy best+uncapped --seed 1
+    python scripts/losses.py --games 5000 --policy best-endgame --seed 1
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from . import (
     experiment,
     generate,
     grade,
+    optimal,
     play,
     probabilities,
     rate,
@@ -58,6 +59,7 @@ app.command("trace", help=trace.HELP, cls=Command)(trace.command)
 app.command("grade", help=grade.HELP, cls=Command)(grade.command)
 app.command("probabilities", help=probabilities.HELP, cls=Command)(probabilities.command)
 app.command("play", help=play.HELP, cls=Command, context_settings=NUMBERS)(play.command)
+app.command("optimal", help=optimal.HELP, cls=Command, context_settings=NUMBERS)(optimal.command)
 app.command("replay", help=replay.HELP, cls=Command)(replay.command)
 app.add_typer(rules.app, name="rules", help=rules.HELP)
 app.command("board", help=board.HELP, cls=Command, context_settings=NUMBERS)(board.command)

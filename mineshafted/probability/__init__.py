@@ -5,12 +5,13 @@ the last layer of deduction); here it becomes probabilities. :mod:`.odds` (each 
 cell's exact chance of a mine), :mod:`.view` (a player's view and position files),
 :mod:`.policy` (which cell to guess at a stall), :mod:`.lookahead` (what revealing a cell
 may show, counted exactly), :mod:`.endgame` (the exactly best reveal when few placements
-remain) and :mod:`.play` (one game played to its end).
+remain, or in an isolated region), :mod:`.play` (one game played to its end) and
+:mod:`.optimal` (best possible play on a small board, exactly, and a policy's exact score).
 """
 
 from __future__ import annotations
 
-from .endgame import Endgame, best_reveal
+from .endgame import Endgame, best_reveal, region_reveal
 from .errors import PositionFormatError
 from .lookahead import Outlook, outlook
 from .odds import Odds, odds
@@ -53,6 +54,7 @@ __all__ = [
     "policy_named",
     "position_of",
     "read_position",
+    "region_reveal",
     "start_cell",
     "view_odds",
 ]

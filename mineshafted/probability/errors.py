@@ -1,10 +1,11 @@
-"""The probability package's exceptions: a position file that cannot be read."""
+"""The probability package's exceptions: a position file that cannot be read, a search past its
+budget."""
 
 from __future__ import annotations
 
 from ..errors import MineshaftedError
 
-__all__ = ["PositionFormatError"]
+__all__ = ["OutOfBudget", "PositionFormatError"]
 
 
 class PositionFormatError(MineshaftedError, ValueError):
@@ -34,3 +35,18 @@ class PositionFormatError(MineshaftedError, ValueError):
             parts.append(f"row {row}, column {col}")
         where = ", ".join(parts)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class OutOfBudget(MineshaftedError):
+    """An exact search stopped at its budget: more knowledge states than allowed, or past its
+    time limit.
+
+    ``states`` is how many knowledge states it had remembered, ``seconds`` how long it had
+    run, and ``limit`` names the budget it reached (``"states"`` or ``"time"``).
+    """
+
+    def __init__(self, message: str, *, states: int, seconds: float, limit: str) -> None:
+        self.states = states
+        self.seconds = seconds
+        self.limit = limit
+        super().__init__(message)

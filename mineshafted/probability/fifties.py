@@ -1,4 +1,5 @@
-"""Fifty-fifties to come: risk that a winner pays whatever order the guesses come in.
+"""Fifty-fifties, now and to come: the pairs of cells no clue will ever tell apart (the live
+page marks them at a stall).
 
 Glossary
 --------
@@ -11,13 +12,10 @@ fifty-fifty to come
     :data:`MISSING` unknown cells that are not known mines: in the placements that put a
     mine on one of the two, none on the other and mines on those flank cells, the two
     form a fifty-fifty.
-influence
-    Of a cell: the placements in which it is the mine of a fifty-fifty to come. That share
-    of its risk is paid anyway by whoever wins (guessed now, or at even odds later), so it
-    is not risk that guessing it now adds.
-pseudo fifty-fifty
-    A cell whose every placement with a mine makes it the mine of one fifty-fifty to come:
-    guessing it now risks nothing that a winner would not risk later, and its clue may help.
+
+The policy ingredients once built on these (``pseudo``, ``longterm``: a guess's influence on
+the fifty-fifties to come) won nothing measurable and left the library (their code is in
+commit ``5000a9a``; their figures in the benchmarks page).
 """
 
 from __future__ import annotations
@@ -30,7 +28,7 @@ from ..errors import NoPlacementError
 from ..solver import Constraint, Position, combine, components, counted
 from .odds import Odds
 
-__all__ = ["MISSING", "Coming", "coming", "influence", "placements_given", "pseudo"]
+__all__ = ["MISSING", "Coming", "coming", "placements_given"]
 
 MISSING = 1
 """A pair is a fifty-fifty to come only if at most this many of its flank's cells are unknown
@@ -82,25 +80,6 @@ def coming(position: Position, odds: Odds, board: PartialGrid) -> Iterator[Comin
                 found = placements_given(position, odds.mines_left, (first, *flank), (second,))
                 if found:
                     yield Coming(first, second, flank, found)
-
-
-def influence(position: Position, odds: Odds, board: PartialGrid) -> dict[Cell, int]:
-    """Cell -> the placements in which it is the mine of a fifty-fifty to come (summed over
-    the fifty-fifties it is in, and at most its mined placements)."""
-    found: dict[Cell, int] = {}
-    for pair in coming(position, odds, board):
-        for cell in (pair.first, pair.second):
-            found[cell] = found.get(cell, 0) + pair.placements
-    return {cell: min(value, odds.mined[cell]) for cell, value in found.items()}
-
-
-def pseudo(position: Position, odds: Odds, board: PartialGrid) -> Cell | None:
-    """A cell of a pseudo fifty-fifty, if the position has one: a cell that is the mine of
-    one fifty-fifty to come in every placement that puts a mine on it."""
-    for pair in coming(position, odds, board):
-        if pair.placements == odds.mined[pair.first]:
-            return pair.first
-    return None
 
 
 def placements_given(

@@ -27,10 +27,9 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..board import Cell, Geometry, PartialGrid
-from ..solver import Position, Tally
-from .endgame import NODES, PLACEMENTS, best_reveal
-from .fifties import influence, pseudo
-from .lookahead import Outlook, afters, bounded_outlook
+from ..solver import Position
+from .endgame import PLACEMENTS, best_reveal, region_reveal, regions
+from .lookahead import Outlook, bounded_outlook
 from .odds import Odds
 
 __all__ = [
@@ -163,56 +162,32 @@ class Best:
     5. **Endgame.** With at most :data:`~mineshafted.probability.endgame.PLACEMENTS`
        placements left, the reveal that wins most often, found by searching every sequence
        of reveals against every placement (:func:`~mineshafted.probability.best_reveal`);
-       the steps above only when that search is too big.
+       the steps above only when that search is too big. Else, an isolated region (unknown
+       cells no clue or neighbour links to the others) whose every placement holds the
+       same number of mines is a game of its own: its best reveal, searched the same way
+       (:func:`~mineshafted.probability.endgame.region_reveal`), comes before the steps
+       above; and when they choose a cell of an isolated region whose number of mines
+       varies, the region's best reveal is played instead, its placements weighed by how
+       many ways the rest of the board can hold the mines they leave.
     6. **Fifty-fifty.** Two cells that hold one mine between them and that no cell can ever
        tell apart (every other neighbour of only one of them is a known mine or off the
        board) must be guessed some time: guess one now, before any avoidable risk, since
        its clue may help elsewhere.
 
-    Seven more ingredients are off by default (none was measured to win more games; see
-    ``docs/benchmarks.md``), switched on with :meth:`using` or a ``best+ingredient`` name:
-
-    7. **Uncapped.** The candidates within the tolerance are not capped at ``width``: they
-       are examined safest first while their safety can still reach the best secondary
-       safety found so far.
-    8. **Bound.** Every cell is a candidate, neither cut by the tolerance nor capped at
-       ``width``: examined safest first while its safety can still reach the best
-       secondary safety found so far (a cell's secondary safety is at most its safety).
-    9. **Deep.** The endgame searches positions of up to :data:`DEEP_PLACEMENTS`
-       placements, within :data:`DEEP_NODES` nodes.
-    10. **Two-step.** The leading candidates (at most :data:`LEADERS`, within
-        :data:`CLOSE` of the best secondary safety) are ranked two guesses deep: for each
-        clue, the best secondary safety of the position after it.
-    11. **Pseudo.** After step 6: a pseudo fifty-fifty (:func:`~.fifties.pseudo`), a cell
-        that in every placement with a mine on it is the mine of a fifty-fifty to come
-        (beside a cell no clue can tell it from), is guessed before any avoidable risk: a
-        winner pays that risk anyway, now or later.
-    12. **Long-term.** A candidate's risk is counted less its influence
-        (:func:`~.fifties.influence`: the placements in which it is the mine of a
-        fifty-fifty to come, risk a winner pays anyway): in choosing the candidates and in
-        their secondary safety.
-    13. **Blend.** Candidates are ranked by their secondary safety times
-        ``1 + BLEND x P(progress)`` instead of by secondary safety with progress as the
-        tie-break: a candidate a little less safe two guesses deep but much likelier to
-        decide other cells can win.
-
-    Ties are broken by the random order.
+    Ties are broken by the random order: with
+    :class:`~mineshafted.probability.optimal.scoring.FixedTies`, by the lowest cell.
 
     Examples
     --------
     >>> Best().name, Best(progress=False).name, Best(tolerance=0.0, endgame=False).name
     ('best', 'best-progress', 'best-tolerance-endgame')
-    >>> Best(deep=True, fifty=False).name
-    'best-fifty+deep'
 
     Notes
     -----
     Cost: up to ``width`` candidates x (their unknown neighbours + 1) clue values, each a
     :func:`~mineshafted.solver.combine` of the position's components with the one the
     candidate touches counted anew (the others' counts are reused); the endgame search is
-    bounded by its own limits. The bound may examine every unknown cell (at most
-    :data:`WIDE`); the two-step look-ahead adds up to :data:`LEADERS` x 9 positions x
-    :data:`AFTER_WIDTH` candidates' look-ahead.
+    bounded by its own budget.
     """
 
     tolerance: float = 0.1
@@ -222,27 +197,6 @@ class Best:
     progress: bool = True
     endgame: bool = True
     fifty: bool = True
-    uncapped: bool = False
-    """The candidates within the tolerance are not capped at ``width``: examined safest
-    first while their safety can still reach the best secondary safety so far."""
-    bound: bool = False
-    """Candidates are neither cut by the tolerance nor capped at ``width``: every cell is
-    one, examined in order of safety while its safety can still reach the best secondary
-    safety found so far (the secondary safety of a cell is at most its safety)."""
-    deep: bool = False
-    """The endgame searches up to :data:`DEEP_PLACEMENTS` placements and
-    :data:`DEEP_NODES` nodes instead of the shallow limits."""
-    twostep: bool = False
-    """The leading candidates (at most :data:`LEADERS`) are ranked by a look-ahead two
-    guesses deep (:func:`_two_step`)."""
-    pseudo: bool = False
-    """A pseudo fifty-fifty is guessed before any avoidable risk (:func:`.fifties.pseudo`)."""
-    longterm: bool = False
-    """Candidates are chosen and ranked by their risk less their influence
-    (:func:`.fifties.influence`)."""
-    blend: bool = False
-    """Candidates are ranked by secondary safety times ``1 +`` :data:`BLEND` ``x
-    P(progress)``."""
     width: int = 12
     """How many candidates are counted at most (a limit, not an ingredient)."""
 
@@ -275,7 +229,7 @@ class Best:
 
         Examples
         --------
-        >>> Best.using("bound", "deep") == Best(bound=True, deep=True)
+        >>> Best.without("fifty").switched(["fifty"], on=True) == Best()
         True
         """
         return cls().switched(ingredients, on=True)
@@ -291,7 +245,7 @@ class Best:
 
         Examples
         --------
-        >>> Best.without("fifty").switched(["deep"], on=True) == Best(fifty=False, deep=True)
+        >>> Best.without("fifty", "corners").switched(["corners"], on=True) == Best(fifty=False)
         True
         """
         names = list(ingredients)
@@ -323,83 +277,67 @@ class Best:
         class)."""
         if odds.safe:
             return odds.safe[0]
-        total = odds.placements
-        limit, nodes = (DEEP_PLACEMENTS, DEEP_NODES) if self.deep else (PLACEMENTS, NODES)
-        if self.endgame and total <= limit:  # pragma: no mutate - the limit's exact value
-            found = best_reveal(position, board, odds.mines_left, placements=limit, nodes=nodes)
+        if self.endgame and odds.placements <= PLACEMENTS:  # pragma: no mutate - the limit
+            found = best_reveal(position, board, odds.mines_left)
             if found is not None:
                 return found.cell
         if self.fifty:
             pair = _fifty_fifty(position, board)
             if pair is not None:
                 return pair
-        if self.pseudo:
-            cell = pseudo(position, odds, board)
-            if cell is not None:
-                return cell
-        paid = influence(position, odds, board) if self.longterm else {}
-        cells = self._candidates(position, odds, board, rng, paid)
+        isolated = regions(position, board) if self.endgame else []
+        if len(isolated) > 1:
+            region = region_reveal(position, board, odds.mines_left, among=isolated)
+            if region is not None:
+                return region.cell
+        cell = self._heuristic(position, odds, board, rng)
+        if len(isolated) > 1:
+            region = region_reveal(
+                position, board, odds.mines_left, fixed=False, within=cell, among=isolated
+            )
+            if region is not None:
+                return region.cell
+        return cell
+
+    def _heuristic(
+        self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
+    ) -> Cell:
+        """The candidate with the best secondary safety (steps 1-4 of the class)."""
+        cells = self._candidates(position, odds, board, rng)
         if len(cells) == 1 or not (self.progress or self.lookahead):
             return cells[0]
-        # The floor is the best score so far; a score is at most ``scale`` times the
-        # secondary safety, which is at most the safety (plus the influence, step 12).
-        scale = 1 + BLEND if self.blend else Fraction(1)
         floor = Fraction(-1)
         looks: list[Outlook] = []
         for cell in cells:
-            bonus = Fraction(paid.get(cell, 0), total)
-            if (self.bound or self.uncapped) and scale * (
-                total - odds.mined[cell] + paid.get(cell, 0)
-            ) < floor * total:
-                break  # candidates come safest first: none after can reach the floor
-            look = bounded_outlook(
-                position, odds, board, cell, floor / scale - bonus if self.lookahead else None
-            )
+            look = bounded_outlook(position, odds, board, cell, floor if self.lookahead else None)
             if look is None:
                 continue
-            if bonus:
-                look = replace(look, lookahead=look.lookahead + bonus)
             looks.append(look)
             if not look.dead:
-                floor = max(floor, self._score(look))
+                floor = max(floor, look.lookahead)
         order = {cell: rank for rank, cell in enumerate(cells)}
         if self.lookahead:
             looks.sort(
                 key=lambda look: (
                     look.dead,
-                    -self._score(look),
+                    -look.lookahead,
                     -look.progress if self.progress else 0,
                     order[look.cell],
                 )
             )
-            if self.twostep:
-                return _two_step(position, odds, board, looks, self)
         else:
             looks.sort(key=lambda look: (-look.progress, -look.safe, order[look.cell]))
         return looks[0].cell
 
-    def _score(self, look: Outlook) -> Fraction:
-        """What a candidate is ranked by: its secondary safety, times ``1 + BLEND x
-        P(progress)`` with the blend (step 13)."""
-        if self.blend:
-            return look.lookahead * (1 + BLEND * look.progress)
-        return look.lookahead
-
     def _candidates(
-        self,
-        position: Position,
-        odds: Odds,
-        board: PartialGrid,
-        rng: random.Random,
-        paid: dict[Cell, int] | None = None,
+        self, position: Position, odds: Odds, board: PartialGrid, rng: random.Random
     ) -> list[Cell]:
-        """The cells safe enough to examine, in order (steps 1 and 2 of the class); a cell's
-        risk less its ``paid`` placements (step 12)."""
+        """The cells safe enough to examine, in order (steps 1 and 2 of the class)."""
         total = odds.placements
-        risk = odds.mined if not paid else {c: m - paid.get(c, 0) for c, m in odds.mined.items()}
+        risk = odds.mined
         least = min(risk.values())
         # Exact: total - mined >= (1 - tolerance) (total - least).
-        cut = Fraction(1 if self.bound else self.tolerance).limit_denominator(10**6)
+        cut = Fraction(self.tolerance).limit_denominator(10**6)
         limit = least + (total - least) * cut.numerator // cut.denominator
         cells = [cell for cell, mined in risk.items() if mined <= limit]
         rng.shuffle(cells)
@@ -419,37 +357,27 @@ class Best:
                     continue
                 alike.add((risk[cell], *key))
             kept.append(cell)
-            if len(kept) == (WIDE if self.bound or self.uncapped else self.width):
+            if len(kept) == self.width:
                 break
         return kept
 
 
-BLEND = Fraction(1, 10)
-"""With the blend, a candidate's secondary safety is multiplied by ``1 + BLEND x
-P(progress)``."""
-LEADERS = 2
-"""How many of the leading candidates the two-step look-ahead ranks anew."""
-CLOSE = Fraction(98, 100)
-"""A candidate leads when its secondary safety is at least this share of the best one's."""
-AFTER_WIDTH = 4
-"""How many candidates of each position after a leader the two-step look-ahead examines."""
-WIDE = 200
-"""With the bound, the candidates examined at most (a guard on the cost, rarely reached)."""
-DEEP_PLACEMENTS = 4000
-"""The deep endgame searches positions of at most this many placements."""
-DEEP_NODES = 100_000
-"""The deep endgame's node budget."""
-
 INGREDIENTS = tuple(f.name for f in fields(Best) if f.name != "width")
 """The ingredients of :class:`Best` that can be switched off: its fields but ``width``, in the
 order of its name (the one list of them)."""
+
+REMOVED = ("uncapped", "bound", "deep", "twostep", "pseudo", "longterm", "blend")
+"""Ingredients :class:`Best` once had, off by default and measured to win no more games: they
+left the library (their figures are in ``docs/benchmarks.md``, their code in commit
+``5000a9a``). A name that switches one is refused with a word on why."""
 
 
 def policy_named(name: str | PolicyName) -> Policy:
     """The policy called ``name``: ``best``, ``safest`` or ``random``.
 
     ``best`` followed by ``-ingredient`` and ``+ingredient`` parts is :class:`Best` with
-    those switched off and on (its :attr:`Best.name`), for measuring what each adds.
+    those switched off and on (its :attr:`Best.name`), for measuring what each adds. Every
+    ingredient is on by default, so ``+`` parts change nothing today.
 
     Raises
     ------
@@ -462,8 +390,12 @@ def policy_named(name: str | PolicyName) -> Policy:
     Safest(name='safest')
     >>> policy_named("best-corners-endgame") == Best(corners=False, endgame=False)
     True
-    >>> policy_named("best+bound-fifty") == Best(bound=True, fifty=False)
-    True
+    >>> policy_named("best+deep")
+    Traceback (most recent call last):
+    ...
+    ValueError: no policy is called 'best+deep': deep was removed from best (it won no more \
+games; see docs/benchmarks.md); best's ingredients are tolerance, corners, lookahead, \
+progress, endgame, fifty, each switched off by -NAME
     """
     text = str(name)
     head, *parts = re.split(r"(?=[-+])", text)
@@ -479,95 +411,40 @@ def policy_named(name: str | PolicyName) -> Policy:
             return Best.without(*off).switched(added, on=True)
     elif which is not None and not parts:
         return Safest() if which is PolicyName.SAFEST else RandomGuess()
-    parts_of_best = (
-        f" (best takes +INGREDIENT and -INGREDIENT parts: {', '.join(INGREDIENTS)})"
-        if which is PolicyName.BEST
-        else ""
+    if which is not PolicyName.BEST:
+        raise ValueError(f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}")
+    gone = [part[1:] for part in parts if part[1:] in REMOVED]
+    why = (
+        f"{', '.join(gone)} {'was' if len(gone) == 1 else 'were'} removed from best (it won no "
+        "more games; see docs/benchmarks.md)"
+        if gone
+        else "best takes -INGREDIENT parts"
     )
     raise ValueError(
-        f"no policy is called {text!r}: choose one of {', '.join(PolicyName)}{parts_of_best}"
+        f"no policy is called {text!r}: {why}; best's ingredients are "
+        f"{', '.join(INGREDIENTS)}, each switched off by -NAME"
     )
-
-
-def _two_step(
-    position: Position, odds: Odds, board: PartialGrid, looks: list[Outlook], best: Best
-) -> Cell:
-    """Of the leading candidates (``looks`` ranked, the first :data:`LEADERS` not dead whose
-    secondary safety is within :data:`CLOSE` of the best one's), the
-    one whose look-ahead two guesses deep is highest; ties keep the ranking.
-
-    A leader's two-step value: for each clue it may show, the chance of it (safe) times the
-    best secondary safety of the position after it (its cells decided safe, else its own
-    candidates, as ``best`` would pick them, at most :data:`AFTER_WIDTH`); a position with
-    no cell left to guess counts 1.
-
-    Notes
-    -----
-    Cost: per leader, up to 9 positions after it, each counted, and in each up to
-    :data:`AFTER_WIDTH` candidates' look-ahead (up to 9 counts each): some hundreds of
-    counts a leader, which is why only the leaders are examined.
-    """
-    top = looks[0].lookahead
-    leaders = [look for look in looks[:LEADERS] if not look.dead and look.lookahead >= CLOSE * top]
-    if len(leaders) < 2:
-        return looks[0].cell
-    total = odds.placements
-    values: list[tuple[Fraction, int]] = []
-    for rank, look in enumerate(leaders):
-        value = Fraction(0)
-        for after in afters(position, odds, board, look.cell):
-            chance = Fraction(after.tally.placements, total)
-            value += chance * _next_safety(after.position, after.tally, after.position.board, best)
-        values.append((value, -rank))
-    _, rank = max(values)
-    return leaders[-rank].cell
-
-
-def _next_safety(position: Position, tally: Tally, board: PartialGrid, best: Best) -> Fraction:
-    """The best secondary safety of a position after a guess (1 when nothing is left to
-    guess): over its cells decided safe, if any, else over its candidates."""
-    chances = Odds(tally.mines_left, tally.placements, tally.mined)
-    total = chances.placements
-    open_cells = [cell for cell, mined in chances.mined.items() if mined < total]
-    if not open_cells:
-        return Fraction(1)
-    safe = [cell for cell in open_cells if chances.mined[cell] == 0]
-    if safe:
-        cells = sorted(safe)[:AFTER_WIDTH]
-    else:
-        narrow = replace(best, width=AFTER_WIDTH, bound=False)
-        cells = narrow._candidates(position, chances, board, random.Random(0))
-    floor = Fraction(-1)
-    top = Fraction(0)
-    for cell in cells:
-        if (total - chances.mined[cell]) < floor * total:
-            break
-        look = bounded_outlook(position, chances, board, cell, floor)
-        if look is None:
-            continue
-        top = max(top, look.lookahead)
-        if not look.dead:
-            floor = max(floor, look.lookahead)
-    return top
 
 
 def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
     """A cell of an unavoidable 50/50, if the position has one: two cells holding exactly
     one mine that no cell can ever tell apart, because every other neighbour of only one of
-    them is a known mine or off the board."""
+    them is a known mine or off the board. The least such cell, whatever the order of the
+    position's constraints."""
     rows, cols = len(board), len(board[0])
     neighbours = Geometry(rows, cols).neighbour_table()
+    found: Cell | None = None
     for component in position.components:
         for scope, mines in component:
             if len(scope) != 2 or mines != 1:
                 continue
-            a, b = scope
+            a, b = sorted(scope)
             only = set(neighbours[a]) ^ set(neighbours[b])
             only.discard(a)
             only.discard(b)
             if all(board[n // cols][n % cols] == -1 for n in only):
-                return a
-    return None
+                found = a if found is None else min(found, a)
+    return found
 
 
 def _isolated(

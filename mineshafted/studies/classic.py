@@ -211,8 +211,8 @@ def check_policy(name: str) -> str:
 
     Examples
     --------
-    >>> check_policy("best+pseudo-endgame")
-    'best-endgame+pseudo'
+    >>> check_policy("best-fifty-endgame")
+    'best-endgame-fifty'
     """
     try:
         return policy_named(name).name

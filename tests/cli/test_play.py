@@ -126,8 +126,14 @@ def test_dask_without_dask_installed_says_how_to_install_it(
         (["9", "9", "10", "--games", "0"], "--games must be at least 1"),
         (["9", "9", "10", "--jobs", "0"], "--jobs must be at least 1"),
         (["9", "9", "10", "--policy", "luck"], "no policy is called 'luck'"),
-        (["9", "9", "10", "--policy", "best+luck"], "parts: tolerance, corners,"),
-        (["9", "9", "10", "--policy", "best+deep-deep"], "no policy is called"),
+        (["9", "9", "10", "--policy", "best+luck"], "ingredients are tolerance, corners,"),
+        (["9", "9", "10", "--policy", "best-fifty-fifty"], "no policy is called"),
+        (
+            ["9", "9", "10", "--policy", "best+deep"],
+            "deep was removed from best (it won no more games; see docs/benchmarks.md); best's "
+            "ingredients are tolerance, corners, lookahead, progress, endgame, fifty",
+        ),
+        (["9", "9", "10", "--policy", "best+uncapped-fifty"], "uncapped was removed from best"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
@@ -228,10 +234,10 @@ def test_boards_play_every_line_and_print_a_summary(tmp_path: Path) -> None:
 
 def test_a_policy_with_ingredients_switched_plays_and_is_named_in_the_json() -> None:
     result = runner.invoke(
-        app, ["play", "9", "9", "10", "-n", "3", "--policy", "best+pseudo-endgame", "--json"]
+        app, ["play", "9", "9", "10", "-n", "3", "--policy", "best-fifty-endgame", "--json"]
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["policy"] == "best-endgame+pseudo"
+    assert json.loads(result.stdout)["policy"] == "best-endgame-fifty"
 
 
 def test_boards_refuse_an_unknown_policy_in_one_line(tmp_path: Path) -> None:

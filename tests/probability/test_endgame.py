@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import logging
 import random
+from functools import cache
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted import Board, BoardManager, Sweep
-from mineshafted.board import PartialGrid
+from mineshafted.board import Geometry, PartialGrid
 from mineshafted.probability import Best, Endgame, Safest, best_reveal, odds, play_game
-from mineshafted.probability import policy as policy_module
-from mineshafted.probability.endgame import PLACEMENTS
-from mineshafted.probability.policy import DEEP_NODES, DEEP_PLACEMENTS
+from mineshafted.probability.endgame import PLACEMENTS, region_reveal, regions
 from mineshafted.probability.view import position_of
 from mineshafted.solver import Position
 
@@ -62,7 +62,7 @@ def test_too_many_placements_are_left_to_the_heuristic() -> None:
     view[0][0] = 0
     view[0][1] = view[1][0] = view[1][1] = 0
     position = position_of(view)
-    assert odds(position, 10).placements > 750
+    assert odds(position, 10).placements > PLACEMENTS
     assert best_reveal(position, view, 10) is None
 
 
@@ -130,10 +130,6 @@ def test_best_reveal_wins_as_often_as_best_play_on_bigger_stalls() -> None:
         assert found is not None
         assert (found.placements, found.wins) == (placements, wins)
         assert by_first[found.cell] == wins
-        # Between reveals that win equally often, the safest is taken.
-        chances = odds(position, mines_left + position.mines_found)
-        tied = [cell for cell, n in by_first.items() if n == wins]
-        assert chances.mined[found.cell] == min(chances.mined[cell] for cell in tied)
         searched += placements > 4
     assert searched >= 10
 
@@ -173,25 +169,21 @@ def test_a_search_out_of_nodes_logs_its_budget_and_placements(
     assert caplog.messages == ["endgame: over 1 nodes on 21 placements"]
 
 
-def test_the_deep_endgame_searches_past_the_shallow_limit() -> None:
-    # A 1 on a 3x6 board, 5 mines: 1,008 placements, over the shallow limit of 750.
+def test_the_endgame_searches_a_thousand_placements() -> None:
+    # A 1 on a 3x6 board, 5 mines: 1,008 placements (the old endgame stopped at 750).
     view = view_of("??????\n?1????\n??????")
     position = position_of(view)
     chances = odds(position, 5)
-    assert PLACEMENTS < chances.placements <= DEEP_PLACEMENTS
-    assert best_reveal(position, view, 5) is None
-    deep = best_reveal(position, view, 5, placements=DEEP_PLACEMENTS, nodes=DEEP_NODES)
-    assert deep is not None
-    assert Best(deep=True).choose(position, chances, view, random.Random(0)) == deep.cell
+    assert 750 < chances.placements <= PLACEMENTS
+    found = best_reveal(position, view, 5)
+    assert found is not None
+    assert found.placements == chances.placements
+    assert Best().choose(position, chances, view, random.Random(0)) == found.cell
 
 
-def test_the_deep_endgame_plays_best_where_the_shallow_one_leaves_the_heuristic(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # With the shallow limit at 0 only the deep endgame searches: it must win as often as
-    # best play (an independent search), where the shallow policy's heuristic sometimes
-    # does not.
-    monkeypatch.setattr(policy_module, "PLACEMENTS", 0)
+def test_best_plays_every_small_stall_as_best_play_does() -> None:
+    # Where the endgame searches, best wins as often as best play (an independent search);
+    # without it the heuristic sometimes does not.
     recording = Recording(Safest(), 6)
     for seed in range(40):
         play_game(4, 5, 6, seed=seed, policy=recording)
@@ -200,10 +192,130 @@ def test_the_deep_endgame_plays_best_where_the_shallow_one_leaves_the_heuristic(
         if stall.odds.placements > 60 or stall.odds.safe:
             continue
         _, wins, by_first = best_play(stall.board, stall.mines - stall.position.mines_found)
-        deep = Best(deep=True).choose(
+        rng = random.Random(number)
+        best = Best().choose(stall.position, stall.odds, stall.board, rng)
+        heuristic = Best(endgame=False).choose(
             stall.position, stall.odds, stall.board, random.Random(number)
         )
-        shallow = Best().choose(stall.position, stall.odds, stall.board, random.Random(number))
-        assert by_first[deep] == wins
-        worse += by_first[shallow] < wins
+        assert by_first[best] == wins
+        worse += by_first[heuristic] < wins
     assert worse >= 5
+
+
+def plain_region(
+    view: PartialGrid, mines_left: int, region: list[int]
+) -> tuple[int, int, dict[int, int], set[int]]:
+    """Best play in ``region`` by plain search: each of its placements weighed by how many
+    placements of the whole board it stands for; the weight in all, best play's wins, the
+    wins of each first reveal, and the region's numbers of mines."""
+    rows, cols = len(view), len(view[0])
+    geometry = Geometry(rows, cols)
+    values = [value for row in view for value in row]
+    unknown = [cell for cell, value in enumerate(values) if value is None]
+    known = {cell for cell, value in enumerate(values) if value == -1}
+    clues = [(cell, value) for cell, value in enumerate(values) if value not in (None, -1)]
+    inside = set(region)
+    weight: dict[frozenset[int], int] = {}
+    for chosen in combinations(unknown, mines_left):
+        mines = set(chosen) | known
+        if all(sum(n in mines for n in geometry.neighbours(c)) == v for c, v in clues):
+            part = frozenset(mines & inside)
+            weight[part] = weight.get(part, 0) + 1
+
+    def shows(cell: int, mines: frozenset[int]) -> int:
+        return sum(n in mines or n in known for n in geometry.neighbours(cell))
+
+    def after(cell: int, left: frozenset[frozenset[int]]) -> int:
+        by_value: dict[int, set[frozenset[int]]] = {}
+        for mines in left:
+            if cell not in mines:
+                by_value.setdefault(shows(cell, mines), set()).add(mines)
+        return sum(wins(frozenset(part)) for part in by_value.values())
+
+    @cache
+    def wins(left: frozenset[frozenset[int]]) -> int:
+        if len(left) == 1:
+            return weight[next(iter(left))]
+        open_cells = [c for c in region if any(c in m for m in left)]
+        safe = [c for c in open_cells if not all(c in m for m in left)]
+        free = [c for c in region if not any(c in m for m in left)]
+        for cell in free:  # a free reveal that tells placements apart
+            if len({shows(cell, m) for m in left}) > 1:
+                return after(cell, left)
+        return max(after(cell, left) for cell in safe)
+
+    everything = frozenset(weight)
+    by_first = {cell: after(cell, everything) for cell in region}
+    counts = {len(part) for part in weight}
+    return sum(weight.values()), wins(everything), by_first, counts
+
+
+def test_region_play_wins_as_often_as_plain_search_of_the_region() -> None:
+    # Every isolated region of the stalls of small games: the weighed search's wins, and the
+    # wins of its first reveal, are plain search's; fixed-count regions alone are played
+    # without a cell given.
+    checked = varying = 0
+    stalls: list[tuple[Position, PartialGrid, int]] = [
+        # Two pockets, each a 1-1 wall with a mine behind it and two cells no clue sees.
+        (position_of(view), view, mines)
+        for view, mines in (
+            (view_of("??1.1??\n??1.1??"), 4),
+            (view_of("??1.1??\n??1.1??"), 3),
+            (view_of("???1.1??\n???1.1??"), 4),
+        )
+    ]
+    for rows, cols, mines in ((4, 5, 6), (5, 5, 7), (4, 6, 8)):
+        recording = Recording(Safest(), mines)
+        for seed in range(60):
+            play_game(rows, cols, mines, seed=seed, policy=recording)
+        stalls += [(s.position, s.board, mines - s.position.mines_found) for s in recording.stalls]
+    for position, view, mines_left in stalls:
+        unknown = position.unknown
+        for region in regions(position, view):
+            if len(region) == len(unknown) or len(region) > 10:
+                continue
+            found = region_reveal(position, view, mines_left, fixed=False, within=region[0])
+            total, wins, by_first, counts = plain_region(view, mines_left, region)
+            if found is None:
+                assert all(n in (0, total) for n in by_first.values())
+                continue
+            assert (found.placements, found.wins) == (total, wins)
+            assert by_first[found.cell] == wins
+            fixed = region_reveal(position, view, mines_left, within=region[0])
+            assert fixed == (found if len(counts) == 1 else None)
+            checked += 1
+            varying += len(counts) > 1
+    assert checked >= 10 and varying >= 3
+
+
+ERRING: list[tuple[str, int]] = [
+    ("1????\n?????\n?????\n?????", 4),  # 4x5, 4 mines: the first stall after a corner 1
+    ("2????\n?????\n?????\n?????", 5),  # 4x5, 5 mines, after a corner 2
+]
+"""First stalls of small boards where ``best`` wins less than best play (docs/optimal.md):
+1,680 placements each, within the endgame's reach in placements but not in its budget."""
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="the endgame runs out of its node budget here and the heuristic's cell wins less",
+)
+@pytest.mark.parametrize(("text", "mines"), ERRING)
+def test_best_plays_the_first_stall_of_small_boards_as_best_play(text: str, mines: int) -> None:
+    view = view_of(text)
+    position = position_of(view)
+    exact = best_reveal(position, view, mines, nodes=10**6)  # no budget to speak of
+    assert exact is not None
+    chosen = Best().choose(position, odds(position, mines), view, random.Random(0))
+    assert chosen == exact.cell or _wins_from(position, view, mines, chosen) == exact.wins
+
+
+def _wins_from(position: Position, view: PartialGrid, mines: int, cell: int) -> int:
+    """Best play's wins when ``cell`` is revealed first (the exact search of the optimal
+    package on the position's placements)."""
+    from mineshafted.probability.optimal import Placements, Search
+
+    table = Placements.position(position, view, mines)
+    search = Search(table)
+    return search.move_wins(search.everything, table.cells.index(cell))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -26,9 +24,7 @@ from mineshafted.probability import (
     position_of,
 )
 from mineshafted.probability import lookahead as lookahead_module
-from mineshafted.probability import policy as policy_module
-from mineshafted.probability.lookahead import Outlook
-from mineshafted.probability.policy import INGREDIENTS, _fifty_fifty
+from mineshafted.probability.policy import INGREDIENTS, REMOVED, _fifty_fifty
 from mineshafted.solver import Position, Tally, combine
 
 from ..conftest import view_of
@@ -164,18 +160,13 @@ def test_best_with_ingredients_off_is_named_and_read_back() -> None:
 
 
 def test_every_choice_of_ingredients_switched_is_named_in_order_and_read_back() -> None:
-    # An ingredient the default has on is named "-name" when off; one it has off, "+name"
-    # when on; in the fields' order whatever the order they were switched in.
+    # An ingredient (each is on by default) is named "-name" when off, in the fields' order
+    # whatever the order it was switched in.
     default = Best()
     for size in range(len(INGREDIENTS) + 1):
         for switched in combinations(INGREDIENTS, size):
-            usual = [name for name in reversed(switched) if getattr(default, name)]
-            unusual = [name for name in reversed(switched) if not getattr(default, name)]
-            best = replace(Best.without(*usual), **{n: True for n in unusual})
-            signs = ["-" if getattr(default, name) else "+" for name in switched]
-            assert best.name == "best" + "".join(
-                sign + name for sign, name in zip(signs, switched, strict=True)
-            )
+            best = Best.without(*reversed(switched))
+            assert best.name == "best" + "".join("-" + name for name in switched)
             assert policy_named(best.name) == best
             kept = [name for name in INGREDIENTS if name not in switched]
             assert all(getattr(best, name) == getattr(default, name) for name in kept)
@@ -184,15 +175,16 @@ def test_every_choice_of_ingredients_switched_is_named_in_order_and_read_back() 
 
 
 def test_switching_on_gives_the_ingredients_usual_value() -> None:
-    assert Best.using("bound", "twostep") == Best(bound=True, twostep=True)
     assert Best.using("tolerance") == Best()
     assert Best.without("tolerance").name == "best-tolerance"
-    assert policy_named("best-tolerance+deep") == Best(tolerance=0.0, deep=True)
+    assert Best.without("tolerance", "fifty").switched(["fifty"], on=True) == Best(tolerance=0.0)
     with pytest.raises(ValueError, match="no ingredient luck"):
         Best.using("luck")
 
 
-@pytest.mark.parametrize("name", ["best+luck", "best+bound-bound", "best+", "best+-", "best++deep"])
+@pytest.mark.parametrize(
+    "name", ["best+luck", "best+fifty-fifty", "best+", "best+-", "best++fifty", "best+deep"]
+)
 def test_a_name_that_switches_no_ingredient_names_no_policy(name: str) -> None:
     with pytest.raises(ValueError, match="no policy is called"):
         policy_named(name)
@@ -565,104 +557,13 @@ def test_isolated_cells_are_alike_by_their_known_mines_too() -> None:
     assert sorted(cells) in ([0, 2], [2, 4])
 
 
-def candidate_outlooks(
-    stalls: list[Stall], lister: Best
-) -> Iterator[tuple[int, Stall, dict[int, Outlook]]]:
-    """For each stall with no safe cell: its number, the stall, and the exact outlook of each
-    of ``lister``'s candidates, in ``lister``'s order (its shuffle seeded by the number)."""
-    for number, stall in enumerate(stalls):
-        if stall.odds.safe:
-            continue
-        cells = lister._candidates(stall.position, stall.odds, stall.board, random.Random(number))
-        yield number, stall, {c: outlook(stall.position, stall.odds, stall.board, c) for c in cells}
-
-
-def capped_misses_the_top(stalls: list[Stall], best: Best, wide: Best) -> int:
-    """Check that ``best`` chooses a living cell of the top secondary safety among ``wide``'s
-    candidates; how many stalls a cap of ``best.width`` candidates misses that top on."""
-    beyond = 0
-    for number, stall, looks in candidate_outlooks(stalls, wide):
-        living = [look for look in looks.values() if not look.dead]
-        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
-        if living:
-            top = max(other.lookahead for other in living)
-            assert looks[chosen].lookahead == top
-            first = list(looks.values())[: best.width]
-            capped = [other.lookahead for other in first if not other.dead]
-            beyond += max(capped, default=-1) < top
-    return beyond
-
-
-@pytest.mark.slow
-def test_with_the_bound_no_candidate_of_higher_secondary_safety_is_left_unexamined(
-    intermediate_stalls: list[Stall],
-) -> None:
-    # Every cell, however many and however unsafe, ranked by its full outlook: the bound
-    # must choose a cell of the highest secondary safety among the living ones, where a cap
-    # of ``width`` candidates (two here, to make the cap bite) looks at no more than the first.
-    best = Best(bound=True, endgame=False, fifty=False, width=2)
-    wide = Best(tolerance=1.0, endgame=False, fifty=False, width=10**6)
-    assert capped_misses_the_top(intermediate_stalls, best, wide) >= 1
-
-
-def test_the_two_step_look_ahead_chooses_among_the_leading_candidates(
-    intermediate_stalls: list[Stall],
-) -> None:
-    # Its choice is a living candidate within CLOSE of the best secondary safety, and it
-    # does overturn the one-step ranking somewhere.
-    plain = Best(endgame=False, fifty=False)
-    two = Best(endgame=False, fifty=False, twostep=True)
-    overturned = 0
-    for number, stall, looks in candidate_outlooks(intermediate_stalls, plain):
-        living = [look for look in looks.values() if not look.dead]
-        chosen = two.choose(stall.position, stall.odds, stall.board, random.Random(number))
-        first = plain.choose(stall.position, stall.odds, stall.board, random.Random(number))
-        if chosen != first:
-            top = max(look.lookahead for look in living)
-            assert not looks[chosen].dead
-            assert looks[chosen].lookahead >= policy_module.CLOSE * top
-            overturned += 1
-    assert overturned >= 1
-
-
-def test_the_next_safety_of_a_position_with_nothing_left_to_guess_is_one() -> None:
-    # Cell 2 holds the last mine: nothing is left to guess.
-    position = Position([[1, 1, None]], [[((2,), 1)]], [], 0)
-    assert policy_module._next_safety(position, Tally(1, 1, {2: 1}), position.board, Best()) == 1
-
-
-def test_uncapped_no_candidate_within_the_tolerance_is_left_unexamined(
-    intermediate_stalls: list[Stall],
-) -> None:
-    # Every cell within the tolerance, however many, ranked by its full outlook: uncapped
-    # must choose one of the highest secondary safety among the living ones, where a cap of
-    # ``width`` candidates (two here, to make it bite) sometimes misses it.
-    best = Best(uncapped=True, endgame=False, fifty=False, width=2)
-    wide = Best(endgame=False, fifty=False, width=10**6)
-    assert capped_misses_the_top(intermediate_stalls, best, wide) >= 1
-
-
-def test_blend_chooses_the_highest_secondary_safety_times_one_plus_a_tenth_of_progress(
-    intermediate_stalls: list[Stall],
-) -> None:
-    # The reference: every candidate within the tolerance ranked by its full outlook,
-    # scored ``lookahead x (1 + progress / 10)``; the blend must choose a living one of the
-    # top score, and on some stall that is not the one of the top secondary safety.
-    best = Best(blend=True, uncapped=True, endgame=False, fifty=False)
-    wide = Best(endgame=False, fifty=False, width=10**6)
-    parted = 0
-    for number, stall, looks in candidate_outlooks(intermediate_stalls, wide):
-        living = [look for look in looks.values() if not look.dead]
-        if not living:
-            continue
-        score = {c: look.lookahead * (1 + look.progress / 10) for c, look in looks.items()}
-        chosen = best.choose(stall.position, stall.odds, stall.board, random.Random(number))
-        assert not looks[chosen].dead
-        assert score[chosen] == max(score[look.cell] for look in living)
-        parted += looks[chosen].lookahead < max(look.lookahead for look in living)
-    assert parted >= 1
-
-
-def test_blend_is_read_back_by_name() -> None:
-    assert policy_named("best+blend") == Best(blend=True)
-    assert Best(blend=True).name == "best+blend"
+@pytest.mark.parametrize("gone", REMOVED)
+def test_a_removed_ingredient_is_refused_naming_those_that_exist(gone: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        policy_named(f"best+{gone}")
+    message = str(raised.value)
+    assert f"{gone} was removed from best" in message
+    assert "tolerance, corners, lookahead, progress, endgame, fifty" in message
+    assert "\n" not in message
+    with pytest.raises(ValueError, match="no ingredient"):
+        Best.using(gone)
