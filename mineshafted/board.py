@@ -20,6 +20,7 @@ from typing import Final
 from .errors import InvalidBoardError
 
 __all__ = [
+    "MAX_CELLS",
     "MINE",
     "Board",
     "Cell",
@@ -37,6 +38,9 @@ Grid = list[list[int]]
 
 PartialGrid = list[list[int | None]]
 """A grid as far as it is known: a clue 0-8, ``MINE`` for a known mine, ``None`` unknown."""
+
+MAX_CELLS: Final = 1_000_000
+"""The largest board any input may hold: puzzle files, positions, texts pasted in the page."""
 
 MINE: Final = -1
 """The value of a mined cell in a grid."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .board import MINE, Board, Cell
+from .board import MAX_CELLS, MINE, Board, Cell
 from .errors import InputError, InvalidBoardError, PuzzleFormatError
 
 __all__ = [
@@ -39,9 +39,6 @@ __all__ = [
     "read_text",
     "writing",
 ]
-
-MAX_CELLS = 1_000_000
-"""The largest board a puzzle file may hold."""
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most bytes read from one input (a file, a device, a pipe or standard input)."""

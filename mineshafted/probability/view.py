@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board import MINE, PartialGrid
+from ..board import MAX_CELLS, MINE, PartialGrid
 from ..errors import InvalidBoardError, NoPlacementError, Why
 from ..solver import Position
 from ..solver.clues import TABLE_CELLS, clues_of, position_from
@@ -34,11 +34,6 @@ __all__ = [
     "read_position",
     "view_odds",
 ]
-
-MAX_CELLS = 1_000_000
-"""The largest position a file may hold: the cap of puzzle files
-(:data:`mineshafted.formats.MAX_CELLS`, which this layer may not import; a test keeps the two
-equal)."""
 
 EXACT_DIGITS = 4300
 """The most digits a count is written out in full: Python's own limit on converting an
