@@ -24,9 +24,12 @@ from sizes import parse_size
 from solvable_share import wilson
 
 from mineshafted import Board, Geometry, Technique, rate
+from mineshafted.game import LEVELS
 
 DEFAULT_SIZES = ["9x9x10", "16x16x40", "30x16x99"]
-LEVELS = {(9, 9, 10): "beginner", (16, 16, 40): "intermediate", (30, 16, 99): "expert"}
+NAMES = {(rows, cols, mines): name for name, (rows, cols, mines) in LEVELS.items()}
+"""A level's name by its size, either way round (the expert board is run as 30x16 here)."""
+NAMES |= {(cols, rows, mines): name for (rows, cols, mines), name in list(NAMES.items())}
 
 
 def ratings(
@@ -100,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _name(rows: int, cols: int, mines: int) -> str:
     """The size as written, with its level's name when it is one."""
-    level = LEVELS.get((rows, cols, mines))
+    level = NAMES.get((rows, cols, mines))
     return f"{rows}x{cols}/{mines}" + (f" ({level})" if level else "")
 
 

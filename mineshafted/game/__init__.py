@@ -17,12 +17,10 @@ from .record import (
     read_record,
     write_record,
 )
-from .rules import CLASSIC, CS440, MINE_SHAFTED, AfterMine, FirstMove, GameStatus, Rules
+from .rules import LEVELS, AfterMine, FirstMove, GameStatus, Level, Rules
 
 __all__ = [
-    "CLASSIC",
-    "CS440",
-    "MINE_SHAFTED",
+    "LEVELS",
     "AfterMine",
     "BoardManager",
     "Event",
@@ -32,6 +30,7 @@ __all__ = [
     "GameManager",
     "GameRecord",
     "GameStatus",
+    "Level",
     "MineHit",
     "Outcome",
     "RecordHeader",

@@ -39,7 +39,7 @@ from .record import (
     _flag,
     _reveal,
 )
-from .rules import CLASSIC, AfterMine, FirstMove, GameStatus, Rules
+from .rules import AfterMine, FirstMove, GameStatus, Rules
 
 __all__ = ["Game", "View"]
 
@@ -142,7 +142,7 @@ class Game:
         geometry: Geometry,
         mines: int,
         *,
-        rules: Rules = CLASSIC,
+        rules: Rules = Rules.CLASSIC,
         seed: int | None = None,
         board: Board | None = None,
     ) -> None:
@@ -169,7 +169,13 @@ class Game:
 
     @classmethod
     def draw(
-        cls, rows: int, cols: int, mines: int, *, rules: Rules = CLASSIC, seed: int | None = None
+        cls,
+        rows: int,
+        cols: int,
+        mines: int,
+        *,
+        rules: Rules = Rules.CLASSIC,
+        seed: int | None = None,
     ) -> Game:
         """A game on a random ``rows`` x ``cols`` board with ``mines`` mines.
 
@@ -199,7 +205,7 @@ class Game:
         return cls(Geometry(rows, cols), mines, rules=rules, seed=seed)
 
     @classmethod
-    def on(cls, board: Board, *, rules: Rules = CLASSIC, seed: int | None = None) -> Game:
+    def on(cls, board: Board, *, rules: Rules = Rules.CLASSIC, seed: int | None = None) -> Game:
         """A game on a fixed ``board``; a protected first move may still move its mines.
 
         The seed only chooses where such mines go.

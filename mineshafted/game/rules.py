@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final, TypeVar
+from typing import ClassVar, Final, NamedTuple, TypeVar
 
-__all__ = ["CLASSIC", "CS440", "MINE_SHAFTED", "AfterMine", "FirstMove", "GameStatus", "Rules"]
+__all__ = ["LEVELS", "AfterMine", "FirstMove", "GameStatus", "Level", "Rules"]
 
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -72,7 +72,7 @@ class Rules:
 
     Examples
     --------
-    >>> Rules.CLASSIC == CLASSIC == Rules()
+    >>> Rules.CLASSIC == Rules()
     True
     >>> Rules.MINE_SHAFTED.to_json()
     {'first_move': 'none', 'auto_expand': False, 'after_mine': 'end', 'total_known': False}
@@ -126,16 +126,30 @@ class Rules:
         )
 
 
-CLASSIC: Final = Rules(FirstMove.SAFE, auto_expand=True, after_mine=AfterMine.END, total_known=True)
-MINE_SHAFTED: Final = Rules(
+# The presets, named once, where the type is: Rules.CLASSIC and its kin.
+Rules.CLASSIC = Rules(FirstMove.SAFE, auto_expand=True, after_mine=AfterMine.END, total_known=True)
+Rules.MINE_SHAFTED = Rules(
     FirstMove.NONE, auto_expand=False, after_mine=AfterMine.END, total_known=False
 )
-CS440: Final = Rules(
+Rules.CS440 = Rules(
     FirstMove.SAFE, auto_expand=True, after_mine=AfterMine.CONTINUE, total_known=True
 )
-Rules.CLASSIC = CLASSIC
-Rules.MINE_SHAFTED = MINE_SHAFTED
-Rules.CS440 = CS440
+
+
+class Level(NamedTuple):
+    """A classic level's board: ``rows`` by ``cols`` with ``mines`` mines."""
+
+    rows: int
+    cols: int
+    mines: int
+
+
+LEVELS: Final = {
+    "beginner": Level(9, 9, 10),
+    "intermediate": Level(16, 16, 40),
+    "expert": Level(16, 30, 99),
+}
+"""The classic levels by name (the live page's, the benchmarks' standard boards)."""
 
 
 def _member(kind: type[_E], name: str, value: object) -> _E:

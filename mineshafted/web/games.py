@@ -22,10 +22,10 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 from ..board import MINE, Board, Cell
-from ..game import AfterMine, FirstMove, Game, GameStatus, Rules
+from ..game import LEVELS, AfterMine, FirstMove, Game, GameStatus, Rules
 from .errors import RequestError
 from .store import Store
 
@@ -35,12 +35,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-LEVELS: Final = {
-    "beginner": (9, 9, 10),
-    "intermediate": (16, 16, 40),
-    "expert": (16, 30, 99),
-}
-"""The classic levels: rows, columns, mines."""
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,6 @@ from hypothesis import strategies as st
 from mineshafted import MINE, Board, Geometry, InvalidBoardError
 from mineshafted.errors import GameOverError, IllegalMoveError
 from mineshafted.game import (
-    CLASSIC,
-    CS440,
-    MINE_SHAFTED,
     AfterMine,
     FirstMove,
     Flag,
@@ -70,7 +67,7 @@ def test_safe_first_move_moves_a_mine_under_the_click(corner_mine: Board, seed: 
 
 def test_the_moved_mine_is_placed_by_the_seed(corner_mine: Board) -> None:
     def moved(seed: int) -> frozenset[int]:
-        game = Game.on(corner_mine, rules=CLASSIC, seed=seed)
+        game = Game.on(corner_mine, rules=Rules.CLASSIC, seed=seed)
         game.reveal(0)
         assert game.board is not None
         return game.board.mines
@@ -80,14 +77,14 @@ def test_the_moved_mine_is_placed_by_the_seed(corner_mine: Board) -> None:
 
 
 def test_safe_first_move_leaves_a_board_alone_when_the_click_is_safe(corner_mine: Board) -> None:
-    game = Game.on(corner_mine, rules=CLASSIC, seed=1)
+    game = Game.on(corner_mine, rules=Rules.CLASSIC, seed=1)
     game.reveal(5)
     assert game.board == corner_mine
 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_a_drawn_board_is_drawn_at_the_first_click_avoiding_it(seed: int) -> None:
-    game = Game.draw(3, 3, 8, rules=CLASSIC, seed=seed)
+    game = Game.draw(3, 3, 8, rules=Rules.CLASSIC, seed=seed)
     assert game.board is None
     cell = seed % 9
     event = game.reveal(cell)
@@ -138,13 +135,18 @@ def test_no_first_move_help_plays_the_board_as_is(corner_mine: Board) -> None:
 
 
 def test_a_drawn_board_without_first_move_help_is_drawn_at_once() -> None:
-    game = Game.draw(4, 4, 5, rules=MINE_SHAFTED, seed=9)
+    game = Game.draw(4, 4, 5, rules=Rules.MINE_SHAFTED, seed=9)
     assert game.board is not None and game.board.mine_count == 5
 
 
 @pytest.mark.parametrize(
     ("rows", "cols", "mines", "rules"),
-    [(0, 3, 0, CLASSIC), (3, 3, 9, CLASSIC), (3, 3, 10, MINE_SHAFTED), (2, 2, -1, CLASSIC)],
+    [
+        (0, 3, 0, Rules.CLASSIC),
+        (3, 3, 9, Rules.CLASSIC),
+        (3, 3, 10, Rules.MINE_SHAFTED),
+        (2, 2, -1, Rules.CLASSIC),
+    ],
 )
 def test_impossible_draws_are_refused(rows: int, cols: int, mines: int, rules: Rules) -> None:
     with pytest.raises(InvalidBoardError):
@@ -242,7 +244,7 @@ def test_the_score_counts_flagged_mines_never_stepped_on() -> None:
 
 
 def test_the_score_of_a_board_without_mines_is_one() -> None:
-    assert Game.draw(2, 2, 0, rules=CS440, seed=1).score == 1.0
+    assert Game.draw(2, 2, 0, rules=Rules.CS440, seed=1).score == 1.0
 
 
 def test_a_game_is_won_when_the_last_safe_cell_is_revealed(corner_mine: Board) -> None:
@@ -259,7 +261,7 @@ def test_a_game_is_won_when_the_last_safe_cell_is_revealed(corner_mine: Board) -
 # -- the view and the player's actions ----------------------------------------------------
 
 
-@pytest.mark.parametrize(("rules", "told"), [(CLASSIC, 2), (MINE_SHAFTED, None)])
+@pytest.mark.parametrize(("rules", "told"), [(Rules.CLASSIC, 2), (Rules.MINE_SHAFTED, None)])
 def test_the_view_shows_the_total_only_when_the_rules_tell_it(
     corner_mine: Board, rules: Rules, told: int | None
 ) -> None:
@@ -301,14 +303,14 @@ def test_a_guess_is_recorded_with_its_probability(corner_mine: Board) -> None:
 
 @pytest.mark.parametrize("cell", [-1, 12, 10**6, "3", True, None])
 def test_a_cell_off_the_board_is_refused(corner_mine: Board, cell: object) -> None:
-    game = Game.on(corner_mine, rules=CLASSIC, seed=1)
+    game = Game.on(corner_mine, rules=Rules.CLASSIC, seed=1)
     for act in (game.reveal, game.flag, game.unflag, game.shown):
         with pytest.raises(IllegalMoveError, match=r"cell .* is off the board: cells are 0\.\.11"):
             act(cell)  # type: ignore[operator]
 
 
 def test_revealing_a_flagged_cell_is_refused(corner_mine: Board) -> None:
-    game = Game.on(corner_mine, rules=CLASSIC, seed=1)
+    game = Game.on(corner_mine, rules=Rules.CLASSIC, seed=1)
     game.flag(6)
     with pytest.raises(IllegalMoveError, match=r"cell 6 \(row 1, column 2\): flagged") as e:
         game.reveal(6)
@@ -317,13 +319,13 @@ def test_revealing_a_flagged_cell_is_refused(corner_mine: Board) -> None:
 
 def test_a_probability_outside_0_to_1_is_refused(corner_mine: Board) -> None:
     with pytest.raises(IllegalMoveError, match=r"probability of 1\.5 is not in 0\.\.1"):
-        Game.on(corner_mine, rules=CLASSIC).reveal(5, guess=True, probability=1.5)
+        Game.on(corner_mine, rules=Rules.CLASSIC).reveal(5, guess=True, probability=1.5)
 
 
 # -- seeds ------------------------------------------------------------------------------
 
 
-def played(seed: int | None, rules: Rules = CLASSIC) -> Game:
+def played(seed: int | None, rules: Rules = Rules.CLASSIC) -> Game:
     game = Game.draw(9, 9, 10, rules=rules, seed=seed)
     for cell in (40, 0, 80, 8, 72):
         if game.over:
@@ -333,14 +335,16 @@ def played(seed: int | None, rules: Rules = CLASSIC) -> Game:
     return game
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MINE_SHAFTED, CS440, Rules(FirstMove.OPENING)])
+@pytest.mark.parametrize(
+    "rules", [Rules.CLASSIC, Rules.MINE_SHAFTED, Rules.CS440, Rules(FirstMove.OPENING)]
+)
 def test_the_same_seed_and_actions_give_the_same_game(rules: Rules) -> None:
     first, again = played(7, rules), played(7, rules)
     assert first.board == again.board
     assert first.record == again.record
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MINE_SHAFTED])
+@pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.MINE_SHAFTED])
 def test_different_seeds_give_different_boards(rules: Rules) -> None:
     boards = [played(seed, rules).board for seed in range(6)]
     assert len({b.mines for b in boards if b is not None}) == 6

@@ -12,7 +12,6 @@ import pytest
 
 from mineshafted import Board
 from mineshafted.game import (
-    CLASSIC,
     Event,
     Flag,
     Game,
@@ -20,6 +19,7 @@ from mineshafted.game import (
     MineHit,
     Outcome,
     Reveal,
+    Rules,
     Unflag,
 )
 
@@ -96,7 +96,7 @@ def test_the_game_makes_the_events_its_constructors_make() -> None:
         . . . *
         """
     )
-    game = Game.on(board, rules=CLASSIC, seed=4)
+    game = Game.on(board, rules=Rules.CLASSIC, seed=4)
     game.flag(11, reason="hunch", detail={"why": 1})
     game.reveal(5, guess=True, probability=0.2, reason="search")
     game.unflag(11)

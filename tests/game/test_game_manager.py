@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from mineshafted import Board, BoardManager, Sweep, sweep_mines
-from mineshafted.game import CLASSIC, CS440, MINE_SHAFTED, Game, GameStatus, Reveal
+from mineshafted.game import Game, GameStatus, Reveal, Rules
 from mineshafted.generate import generate
 
 from ..conftest import SAMPLE
@@ -23,7 +23,7 @@ def outcome(call: Callable[[object], object], cell: object) -> object:
 
 def test_the_solver_plays_a_classic_game_to_a_win() -> None:
     made = generate(9, 9, 10, seed=1)
-    game = Game.on(made.board, rules=CLASSIC, seed=1)
+    game = Game.on(made.board, rules=Rules.CLASSIC, seed=1)
     report = Sweep(game.manager(), start=made.start).run()
     assert report.solved
     assert game.won and game.board == made.board
@@ -35,7 +35,7 @@ def test_the_solver_plays_a_classic_game_to_a_win() -> None:
 
 def test_under_mine_shafted_rules_the_manager_is_a_board_manager() -> None:
     board = Board.from_grid(SAMPLE)
-    ours, theirs = Game.on(board, rules=MINE_SHAFTED).manager(), BoardManager(board)
+    ours, theirs = Game.on(board, rules=Rules.MINE_SHAFTED).manager(), BoardManager(board)
     assert ours.size == theirs.size
     for cell in [-1, 12, "1", 0, 1, 4, 4, 10, 5, 0, 5, 99]:
         assert outcome(ours.get_adjacent, cell) == outcome(theirs.get_adjacent, cell)
@@ -45,7 +45,7 @@ def test_under_mine_shafted_rules_the_manager_is_a_board_manager() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_solver_sees_the_same_board_through_either_manager(seed: int) -> None:
     board = generate(8, 8, 9, seed=seed).board
-    game = Game.on(board, rules=MINE_SHAFTED)
+    game = Game.on(board, rules=Rules.MINE_SHAFTED)
     assert sweep_mines(game.manager()) == sweep_mines(BoardManager(board))
     assert game.won
     assert [e.cell for e in game.record.events if isinstance(e, Reveal)] != []
@@ -59,7 +59,7 @@ def test_a_cell_revealed_by_expansion_just_returns_its_clue() -> None:
         . . . *
         """
     )
-    game = Game.on(board, rules=CLASSIC, seed=1)
+    game = Game.on(board, rules=Rules.CLASSIC, seed=1)
     bm = game.manager()
     assert bm.move(0) == 0
     events = list(game.record.events)
@@ -75,7 +75,7 @@ def test_after_a_mine_play_goes_on_under_cs440_rules() -> None:
         . . . *
         """
     )
-    game = Game.on(board, rules=CS440, seed=1)
+    game = Game.on(board, rules=Rules.CS440, seed=1)
     bm = game.manager()
     assert bm.move(3) == 0
     with pytest.raises(RuntimeError, match=r"cell 5 \(row 1, column 1\) is a mine$"):
@@ -91,7 +91,7 @@ def test_after_a_mine_play_goes_on_under_cs440_rules() -> None:
 
 
 def test_a_mine_revealed_on_the_game_itself_ends_play_through_the_manager() -> None:
-    game = Game.on(Board.from_grid(SAMPLE), rules=MINE_SHAFTED)
+    game = Game.on(Board.from_grid(SAMPLE), rules=Rules.MINE_SHAFTED)
     bm = game.manager()
     assert game.reveal(5).hit
     for cell in (5, 0, 99):
@@ -100,7 +100,7 @@ def test_a_mine_revealed_on_the_game_itself_ends_play_through_the_manager() -> N
 
 
 def test_the_manager_answers_cells_revealed_on_the_game_itself() -> None:
-    game = Game.on(Board.from_grid(SAMPLE), rules=MINE_SHAFTED)
+    game = Game.on(Board.from_grid(SAMPLE), rules=Rules.MINE_SHAFTED)
     bm = game.manager()
     game.reveal(4)
     events = list(game.record.events)

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from mineshafted import Board
 from mineshafted.errors import RecordFormatError
 from mineshafted.game import (
-    CLASSIC,
     FirstMove,
     Flag,
     Game,
@@ -44,7 +43,7 @@ BOARD = Board.from_text(
 @pytest.fixture
 def game() -> Game:
     """A lost classic game: a flag, a guess, an unflag, an expansion, then a mine."""
-    game = Game.on(BOARD, rules=CLASSIC, seed=4)
+    game = Game.on(BOARD, rules=Rules.CLASSIC, seed=4)
     game.flag(11, reason="hunch")
     game.reveal(5, guess=True, probability=0.2, reason="search", detail={"front": [1, 2]})
     game.unflag(11)
@@ -91,7 +90,7 @@ def test_the_header_holds_the_setup_and_the_first_move(game: Game) -> None:
         "rows": 3,
         "cols": 4,
         "mines": 2,
-        "rules": CLASSIC.to_json(),
+        "rules": Rules.CLASSIC.to_json(),
         "seed": 4,
         "first": 5,
         "layout": [0, 11],
@@ -174,7 +173,7 @@ def test_a_record_that_does_not_replay_names_the_line(
 
 def test_a_header_whose_first_move_differs_from_the_replay_is_refused(game: Game) -> None:
     record = GameRecord(game.record.header, game.record.events)
-    record.header = Game.on(BOARD, rules=CLASSIC, seed=4).record.header  # first: None
+    record.header = Game.on(BOARD, rules=Rules.CLASSIC, seed=4).record.header  # first: None
     with pytest.raises(
         RecordFormatError, match="first move was cell 5; the header says none"
     ) as error:
@@ -183,7 +182,7 @@ def test_a_header_whose_first_move_differs_from_the_replay_is_refused(game: Game
 
 
 def test_an_outcome_records_the_truth() -> None:
-    game = Game.on(BOARD, rules=CLASSIC, seed=4)
+    game = Game.on(BOARD, rules=Rules.CLASSIC, seed=4)
     game.reveal(3)
     game.reveal(8)
     assert game.won
@@ -194,7 +193,7 @@ def test_an_outcome_records_the_truth() -> None:
 
 
 def header(**change: object) -> str:
-    obj = json.loads(lines_of(Game.on(BOARD, rules=CLASSIC, seed=4).record)[0])
+    obj = json.loads(lines_of(Game.on(BOARD, rules=Rules.CLASSIC, seed=4).record)[0])
     obj.update(change)
     for key, value in change.items():
         if value is ...:
@@ -214,7 +213,7 @@ def header(**change: object) -> str:
         ([header(rows=0)], 1, "rows", "has no cells"),
         ([header(mines=13)], 1, "mines", "13 mines do not fit in 12 cells"),
         ([header(rules={"first_move": "safe"})], 1, "rules", "missing 'after_mine'"),
-        ([header(rules={**CLASSIC.to_json(), "after_mine": "x"})], 1, "rules", "'x' is not"),
+        ([header(rules={**Rules.CLASSIC.to_json(), "after_mine": "x"})], 1, "rules", "'x' is not"),
         ([header(first=12)], 1, "first", "cell 12 is off the board"),
         ([header(layout=[0, 0])], 1, "layout", "1 distinct mines, not 2"),
         ([header(), "{not json"], 2, None, "not JSON"),

@@ -6,14 +6,21 @@ from itertools import product
 
 import pytest
 
-from mineshafted.game import CLASSIC, CS440, MINE_SHAFTED, AfterMine, FirstMove, Rules
+from mineshafted.game import LEVELS, AfterMine, FirstMove, Rules
 
 
 def test_presets_hold_the_documented_rules() -> None:
-    assert Rules(FirstMove.SAFE, True, AfterMine.END, True) == CLASSIC
-    assert Rules(FirstMove.NONE, False, AfterMine.END, False) == MINE_SHAFTED
-    assert Rules(FirstMove.SAFE, True, AfterMine.CONTINUE, True) == CS440
-    assert (Rules.CLASSIC, Rules.MINE_SHAFTED, Rules.CS440) == (CLASSIC, MINE_SHAFTED, CS440)
+    assert Rules(FirstMove.SAFE, True, AfterMine.END, True) == Rules.CLASSIC
+    assert Rules(FirstMove.NONE, False, AfterMine.END, False) == Rules.MINE_SHAFTED
+    assert Rules(FirstMove.SAFE, True, AfterMine.CONTINUE, True) == Rules.CS440
+
+
+def test_the_levels_are_the_classic_boards() -> None:
+    assert {name: tuple(level) for name, level in LEVELS.items()} == {
+        "beginner": (9, 9, 10),
+        "intermediate": (16, 16, 40),
+        "expert": (16, 30, 99),
+    }
 
 
 def test_enum_values_are_the_lower_case_words_cli_and_json_use() -> None:
@@ -43,13 +50,13 @@ def test_every_combination_round_trips_through_json(
     ],
 )
 def test_a_bad_value_is_refused_naming_its_field(field: str, value: object, message: str) -> None:
-    obj: dict[str, object] = {**CLASSIC.to_json(), field: value}
+    obj: dict[str, object] = {**Rules.CLASSIC.to_json(), field: value}
     with pytest.raises(ValueError, match=message):
         Rules.from_json(obj)
 
 
 def test_a_missing_field_is_a_key_error() -> None:
-    obj: dict[str, object] = dict(CLASSIC.to_json())
+    obj: dict[str, object] = dict(Rules.CLASSIC.to_json())
     del obj["total_known"]
     with pytest.raises(KeyError, match="total_known"):
         Rules.from_json(obj)

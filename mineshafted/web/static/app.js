@@ -4,7 +4,7 @@
 // when its panel is first shown). It asks nothing of any other server: the
 // content security policy would refuse it anyway.
 import { $, RAMPS, address, api, bridge, cleared, failed, keep, kept, textGrid, traffic, typing, view } from "./shared.js";
-import { hint, newGame, play, playBoard, refresh, restoreSettings, resume, setWhy } from "./play.js";
+import { LEVELS, hint, newGame, play, playBoard, refresh, restoreSettings, resume, setWhy } from "./play.js";
 import { an, anBoard, empty, load } from "./analyse.js";
 import { w, wBoard } from "./watch.js";
 
@@ -65,6 +65,7 @@ document.addEventListener("keydown", (e) => {
 async function start() {
   try {
     const config = await api("GET", "/api/config");
+    Object.assign(LEVELS, config.levels);  // the library's levels, named once
     const players = $("w-player");
     for (const name of config.players) {
       const option = document.createElement("option");

@@ -5,7 +5,7 @@ import {
   sayer, setAddress, showKnowledge, where,
 } from "./shared.js";
 
-const LEVELS = { beginner: [9, 9, 10], intermediate: [16, 16, 40], expert: [16, 30, 99] };
+export const LEVELS = {};  // name -> [rows, cols, mines], from the server (/api/config) at start
 const KEPT_FIELDS = ["level", "rows", "cols", "mines-total", "first", "kind", "technique"];
 
 export const play = {
