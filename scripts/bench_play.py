@@ -59,7 +59,7 @@ from mineshafted.studies import (
     GameLine,
     Paired,
     Study,
-    Tally,
+    SummaryFold,
     boards_study,
     compare,
     game_seed,
@@ -167,15 +167,15 @@ def played(
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         path = out / file
-    tally = Tally()
+    fold = SummaryFold()
     won: dict[int, bool] = {}
 
     def keep(line: GameLine) -> None:  # the summary, and each game's outcome for the pairing
-        tally.add(line)
+        fold.add(line)
         won[line.index] = line.outcome is GameStatus.WON
 
     run_study(study, fold=keep, jobs=jobs, out=path)
-    summary = tally.summary()
+    summary = fold.summary()
     took = time.perf_counter() - began
     low, high = summary.ci95
     row = (

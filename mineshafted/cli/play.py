@@ -17,7 +17,7 @@ from .status import exit_status, stopped
 if TYPE_CHECKING:
     from ..game import View
     from ..probability import Played
-    from ..studies import BoardsStudy, Finished, Study, Summary, Tally
+    from ..studies import BoardsStudy, Finished, Study, Summary, SummaryFold
 
 __all__ = ["HELP", "command"]
 
@@ -151,11 +151,11 @@ def command(
         return
     if record is not None:
         fail("--record prints the game itself: leave out --json, --out and --dask")
-    from ..studies import Tally
+    from ..studies import SummaryFold
 
-    tally = Tally()
-    finished = _many(study, tally, jobs, dask, out, show_progress=not json_output)
-    summary = tally.summary()
+    fold = SummaryFold()
+    finished = _many(study, fold, jobs, dask, out, show_progress=not json_output)
+    summary = fold.summary()
     if json_output:
         emit(json.dumps(_summary_json(study, finished, summary, jobs, dask)))
     else:
@@ -269,14 +269,14 @@ def _guess_lines(played: Played, cols: int) -> list[str]:
 
 def _many(
     study: Study | BoardsStudy,
-    tally: Tally,
+    fold: SummaryFold,
     jobs: int,
     dask: str | None,
     out: Path | None,
     *,
     show_progress: bool,
 ) -> Finished:
-    """Run the study, each game counted in ``tally`` (in bounded memory, whatever the number
+    """Run the study, each game counted in ``fold`` (in bounded memory, whatever the number
     of games), with a progress bar on stderr when it is a terminal."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -287,7 +287,7 @@ def _many(
         with fail_on_error():
             try:
                 return run_study(
-                    study, fold=tally.add, jobs=jobs, dask=dask, out=out, on_game=on_game
+                    study, fold=fold.add, jobs=jobs, dask=dask, out=out, on_game=on_game
                 )
             except SchedulerError as error:
                 fail(f"--dask: {error}", exit_status(error))

@@ -6,8 +6,8 @@ finished games' indices, as runs), :mod:`.errors`; the study kinds: :mod:`.class
 games, ``mineshafted play``), :mod:`.boards` (classic games on the boards of a file, ``play
 --boards``), :mod:`.density` and :mod:`.presets` (the course labs' studies of the agents, on
 :mod:`.paired` boards); what a study's games are folded into as they arrive: :mod:`.summary`
-(win rate with a 95% Wilson interval, its :class:`Tally`), :mod:`.labs` (the labs' presets,
-table rows and score moments) and :class:`BoardTally`; :mod:`.figures` (the labs' plots, with
+(win rate with a 95% Wilson interval, its :class:`SummaryFold`), :mod:`.labs` (the labs' presets,
+table rows and score moments) and :class:`TableFold`; :mod:`.figures` (the labs' plots, with
 the optional matplotlib); :mod:`.compare` (two players' results on the same games, paired
 game by game).
 """
@@ -21,16 +21,15 @@ from .density import DensityStudy, density_study
 from .errors import BoardsError, JournalError, MissingExtraError, SchedulerError, StudyError
 from .indices import Indices
 from .journal import Journal, Line, open_journal
-from .paired import BoardLine, BoardTally, PairedBoard
+from .paired import BoardLine, LabStudy, PairedBoard, TableFold
 from .presets import PresetsStudy, preset_game, presets_study
 from .study import LOCAL, SCHEMES, Finished, Fold, Kind, Parts, Player, check_address, run_study
-from .summary import Summary, Tally, summarise, wilson
+from .summary import Summary, SummaryFold, summarise, wilson
 
 __all__ = [
     "LOCAL",
     "SCHEMES",
     "BoardLine",
-    "BoardTally",
     "BoardsError",
     "BoardsPart",
     "BoardsStudy",
@@ -43,6 +42,7 @@ __all__ = [
     "Journal",
     "JournalError",
     "Kind",
+    "LabStudy",
     "Line",
     "MissingExtraError",
     "Paired",
@@ -55,7 +55,8 @@ __all__ = [
     "Study",
     "StudyError",
     "Summary",
-    "Tally",
+    "SummaryFold",
+    "TableFold",
     "boards_study",
     "check_address",
     "compare",

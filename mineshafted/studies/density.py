@@ -6,7 +6,7 @@ board, played by every agent (:class:`~mineshafted.studies.paired.PairedBoard`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,13 +14,12 @@ from ..game import Rules
 from .errors import StudyError
 from .labs import DENSITY_AGENTS, DensityRow, moments_interval, parse_densities
 from .paired import (
-    BoardLine,
-    BoardTally,
+    LabStudy,
     PairedBoard,
+    TableFold,
     check_agents,
     check_counts,
     setting_of,
-    tally_of,
 )
 from .study import run_study
 
@@ -31,7 +30,7 @@ DEFAULT_DENSITIES = tuple(parse_densities("0.05:0.95:0.05"))
 
 
 @dataclass(frozen=True)
-class DensityStudy:
+class DensityStudy(LabStudy[DensityRow]):
     """``runs`` boards of side ``size`` at each density, each played by every agent.
 
     Games follow :data:`~mineshafted.game.Rules.CS440` (play goes on after a mine); a game's
@@ -99,50 +98,31 @@ class DensityStudy:
         mines = min(round(density * cells), cells - 1)
         return PairedBoard(self.size, self.size, mines, Rules.CS440, self.seed, f"{density}", run)
 
-    def play(self, index: int) -> BoardLine:
-        """Board ``index`` played by every agent."""
-        return self.board(index).play(index, self.agents)
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(settings, boards per setting)``: len(densities) and runs."""
+        return len(self.densities), self.runs
 
-    def read(self, data: Any) -> BoardLine:
-        """A line of this study's results file."""
-        return BoardLine.from_json(data, len(self.agents))
-
-    def tally(self) -> BoardTally:
-        """An empty tally of this study's boards, to give :func:`run_study` as its ``fold``
-        and read with :meth:`rows_of`."""
-        return BoardTally(len(self.densities), self.runs, len(self.agents))
-
-    def rows_of(self, tally: BoardTally) -> list[DensityRow]:
-        """The table of the boards in ``tally``: by density, then agent in the study's order.
+    def rows_of(self, fold: TableFold) -> list[DensityRow]:
+        """The table of the boards in ``fold``: by density, then agent in the study's order.
 
         Raises
         ------
         StudyError
-            A board of the study is missing from ``tally``.
+            A board of the study is missing from ``fold``.
 
         Notes
         -----
         ``O(len(densities) x len(agents))``, whatever the number of runs.
         """
-        tally.check("density")
+        fold.check("density")
         rows = []
         for number, density in enumerate(self.densities):
             for a, name in enumerate(self.agents):
-                scores = tally.scores(number, a)
+                scores = fold.scores(number, a)
                 low, high = moments_interval(scores)
                 rows.append(DensityRow(name, density, self.runs, scores.mean(), low, high))
         return rows
-
-    def rows(self, lines: Iterable[BoardLine]) -> list[DensityRow]:
-        """The table of ``lines``: :meth:`rows_of` their tally (a board given twice counts
-        once: its last line).
-
-        Raises
-        ------
-        StudyError
-            A board of the study is missing from ``lines``.
-        """
-        return self.rows_of(tally_of(lines, len(self.densities), self.runs, len(self.agents)))
 
 
 def density_study(
@@ -176,8 +156,8 @@ def density_study(
     """
     check_counts(jobs=jobs)
     study = DensityStudy(size, tuple(densities), runs, tuple(agents), seed)
-    tally = study.tally()
-    finished = run_study(study, fold=tally.add, jobs=jobs)
+    fold = study.fold()
+    finished = run_study(study, fold=fold.add, jobs=jobs)
     if finished.interrupted:
         raise KeyboardInterrupt
-    return study.rows_of(tally)
+    return study.rows_of(fold)

@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..agents import UnknownAgentError, agent
 from ..game import Game, Rules
@@ -28,13 +28,17 @@ S = TypeVar("S")
 
 __all__ = [
     "BoardLine",
-    "BoardTally",
+    "LabStudy",
     "PairedBoard",
+    "TableFold",
     "check_agents",
     "check_counts",
+    "fold_of",
     "setting_of",
-    "tally_of",
 ]
+
+Row = TypeVar("Row")
+"""A lab table's row (:class:`~.labs.DensityRow`, :class:`~.labs.PresetRow`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +150,57 @@ def setting_of(index: int, settings: Sequence[S], runs: int) -> tuple[S, int]:
     return settings[len(settings) - 1 - setting], run
 
 
-class BoardTally:
+class LabStudy(Generic[Row]):
+    """What the labs' studies share: game ``i`` is board ``i`` played by every agent, its
+    line read back, and the table folded board by board (the density and presets studies).
+
+    A study says its :meth:`board`, its :attr:`shape` (settings, and boards per setting) and
+    how a fold becomes its table (:meth:`rows_of`).
+    """
+
+    agents: tuple[str, ...]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(settings, boards per setting)``."""
+        raise NotImplementedError  # pragma: no cover - each study says
+
+    def board(self, index: int) -> PairedBoard:
+        """Board ``index`` of the study."""
+        raise NotImplementedError  # pragma: no cover - each study says
+
+    def rows_of(self, fold: TableFold) -> list[Row]:
+        """The table of the boards in ``fold``."""
+        raise NotImplementedError  # pragma: no cover - each study says
+
+    def play(self, index: int) -> BoardLine:
+        """Board ``index`` played by every agent."""
+        return self.board(index).play(index, self.agents)
+
+    def read(self, data: Any) -> BoardLine:
+        """A line of this study's results file."""
+        return BoardLine.from_json(data, len(self.agents))
+
+    def fold(self) -> TableFold:
+        """An empty fold of this study's boards, to give :func:`run_study` as its ``fold``
+        and read with :meth:`rows_of`."""
+        settings, runs = self.shape
+        return TableFold(settings, runs, len(self.agents))
+
+    def rows(self, lines: Iterable[BoardLine]) -> list[Row]:
+        """The table of ``lines``: :meth:`rows_of` their fold (a board given twice counts
+        once: its last line).
+
+        Raises
+        ------
+        StudyError
+            A board of the study is missing from ``lines``.
+        """
+        settings, runs = self.shape
+        return self.rows_of(fold_of(lines, settings, runs, len(self.agents)))
+
+
+class TableFold:
     """The boards of a lab study counted as they arrive, in any order: a study's ``fold``.
 
     For each setting (in the study's order), how many of its boards are in; for each setting
@@ -155,11 +209,11 @@ class BoardTally:
 
     Examples
     --------
-    >>> tally = BoardTally(settings=2, runs=1, agents=1)
-    >>> tally.add(BoardLine(0, (0.5,), (False,), 0.1))  # board 0: the last setting's
-    >>> tally.boards(1), tally.wins(1, 0), tally.scores(1, 0).mean()
+    >>> fold = TableFold(settings=2, runs=1, agents=1)
+    >>> fold.add(BoardLine(0, (0.5,), (False,), 0.1))  # board 0: the last setting's
+    >>> fold.boards(1), fold.wins(1, 0), fold.scores(1, 0).mean()
     (1, 0, 0.5)
-    >>> tally.check("density")
+    >>> fold.check("density")
     Traceback (most recent call last):
     ...
     mineshafted.studies.errors.StudyError: the density table needs every board: 1 missing
@@ -202,7 +256,7 @@ class BoardTally:
         return self._scores[number][agent]
 
     def check(self, table: str) -> None:
-        """Refuse a tally that misses a board of the study.
+        """Refuse a fold that misses a board of the study.
 
         Raises
         ------
@@ -214,18 +268,18 @@ class BoardTally:
             raise StudyError(f"the {table} table needs every board: {missing} missing")
 
 
-def tally_of(lines: Iterable[BoardLine], settings: int, runs: int, agents: int) -> BoardTally:
-    """The :class:`BoardTally` of ``lines``; a board given twice counts once (its last line).
+def fold_of(lines: Iterable[BoardLine], settings: int, runs: int, agents: int) -> TableFold:
+    """The :class:`TableFold` of ``lines``; a board given twice counts once (its last line).
 
     Notes
     -----
     ``O(len(lines))`` memory, to find the boards given twice: a study's runner gives each
-    board once, straight to a :class:`BoardTally`.
+    board once, straight to a :class:`TableFold`.
     """
-    tally = BoardTally(settings, runs, agents)
+    fold = TableFold(settings, runs, agents)
     for line in {line.index: line for line in lines}.values():
-        tally.add(line)
-    return tally
+        fold.add(line)
+    return fold
 
 
 def check_agents(names: Sequence[str]) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ board, played by every agent (:class:`~mineshafted.studies.paired.PairedBoard`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,13 +14,12 @@ from ..game import Game, Rules
 from .errors import StudyError
 from .labs import PRESET_AGENTS, PRESETS, PresetRow
 from .paired import (
-    BoardLine,
-    BoardTally,
+    LabStudy,
     PairedBoard,
+    TableFold,
     check_agents,
     check_counts,
     setting_of,
-    tally_of,
 )
 from .study import run_study
 from .summary import wilson
@@ -29,7 +28,7 @@ __all__ = ["PresetsStudy", "preset_game", "presets_study"]
 
 
 @dataclass(frozen=True)
-class PresetsStudy:
+class PresetsStudy(LabStudy[PresetRow]):
     """``games`` boards of each preset, each played by every agent.
 
     Games follow :data:`~mineshafted.game.Rules.CLASSIC` (a mine ends the game).
@@ -89,38 +88,30 @@ class PresetsStudy:
         preset, run = setting_of(index, self.presets, self.games)
         return _board(preset, self.seed, run)
 
-    def play(self, index: int) -> BoardLine:
-        """Board ``index`` played by every agent."""
-        return self.board(index).play(index, self.agents)
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(settings, boards per setting)``: len(presets) and games."""
+        return len(self.presets), self.games
 
-    def read(self, data: Any) -> BoardLine:
-        """A line of this study's results file."""
-        return BoardLine.from_json(data, len(self.agents))
-
-    def tally(self) -> BoardTally:
-        """An empty tally of this study's boards, to give :func:`run_study` as its ``fold``
-        and read with :meth:`rows_of`."""
-        return BoardTally(len(self.presets), self.games, len(self.agents))
-
-    def rows_of(self, tally: BoardTally) -> list[PresetRow]:
-        """The table of the boards in ``tally``: by preset, then agent in the study's order.
+    def rows_of(self, fold: TableFold) -> list[PresetRow]:
+        """The table of the boards in ``fold``: by preset, then agent in the study's order.
 
         Raises
         ------
         StudyError
-            A board of the study is missing from ``tally``.
+            A board of the study is missing from ``fold``.
 
         Notes
         -----
         ``O(len(presets) x len(agents))``, whatever the number of games.
         """
-        tally.check("presets")
+        fold.check("presets")
         games = self.games
         rows = []
         for number, name in enumerate(self.presets):
             p = PRESETS[name]
             for a, agent_name in enumerate(self.agents):
-                wins = tally.wins(number, a)
+                wins = fold.wins(number, a)
                 low, high = wilson(wins, games)
                 rows.append(
                     PresetRow(
@@ -129,17 +120,6 @@ class PresetsStudy:
                     )
                 )  # fmt: skip
         return rows
-
-    def rows(self, lines: Iterable[BoardLine]) -> list[PresetRow]:
-        """The table of ``lines``: :meth:`rows_of` their tally (a board given twice counts
-        once: its last line).
-
-        Raises
-        ------
-        StudyError
-            A board of the study is missing from ``lines``.
-        """
-        return self.rows_of(tally_of(lines, len(self.presets), self.games, len(self.agents)))
 
 
 def presets_study(
@@ -172,11 +152,11 @@ def presets_study(
     """
     check_counts(jobs=jobs)
     study = PresetsStudy(games, tuple(agents), tuple(presets), seed)
-    tally = study.tally()
-    finished = run_study(study, fold=tally.add, jobs=jobs)
+    fold = study.fold()
+    finished = run_study(study, fold=fold.add, jobs=jobs)
     if finished.interrupted:
         raise KeyboardInterrupt
-    return study.rows_of(tally)
+    return study.rows_of(fold)
 
 
 def preset_game(preset: str, name: str, *, seed: int = 0, run: int = 0) -> Game:

@@ -22,7 +22,7 @@ part
     What a worker is sent with a chunk: the study itself, or, for a kind that has
     :class:`Parts` (the boards of a file), only the chunk's games with their data.
 fold
-    What a study's results are kept as, given each game as it arrives: a tally of counts and
+    What a study's results are kept as, given each game as it arrives: a fold of counts and
     sums (the summary, a lab table), never the list of games, so that a study of any length
     runs in bounded memory.
 """
@@ -176,9 +176,9 @@ def run_study(
     fold:
         Called with each game of the study once, in the calling process: first those already
         in ``out`` (as the file is read), then each game as it finishes. What it keeps of them
-        is up to it: a tally of the results
-        (:class:`~mineshafted.studies.summary.Tally`, a lab study's
-        :meth:`~mineshafted.studies.density.DensityStudy.tally`) keeps memory bounded
+        is up to it: a fold of the results
+        (:class:`~mineshafted.studies.summary.SummaryFold`, a lab study's
+        :meth:`~mineshafted.studies.paired.LabStudy.fold`) keeps memory bounded
         whatever the number of games; ``lines.append`` keeps them all.
     jobs:
         Worker processes (1: play in this process). With ``dask="local"``, the local
@@ -220,11 +220,11 @@ def run_study(
 
     Examples
     --------
-    >>> from mineshafted.studies import Study, Tally
-    >>> tally = Tally()
-    >>> run_study(Study(9, 9, 10, games=3, seed=1), fold=tally.add)
+    >>> from mineshafted.studies import Study, SummaryFold
+    >>> fold = SummaryFold()
+    >>> run_study(Study(9, 9, 10, games=3, seed=1), fold=fold.add)
     Finished(games=3, interrupted=False, resumed=0, stopped_by=None)
-    >>> tally.summary().wins
+    >>> fold.summary().wins
     3
 
     Notes

@@ -1,5 +1,5 @@
 """Summary: how a study of many games came out, with a 95% Wilson interval on the win rate;
-its tally, kept up to date as the games arrive."""
+its fold, kept up to date as the games arrive."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..game import GameStatus
 from .classic import GameLine
 from .moments import ExactSum
 
-__all__ = ["Summary", "Tally", "summarise", "wilson"]
+__all__ = ["Summary", "SummaryFold", "summarise", "wilson"]
 
 Z95 = 1.959963984540054
 """The standard normal quantile of 0.975: a two-sided 95% interval."""
@@ -64,15 +64,15 @@ class Summary:
         )
 
 
-class Tally:
+class SummaryFold:
     """A :class:`Summary` kept up to date as games arrive, in any order: a study's ``fold``.
 
     Examples
     --------
-    >>> tally = Tally()
-    >>> tally.add(GameLine(1, 6, GameStatus.LOST, 2, 0.25))
-    >>> tally.add(GameLine(0, 5, GameStatus.WON, 1, 0.5))
-    >>> tally.summary()
+    >>> fold = SummaryFold()
+    >>> fold.add(GameLine(1, 6, GameStatus.LOST, 2, 0.25))
+    >>> fold.add(GameLine(0, 5, GameStatus.WON, 1, 0.5))
+    >>> fold.summary()
     Summary(games=2, wins=1, guesses=3, seconds=0.75)
 
     Notes
@@ -101,7 +101,7 @@ class Tally:
 
 
 def summarise(lines: Iterable[GameLine]) -> Summary:
-    """Add up finished games (:class:`Tally`).
+    """Add up finished games (:class:`SummaryFold`).
 
     Examples
     --------
@@ -113,10 +113,10 @@ def summarise(lines: Iterable[GameLine]) -> Summary:
     -----
     One pass over ``lines``: ``O(1)`` memory per game.
     """
-    tally = Tally()
+    fold = SummaryFold()
     for line in lines:
-        tally.add(line)
-    return tally.summary()
+        fold.add(line)
+    return fold.summary()
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:

@@ -71,7 +71,7 @@ def create_app(limits: Limits | None = None, *, hosts: list[str] | None = None) 
         workers = Workers(limits.workers, seconds=limits.seconds, memory=limits.memory)
         await run_in_threadpool(workers.start)
         context.workers = workers
-        app.state.workers = workers  # for tests and benchmarks: the pool's tally
+        app.state.workers = workers  # for tests and benchmarks: the pool's counts
         log.info("%d worker(s) started", limits.workers)
         try:
             yield

@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-
 @dataclass(frozen=True)
 class Settings:
     """How a live game is played."""

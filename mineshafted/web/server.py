@@ -257,7 +257,7 @@ def in_background(limits: Limits | None = None, *, app: FastAPI | None = None) -
         The server's limits (the defaults when ``None``).
     app:
         The app to serve (made with ``limits`` when ``None``): a test passes its own to
-        read its state (``app.state.workers.tally``, say).
+        read its state (``app.state.workers.counts``, say).
 
     Yields
     ------

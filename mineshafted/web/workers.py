@@ -23,9 +23,9 @@ deadline
     The compute budget (:attr:`~.limits.Limits.seconds`): the longest a request waits for a
     free worker from its arrival, and again the longest a job may run (a job may be given a
     budget of its own).
-tally
-    The pool's own accounting (:class:`Tally`): jobs served, refused, late, cancelled, those
-    running now, and the longest wait from arrival.
+counts
+    The pool's own accounting (:class:`PoolCounts`): jobs served, refused, late, cancelled,
+    those running now, and the longest wait from arrival.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from typing import Any, Final
 from ..lifetime import end_with_parent
 from .errors import RequestError
 
-__all__ = ["Tally", "Workers"]
+__all__ = ["PoolCounts", "Workers"]
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ BOOT_SECONDS: Final = 60.0
 
 
 @dataclass
-class Tally:
+class PoolCounts:
     """What the pool has done since it started: its own account, for tests and the log."""
 
     served: int = 0
@@ -133,7 +133,7 @@ class Workers:
         self.size = size
         self.seconds = seconds
         self.memory = memory
-        self.tally = Tally()
+        self.counts = PoolCounts()
         self._context = multiprocessing.get_context("spawn")
         self._idle: deque[_Worker] = deque()
         self._waiting: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[_Worker]]] = deque()
@@ -202,7 +202,7 @@ class Workers:
         try:
             worker = await self._take(arrived + self.seconds)
         finally:
-            self.tally.waited(time.monotonic() - arrived)
+            self.counts.waited(time.monotonic() - arrived)
         began = time.monotonic()
         with worker.lock:
             worker.busy = True
@@ -213,7 +213,7 @@ class Workers:
             reply = await asyncio.shield(asyncio.wrap_future(exchange))
         except asyncio.CancelledError:
             if worker.cancel():
-                self.tally.count("cancelled")
+                self.counts.count("cancelled")
                 log.info("job %s cancelled: its client went away", job)
             raise
         log.debug(
@@ -285,7 +285,7 @@ class Workers:
             worker = await asyncio.wait_for(waiter, max(0.0, deadline - time.monotonic()))
         except TimeoutError:
             self._forget(loop, waiter)
-            self.tally.count("busy")
+            self.counts.count("busy")
             raise RequestError(
                 503,
                 f"the server is busy: no worker was free within {self.seconds:g} s of the "
@@ -335,7 +335,7 @@ class Workers:
     def _exchange(self, worker: _Worker, job: str, argument: object, seconds: float) -> Reply:
         """In a thread of the pool's own: send the job, wait for its reply until ``seconds``,
         then give the worker back (or replace it if it was late, died, or was cancelled)."""
-        self.tally.count("running")
+        self.counts.count("running")
         try:
             worker.conn.send((job, argument))
             if worker.conn.poll(seconds):
@@ -345,16 +345,16 @@ class Workers:
         except (EOFError, OSError):
             reply = ("ended",)
         finally:
-            self.tally.count("running", -1)
+            self.counts.count("running", -1)
         with worker.lock:
             worker.busy = False
             cancelled = worker.cancelled
         if cancelled or reply[0] in ("late", "ended"):
             if not cancelled:
-                self.tally.count(reply[0])
+                self.counts.count(reply[0])
             self._replace(worker)
         else:
-            self.tally.count("served")
+            self.counts.count("served")
             self._release(worker)
         return reply
 

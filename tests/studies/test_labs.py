@@ -159,11 +159,11 @@ def test_an_exact_sum_is_fsum_in_any_order(values: list[float]) -> None:
 def test_a_lab_table_folded_as_boards_finish_is_the_table_of_all_the_boards() -> None:
     study = DensityStudy(size=6, densities=(0.15, 0.3), runs=5, agents=("basic", "csp"), seed=3)
     lines = [study.play(i) for i in range(study.count)]
-    tally = study.tally()
+    fold = study.fold()
     for i in random.Random(1).sample(range(study.count), study.count):
-        tally.add(lines[i])
-    assert study.rows_of(tally) == study.rows(lines) == study.rows([*lines, lines[2]])
-    short = study.tally()
+        fold.add(lines[i])
+    assert study.rows_of(fold) == study.rows(lines) == study.rows([*lines, lines[2]])
+    short = study.fold()
     for line in lines[1:]:
         short.add(line)
     with pytest.raises(StudyError, match="the density table needs every board: 1 missing"):

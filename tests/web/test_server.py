@@ -4,7 +4,7 @@ gone mid-body is one line in the log, and every answer, uvicorn's own included, 
 security headers.
 
 Each test serves the app on a free port of 127.0.0.1 in a thread (the real uvicorn and h11).
-Verdicts rest on the server's own accounting (the worker pool's tally) or on what the server
+Verdicts rest on the server's own accounting (the worker pool's counts) or on what the server
 answered; the few time bounds are generous, and say so.
 """
 
@@ -276,10 +276,10 @@ def test_a_flood_of_heavy_analyses_waits_no_longer_than_the_budget_of_its_arriva
             return await asyncio.gather(*heavy), small
 
         answers, small = asyncio.run(flood())
-        tally = app.state.workers.tally
+        counts = app.state.workers.counts
     assert all(status == 503 for status, _ in answers)
     assert small[0] in (200, 503)
-    assert tally.busy >= 140 and tally.longest_wait <= limits.seconds + 2.0, tally
+    assert counts.busy >= 140 and counts.longest_wait <= limits.seconds + 2.0, counts
 
 
 def test_the_computing_of_clients_that_went_away_stops() -> None:
@@ -290,17 +290,17 @@ def test_the_computing_of_clients_that_went_away_stops() -> None:
     with in_background(limits, app=app) as url:
         port = urlsplit(url).port
         assert port is not None
-        tally = app.state.workers.tally
+        counts = app.state.workers.counts
         clients = [_connect(port) for _ in range(20)]
         for sock in clients:
             sock.sendall(_request("/api/analyze", HEAVY))
         began = time.monotonic()
-        while tally.running < 2:
+        while counts.running < 2:
             assert time.monotonic() - began < 60, "the workers never started"
             time.sleep(0.02)
         for sock in clients:
             sock.close()
-        while tally.running or app.state.workers.waiting:
-            assert time.monotonic() - began < 40, f"jobs still run for nobody: {tally}"
+        while counts.running or app.state.workers.waiting:
+            assert time.monotonic() - began < 40, f"jobs still run for nobody: {counts}"
             time.sleep(0.02)
-    assert tally.cancelled >= 2 and tally.late == 0 and tally.served == 0
+    assert counts.cancelled >= 2 and counts.late == 0 and counts.served == 0

@@ -35,10 +35,10 @@ def test_a_job_returns_its_value(pool: Workers) -> None:
 
 @pytest.mark.slow
 def test_a_job_past_its_deadline_is_killed_and_the_pool_goes_on(pool: Workers) -> None:
-    late = pool.tally.late
+    late = pool.counts.late
     with pytest.raises(RequestError, match=r"did not finish within 1 s.*: slow") as refused:
         pool.run("sleep", 30.0, slow=": slow")
-    assert refused.value.status == 503 and pool.tally.late == late + 1
+    assert refused.value.status == 503 and pool.counts.late == late + 1
     _until(lambda: pool.free == 1)  # the replacement boots (the pool's only worker)
     assert pool.run("echo", 7) == 7  # a fresh worker took the killed one's place
 
@@ -81,7 +81,7 @@ def test_the_wait_for_a_worker_is_bounded_from_the_requests_arrival() -> None:
     # it would wait 30 s; the bound below (15 s) is generous for a loaded machine.
     async def scenario(workers: Workers) -> tuple[float, str]:
         holder = asyncio.ensure_future(workers.compute("sleep", 50.0, seconds=60.0))
-        while workers.tally.running == 0:
+        while workers.counts.running == 0:
             await asyncio.sleep(0.02)
         began = time.monotonic()
         try:
@@ -95,25 +95,25 @@ def test_the_wait_for_a_worker_is_bounded_from_the_requests_arrival() -> None:
     with Workers(1, seconds=30.0, memory=1024) as workers:
         took, message = asyncio.run(scenario(workers))
         assert "no worker was free within 30 s of the request's arrival" in message
-        assert took < 15.0 and workers.tally.busy == 1
+        assert took < 15.0 and workers.counts.busy == 1
 
 
 @pytest.mark.slow
 def test_a_running_job_whose_client_went_away_is_stopped(pool: Workers) -> None:
     _until(lambda: pool.free == 1)
-    cancelled = pool.tally.cancelled
+    cancelled = pool.counts.cancelled
 
     async def scenario() -> None:
         job = asyncio.ensure_future(pool.compute("sleep", 100.0, seconds=200.0))
-        while pool.tally.running == 0:
+        while pool.counts.running == 0:
             await asyncio.sleep(0.02)
         job.cancel()  # what the app does when the client disconnects
         with pytest.raises(asyncio.CancelledError):
             await job
 
     asyncio.run(scenario())
-    assert pool.tally.cancelled == cancelled + 1
-    _until(lambda: pool.tally.running == 0)  # killed: not computing 100 s for nobody
+    assert pool.counts.cancelled == cancelled + 1
+    _until(lambda: pool.counts.running == 0)  # killed: not computing 100 s for nobody
     _until(lambda: pool.free == 1)  # and replaced
     assert pool.run("echo", 3) == 3
 
