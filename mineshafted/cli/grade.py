@@ -474,7 +474,7 @@ def _print_grade(report: GradeReport, origin: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..grading import Outcome
+    from ..grading import Verdict
     from ..text import visible
 
     def shown(text: str) -> str:
@@ -488,7 +488,7 @@ def _print_grade(report: GradeReport, origin: str) -> None:
         numeric = column in ("mines", "moves", "seconds")
         boards.add_column(column, justify="right" if numeric else "left", overflow="fold")
     for b in report.boards:
-        style = "green" if b.outcome is Outcome.SOLVED else "red"
+        style = "green" if b.outcome is Verdict.SOLVED else "red"
         boards.add_row(
             shown(b.puzzle),
             f"{b.rows}x{b.cols}",

@@ -24,7 +24,7 @@ from .errors import GraderFileError, GradingError, PuzzleStartError, SubmissionE
 from .grade import check_submission, grade, grade_board, shipped_puzzles, shipped_puzzles_root
 from .key import BoardKey, BoardSet
 from .limits import Limits, board_timeout
-from .result import BoardResult, GradeReport, Outcome
+from .result import BoardResult, GradeReport, Verdict
 from .rubric import RUBRIC, Achievement, Tier
 from .sandbox import Sandbox
 
@@ -38,11 +38,11 @@ __all__ = [
     "GraderFileError",
     "GradingError",
     "Limits",
-    "Outcome",
     "PuzzleStartError",
     "Sandbox",
     "SubmissionError",
     "Tier",
+    "Verdict",
     "board_timeout",
     "check_submission",
     "grade",

@@ -45,7 +45,7 @@ from .errors import GradingError, SubmissionError, os_reason
 from .grade import grade
 from .imports import Finding, blocked, disallowed
 from .key import BoardKey, BoardSet
-from .result import BoardResult, GradeReport, Outcome
+from .result import BoardResult, GradeReport, Verdict
 from .roster import Student, read_submission
 from .rubric import achievements
 from .sandbox import Sandbox
@@ -205,7 +205,7 @@ class StudentGrade:
         report = None
         if data["report"] is not None:
             boards = [_board_from_json(b) for b in data["report"]["boards"]]
-            scored = achievements((b.mines, b.outcome is Outcome.SOLVED) for b in boards)
+            scored = achievements((b.mines, b.outcome is Verdict.SOLVED) for b in boards)
             report = GradeReport(
                 data["source"],
                 boards,
@@ -248,7 +248,7 @@ def _board_from_json(data: dict[str, Any]) -> BoardResult:
         rows=int(data["rows"]),
         cols=int(data["cols"]),
         mines=int(data["mines"]),
-        outcome=Outcome(data["outcome"]),
+        outcome=Verdict(data["outcome"]),
         moves=int(data["moves"]),
         seconds=float(data["seconds"]),
         detail=str(data["detail"]),

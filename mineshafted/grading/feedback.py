@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..formats import Puzzle
 from ..text import visible
 from .classrun import StudentGrade
-from .result import BoardResult, Outcome
+from .result import BoardResult, Verdict
 
 __all__ = ["Block", "ReplayDrawer", "blocks", "html_text", "markdown_text"]
 
@@ -102,7 +102,7 @@ def blocks(
         )
     out.append(Block("h2", "Boards"))
     out.append(Block("table", rows=table))
-    failed = [b for b in report.boards if b.outcome is not Outcome.SOLVED]
+    failed = [b for b in report.boards if b.outcome is not Verdict.SOLVED]
     if not failed:
         out.append(Block("p", "Every board was solved."))
         return out
@@ -128,7 +128,7 @@ def blocks(
 def _explained(b: BoardResult, puzzle: Puzzle | None) -> list[Block]:
     """What went wrong on one board, in the student's terms."""
     detail = visible(b.detail)
-    if b.outcome is Outcome.WRONG and b.wrong:
+    if b.outcome is Verdict.WRONG and b.wrong:
         cells = "; ".join(
             f"({r}, {c}): you returned {visible(got)}, it is {want}" for r, c, got, want in b.wrong
         )
@@ -136,9 +136,9 @@ def _explained(b: BoardResult, puzzle: Puzzle | None) -> list[Block]:
         return [
             Block("p", f"The board you returned is wrong at {len(b.wrong)} cell(s){more}: {cells}.")
         ]
-    if b.outcome is Outcome.WRONG:
+    if b.outcome is Verdict.WRONG:
         return [Block("p", f"The value returned is not the board: it {detail}.")]
-    if b.outcome is Outcome.NOT_EXPLORED:
+    if b.outcome is Verdict.NOT_EXPLORED:
         missed = _never_opened(b, puzzle)
         listed = ", ".join(f"({r}, {c})" for r, c in missed[:_SHOWN_CELLS])
         more = ", ..." if len(missed) > _SHOWN_CELLS else ""
@@ -150,7 +150,7 @@ def _explained(b: BoardResult, puzzle: Puzzle | None) -> list[Block]:
                 "safe cell, and learn the board only by moving.",
             )
         ]
-    if b.outcome is Outcome.EXPLODED and b.opened and puzzle is not None:
+    if b.outcome is Verdict.EXPLODED and b.opened and puzzle is not None:
         mine = b.opened[-1]
         row, col = divmod(mine, b.cols)
         return [
@@ -162,9 +162,9 @@ def _explained(b: BoardResult, puzzle: Puzzle | None) -> list[Block]:
             ),
             Block("pre", _uncovered(b, puzzle)),
         ]
-    if b.outcome is Outcome.TIMED_OUT:
+    if b.outcome is Verdict.TIMED_OUT:
         return [Block("p", f"Your sweep gave no answer in time: {detail}.")]
-    if b.outcome is Outcome.CRASHED:
+    if b.outcome is Verdict.CRASHED:
         return [Block("p", f"Your sweep stopped without an answer: {detail}.")]
     return [Block("p", detail)]
 

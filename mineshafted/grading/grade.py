@@ -42,7 +42,7 @@ from .cgroup import unenforced
 from .errors import GradingError, PuzzleStartError, SubmissionError, os_reason
 from .limits import Limits, board_timeout
 from .referee import Referee
-from .result import WRONG_CELLS, BoardResult, GradeReport, Outcome
+from .result import WRONG_CELLS, BoardResult, GradeReport, Verdict
 from .rubric import achievements
 from .sandbox import Sandbox, choose_sandbox
 from .session import Ending, Session
@@ -167,10 +167,10 @@ def grade_board(
     wrong: tuple[tuple[int, int, str, int], ...] = ()
     if end.ending is Ending.RESULT:
         detail = referee.judge(end.answer)
-        outcome = Outcome.WRONG if detail else Outcome.SOLVED
+        outcome = Verdict.WRONG if detail else Verdict.SOLVED
         wrong = tuple(referee.differences(end.answer, WRONG_CELLS))
-        if outcome is Outcome.SOLVED and referee.unexplored:
-            outcome, detail = Outcome.NOT_EXPLORED, _unexplored(referee.unexplored)
+        if outcome is Verdict.SOLVED and referee.unexplored:
+            outcome, detail = Verdict.NOT_EXPLORED, _unexplored(referee.unexplored)
     geometry = puzzle.board.geometry
     return BoardResult(
         puzzle=label,
@@ -286,21 +286,21 @@ def grade(
         else:
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 results = list(pool.map(one, puzzles))
-    scored = achievements((r.mines, r.outcome is Outcome.SOLVED) for r in results)
+    scored = achievements((r.mines, r.outcome is Verdict.SOLVED) for r in results)
     own_user = chosen is Sandbox.NONE and os.geteuid() == 0  # see process.py and users.py
     warnings = unenforced(own_user=own_user)
     return GradeReport(str(submission), results, scored, warnings, board_set)
 
 
-_OUTCOMES: dict[Ending, Outcome] = {
-    Ending.RESULT: Outcome.SOLVED,  # judged by the referee
-    Ending.EXPLODED: Outcome.EXPLODED,
-    Ending.TIMED_OUT: Outcome.TIMED_OUT,
-    Ending.ERROR: Outcome.CRASHED,
-    Ending.UNIMPORTABLE: Outcome.CRASHED,
-    Ending.EXITED: Outcome.CRASHED,
-    Ending.PROTOCOL: Outcome.CRASHED,
-    Ending.READY: Outcome.CRASHED,  # a board session never ends ready
+_OUTCOMES: dict[Ending, Verdict] = {
+    Ending.RESULT: Verdict.SOLVED,  # judged by the referee
+    Ending.EXPLODED: Verdict.EXPLODED,
+    Ending.TIMED_OUT: Verdict.TIMED_OUT,
+    Ending.ERROR: Verdict.CRASHED,
+    Ending.UNIMPORTABLE: Verdict.CRASHED,
+    Ending.EXITED: Verdict.CRASHED,
+    Ending.PROTOCOL: Verdict.CRASHED,
+    Ending.READY: Verdict.CRASHED,  # a board session never ends ready
 }
 """A board's outcome from its session's ending."""
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..text import visible
 from .classrun import StudentGrade
-from .result import Outcome
+from .result import Verdict
 from .rubric import RUBRIC
 from .similarity import Pair
 
@@ -31,7 +31,7 @@ def columns() -> list[str]:
     """The CSV's header, in order."""
     tiers = [tier.name for tier in RUBRIC]
     solved = [f"solved: {tier.name.removeprefix('Sweeps ')}" for tier in RUBRIC]
-    outcomes = [outcome.value for outcome in Outcome]
+    outcomes = [outcome.value for outcome in Verdict]
     return [
         "student",
         "submission",
@@ -63,7 +63,7 @@ def csv_text(grades: Sequence[StudentGrade], board_set: str) -> str:
         report = grade.report
         earned = [""] * len(RUBRIC)
         solved = [""] * len(RUBRIC)
-        counts = dict.fromkeys(Outcome, 0)
+        counts = dict.fromkeys(Verdict, 0)
         if report is not None:
             earned = ["yes" if a.earned else "no" for a in report.achievements]
             solved = [f"{a.solved}/{a.graded}" for a in report.achievements]
@@ -76,7 +76,7 @@ def csv_text(grades: Sequence[StudentGrade], board_set: str) -> str:
             grade.score,
             *earned,
             *solved,
-            *(counts[outcome] for outcome in Outcome),
+            *(counts[outcome] for outcome in Verdict),
             round(grade.seconds, 1),
             peer,
             f"{share:.2f}" if share is not None else "",

@@ -47,8 +47,8 @@ def section(board: BoardResult) -> str:
 
     Examples
     --------
-    >>> from mineshafted.grading import Outcome
-    >>> result = BoardResult("4x4-1-1", 4, 4, 1, Outcome.SOLVED, 15, 0.1,
+    >>> from mineshafted.grading import Verdict
+    >>> result = BoardResult("4x4-1-1", 4, 4, 1, Verdict.SOLVED, 15, 0.1,
     ...                      output="hi\\n== x ==\\n", output_bytes=11, output_kept=11)
     >>> print(section(result), end="")
     == 4x4-1-1: solved; printed 11 bytes in 2 lines ==

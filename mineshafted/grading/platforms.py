@@ -22,7 +22,7 @@ from typing import Any
 from ..text import visible
 from .classrun import StudentGrade
 from .feedback import blocks, markdown_text
-from .result import Outcome
+from .result import Verdict
 
 __all__ = ["VISIBILITIES", "gradescope_results", "prairielearn_results"]
 
@@ -113,7 +113,7 @@ def _tests(grade: StudentGrade) -> list[tuple[str, int, bool, str]]:
         tier = achievement.tier
         lines = [f"{achievement.solved} of {achievement.graded} boards solved"]
         for b in grade.report.boards:
-            if tier.covers(b.mines) and b.outcome is not Outcome.SOLVED:
+            if tier.covers(b.mines) and b.outcome is not Verdict.SOLVED:
                 lines.append(f"{visible(b.puzzle)}: {b.outcome.value}: {visible(b.detail)}")
         found.append((achievement.name, achievement.weight, achievement.earned, "\n".join(lines)))
     return found

@@ -1,4 +1,4 @@
-"""The results of grading: each board's outcome, and the report with its score and JSON form."""
+"""The results of grading: each board's verdict, and the report with its score and JSON form."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from typing import Any
 from ..text import visible
 from .rubric import Achievement
 
-__all__ = ["WRONG_CELLS", "BoardResult", "GradeReport", "Outcome"]
+__all__ = ["WRONG_CELLS", "BoardResult", "GradeReport", "Verdict"]
 
 WRONG_CELLS = 20
 """Wrong cells of a wrong board kept for feedback."""
 
 
-class Outcome(Enum):
+class Verdict(Enum):
     """How one board went."""
 
     SOLVED = "solved"
@@ -37,7 +37,7 @@ class BoardResult:
     rows: int
     cols: int
     mines: int
-    outcome: Outcome
+    outcome: Verdict
     moves: int
     """Moves onto safe cells (a move onto a mine, or after the game ended, is not counted)."""
     seconds: float

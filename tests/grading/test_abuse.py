@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mineshafted import Puzzle
-from mineshafted.grading import Outcome, PuzzleStartError, Sandbox, grade, grade_board
+from mineshafted.grading import PuzzleStartError, Sandbox, Verdict, grade, grade_board
 from mineshafted.grading.limits import Limits
 from mineshafted.grading.process import ChildProcess
 from mineshafted.grading.referee import Referee
@@ -73,7 +73,7 @@ def test_writing_garbage_to_the_channel_is_a_protocol_break(
     tmp_path: Path, data: bytes, detail: str
 ) -> None:
     result = one_board(abusing(tmp_path, f"raw(bm, {data!r})\nreturn solve(bm)\n"))
-    assert result.outcome is Outcome.CRASHED
+    assert result.outcome is Verdict.CRASHED
     assert result.detail.startswith(broke(detail)), result.detail
 
 
@@ -91,7 +91,7 @@ def test_a_result_over_the_cap_is_a_wrong_board_left_unparsed(tmp_path: Path) ->
     data = b'{"result": "' + b"x" * 70_000 + b'"}\n'
     path = abusing(tmp_path, f"raw(bm, {data!r})\nimport time\ntime.sleep(60)\n")
     result = grade_board(path, Puzzle(TWO), "two", timeout=10)
-    assert result.outcome is Outcome.WRONG
+    assert result.outcome is Verdict.WRONG
     assert result.detail.startswith("returned over "), result.detail
     assert result.detail.endswith(" bytes of JSON: more than a 4x5 board takes")
 
@@ -115,7 +115,7 @@ def test_moving_off_the_board_is_an_index_error_not_a_clue(tmp_path: Path) -> No
         """,
     )
     result = one_board(path)
-    assert result.outcome is Outcome.SOLVED and result.moves == 18
+    assert result.outcome is Verdict.SOLVED and result.moves == 18
     assert result.output.splitlines() == [
         f"cell index {i} is outside the board: valid indices are 0..19" for i in (-1, 20, 10**30)
     ]
@@ -123,7 +123,7 @@ def test_moving_off_the_board_is_an_index_error_not_a_clue(tmp_path: Path) -> No
 
 def test_an_uncaught_move_off_the_board_is_a_crash(tmp_path: Path) -> None:
     result = one_board(abusing(tmp_path, "bm.move(-1)\n"))
-    assert result.outcome is Outcome.CRASHED
+    assert result.outcome is Verdict.CRASHED
     assert (
         result.detail == "IndexError: cell index -1 is outside the board: valid indices are 0..19"
     )
@@ -136,7 +136,7 @@ def test_closing_the_channel_early_is_a_protocol_break(
     # Closing the channel's write end loses the next move; closing the read end, its reply.
     path = abusing(tmp_path, f"bm.move(0)\nbm._channel.{end}.close()\nbm.move(1)\n")
     result = one_board(path)
-    assert result.outcome is Outcome.CRASHED
+    assert result.outcome is Verdict.CRASHED
     assert result.detail == broke("closed its channel to the grader before answering")
     assert result.moves == moves
 
@@ -154,14 +154,14 @@ def test_closing_the_channel_and_hanging_on_ends_after_the_grace(tmp_path: Path)
 
 def test_sending_a_result_twice_is_a_protocol_break(tmp_path: Path) -> None:
     result = one_board(abusing(tmp_path, "raw(bm, b'{\"result\": [[0]]}\\n')\nreturn [[0]]\n"))
-    assert (result.outcome, result.detail) == (Outcome.CRASHED, broke("sent a second answer"))
+    assert (result.outcome, result.detail) == (Verdict.CRASHED, broke("sent a second answer"))
 
 
 def test_not_reading_the_replies_is_a_protocol_break(tmp_path: Path) -> None:
     path = abusing(tmp_path, "while True:\n    raw(bm, b'{\"move\": 0}\\n' * 1000)\n")
     result = one_board(path)
     assert (result.outcome, result.detail) == (
-        Outcome.CRASHED,
+        Verdict.CRASHED,
         broke("does not read the grader's replies"),
     )
 
@@ -171,7 +171,7 @@ def test_a_protocol_break_after_exploding_is_still_an_explosion(tmp_path: Path) 
         tmp_path, "try:\n    bm.move(8)\nexcept RuntimeError:\n    raw(bm, b'junk\\n')\n"
     )
     result = one_board(path)
-    assert (result.outcome, result.detail) == (Outcome.EXPLODED, "moved onto the mine at (1, 3)")
+    assert (result.outcome, result.detail) == (Verdict.EXPLODED, "moved onto the mine at (1, 3)")
 
 
 @pytest.mark.parametrize(
@@ -201,7 +201,7 @@ def test_a_value_json_cannot_carry_is_reported_as_it_was(
             return {value}
         """
     result = one_board(submission(tmp_path, code))
-    assert result.outcome is Outcome.WRONG
+    assert result.outcome is Verdict.WRONG
     assert result.detail.startswith(detail), result.detail
 
 
@@ -218,7 +218,7 @@ def test_a_value_json_cannot_carry_is_reported_as_it_was(
 )
 def test_a_malformed_board_is_a_wrong_board(tmp_path: Path, value: str, detail: str) -> None:
     result = one_board(abusing(tmp_path, f"return {value}\n"))
-    assert (result.outcome, result.detail) == (Outcome.WRONG, detail)
+    assert (result.outcome, result.detail) == (Verdict.WRONG, detail)
 
 
 @pytest.mark.slow
@@ -227,12 +227,12 @@ def test_sleeping_times_out_within_the_limit(tmp_path: Path) -> None:
     began = time.monotonic()
     result = one_board(path, timeout=1.0)
     assert time.monotonic() - began < 3.0  # 1 s, the start and the kill: not the 60 s
-    assert (result.outcome, result.detail) == (Outcome.TIMED_OUT, "no answer within 1 s")
+    assert (result.outcome, result.detail) == (Verdict.TIMED_OUT, "no answer within 1 s")
 
 
 def test_an_import_error_on_a_board_is_not_a_crash_of_sweep_mines(tmp_path: Path) -> None:
     result = one_board(submission(tmp_path, "import no_such_module_here\n"))
-    assert result.outcome is Outcome.CRASHED
+    assert result.outcome is Verdict.CRASHED
     assert result.detail == (
         "cannot be imported: ModuleNotFoundError: No module named 'no_such_module_here'"
     )

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from mineshafted import Puzzle
 from mineshafted.cli import app
 from mineshafted.formats import format_puzzle
-from mineshafted.grading import Outcome, Sandbox, cgroup, grade, process
+from mineshafted.grading import Sandbox, Verdict, cgroup, grade, process
 from mineshafted.grading.cgroup import GROUP_PREFIX, BoardGroup, Place, Plan, plan_from
 from mineshafted.grading.limits import MIB, Limits
 
@@ -160,7 +160,7 @@ def test_without_a_group_boards_are_graded_and_the_report_warns(
     assert report.to_json()["warnings"] == cgroup.unenforced(no_groups, own_user=root)
 
 
-def _graded(name: str, sandbox: Sandbox) -> tuple[Outcome, str]:
+def _graded(name: str, sandbox: Sandbox) -> tuple[Verdict, str]:
     report = grade(HOSTILE / name, [("two", Puzzle(TWO))], sandbox=sandbox, memory_mb=MEMORY_MB)
     assert report.warnings == []
     (board,) = report.boards
@@ -175,7 +175,7 @@ def test_a_board_s_processes_hold_no_more_memory_together_than_its_limit(
     # Four children of 300 MiB each, all under a 512 MiB address space: 1232 MiB held before.
     outcome, detail = _graded("hogs.py", sandbox)
     found = re.fullmatch(r"RuntimeError: held (\d+) MiB in (\d) children", detail)
-    assert outcome is Outcome.CRASHED and found, detail
+    assert outcome is Verdict.CRASHED and found, detail
     held, children = map(int, found.groups())
     assert held * MIB <= Limits(memory_mb=MEMORY_MB).group_memory_bytes and children <= 1
 
@@ -186,7 +186,7 @@ def test_a_board_s_processes_are_bounded_in_number_even_for_root(sandbox: Sandbo
     # As root, RLIMIT_NPROC held nothing: 200 of 200 forks.
     outcome, detail = _graded("forks.py", sandbox)
     found = re.fullmatch(r"RuntimeError: forked (\d+) of 200", detail)
-    assert outcome is Outcome.CRASHED and found, detail
+    assert outcome is Verdict.CRASHED and found, detail
     assert int(found.group(1)) < Limits().processes
 
 
@@ -194,7 +194,7 @@ def test_a_board_s_processes_are_bounded_in_number_even_for_root(sandbox: Sandbo
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_a_board_ended_for_memory_says_so(sandbox: Sandbox) -> None:
     outcome, detail = _graded("swells.py", sandbox)
-    assert outcome is Outcome.CRASHED
+    assert outcome is Verdict.CRASHED
     assert detail == (
         "killed by SIGKILL (the out-of-memory killer ended 1 of its processes: "
         f"the board may hold {MEMORY_MB + Limits().disk_mb} MiB in all)"

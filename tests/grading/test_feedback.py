@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mineshafted import Board, Puzzle
 from mineshafted.cli import app
-from mineshafted.grading import BoardResult, GradeReport, Outcome
+from mineshafted.grading import BoardResult, GradeReport, Verdict
 from mineshafted.grading.classrun import StudentGrade
 from mineshafted.grading.feedback import blocks, html_text, markdown_text
 from mineshafted.grading.gradebook import csv_text
@@ -34,18 +34,18 @@ PUZZLES = {"b": Puzzle(BOARD)}
 
 
 def graded(board: BoardResult) -> StudentGrade:
-    scored = achievements([(board.mines, board.outcome is Outcome.SOLVED)])
+    scored = achievements([(board.mines, board.outcome is Verdict.SOLVED)])
     report = GradeReport("ann.py", [board], scored, [], "1111-2222-3333-4444")
     return StudentGrade("ann", "ann.py", report=report)
 
 
-def result(outcome: Outcome, **fields: object) -> BoardResult:
+def result(outcome: Verdict, **fields: object) -> BoardResult:
     return BoardResult("b", 4, 4, 2, outcome, 3, 0.5, **fields)  # type: ignore[arg-type]
 
 
 def test_an_explosion_shows_the_board_as_the_sweep_had_uncovered_it() -> None:
     grade = graded(
-        result(Outcome.EXPLODED, detail="moved onto the mine at (0, 3)", opened=(0, 1, 2, 3))
+        result(Verdict.EXPLODED, detail="moved onto the mine at (0, 3)", opened=(0, 1, 2, 3))
     )
     text = markdown_text(blocks(grade, "1111-2222-3333-4444", PUZZLES))
     assert "Move 4 of your sweep (counting each cell once) was onto the mine at (0, 3)" in text
@@ -55,14 +55,14 @@ def test_an_explosion_shows_the_board_as_the_sweep_had_uncovered_it() -> None:
 
 def test_a_wrong_board_lists_its_wrong_cells_and_a_sweep_left_short_its_safe_cells() -> None:
     wrong = graded(
-        result(Outcome.WRONG, detail="(0, 2) is 2, not 1", wrong=((0, 2, "2", 1), (3, 0, "0", -1)))
+        result(Verdict.WRONG, detail="(0, 2) is 2, not 1", wrong=((0, 2, "2", 1), (3, 0, "0", -1)))
     )
     text = markdown_text(blocks(wrong, "x", PUZZLES))
     assert (
         "wrong at 2 cell(s): (0, 2): you returned 2, it is 1; (3, 0): you returned 0, it is -1"
         in text
     )
-    short = graded(result(Outcome.NOT_EXPLORED, unexplored=12, opened=(0, 1)))
+    short = graded(result(Verdict.NOT_EXPLORED, unexplored=12, opened=(0, 1)))
     text = markdown_text(blocks(short, "x", PUZZLES))
     assert "never moved onto 12 safe cell(s): (0, 2), (1, 0), (1, 1)" in text
 
@@ -74,7 +74,7 @@ def test_the_first_failed_board_gets_a_replay_of_the_student_s_moves() -> None:
         drawn.append((board.opened, title))
         return "<!DOCTYPE html><p>moves</p>"
 
-    grade = graded(result(Outcome.EXPLODED, opened=(0, 3)))
+    grade = graded(result(Verdict.EXPLODED, opened=(0, 3)))
     parts = blocks(grade, "x", PUZZLES, replay)
     assert drawn == [((0, 3), "ann: b")]
     page = html_text(parts, "Feedback for ann")
@@ -84,7 +84,7 @@ def test_the_first_failed_board_gets_a_replay_of_the_student_s_moves() -> None:
 
 def test_what_a_submission_said_cannot_become_markup() -> None:
     detail = "ValueError: <script>alert(1)</script> | *bold* [x](javascript:y) \x1b[2J"
-    grade = graded(result(Outcome.CRASHED, detail=detail))
+    grade = graded(result(Verdict.CRASHED, detail=detail))
     parts = blocks(grade, "x", PUZZLES)
     page = html_text(parts, "t")
     assert "<script>alert" not in page and "&lt;script&gt;" in page

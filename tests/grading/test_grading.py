@@ -16,9 +16,9 @@ from mineshafted.grading import (
     BoardResult,
     GradingError,
     Limits,
-    Outcome,
     Sandbox,
     SubmissionError,
+    Verdict,
     check_submission,
     grade,
     shipped_puzzles,
@@ -45,7 +45,7 @@ grade_module = importlib.import_module("mineshafted.grading.grade")
 
 def test_a_correct_submission_earns_full_marks(tmp_path: Path) -> None:
     report = grade(submission(tmp_path, CORRECT), PUZZLES)
-    assert [b.outcome for b in report.boards] == [Outcome.SOLVED] * 3
+    assert [b.outcome for b in report.boards] == [Verdict.SOLVED] * 3
     assert [b.moves for b in report.boards] == [15, 18, 31]
     by_name = {a.name: a for a in report.achievements}
     assert by_name["Sweeps 1 Mine"].earned and by_name["Sweeps 2 Mines"].earned
@@ -77,7 +77,7 @@ def test_exploding(tmp_path: Path) -> None:
         """,
     )
     result = one_board(path)
-    assert result.outcome is Outcome.EXPLODED
+    assert result.outcome is Verdict.EXPLODED
     assert result.detail == "moved onto the mine at (1, 3)"
     assert result.moves == 8
 
@@ -99,7 +99,7 @@ def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
         """
         ),
     )
-    assert one_board(path).outcome is Outcome.EXPLODED
+    assert one_board(path).outcome is Verdict.EXPLODED
 
 
 @pytest.mark.slow
@@ -111,7 +111,7 @@ def test_looping_forever_times_out_after_the_whole_limit(tmp_path: Path) -> None
         tmp_path, slow_import + "def sweep_mines(bm):\n    while True:\n        pass\n"
     )
     result = one_board(path, timeout=1.0)
-    assert result.outcome is Outcome.TIMED_OUT
+    assert result.outcome is Verdict.TIMED_OUT
     assert result.detail == "no answer within 1 s"
     assert result.seconds >= 1.0
 
@@ -119,21 +119,21 @@ def test_looping_forever_times_out_after_the_whole_limit(tmp_path: Path) -> None
 def test_raising_is_a_crash_with_type_and_message(tmp_path: Path) -> None:
     path = submission(tmp_path, "def sweep_mines(bm):\n    raise ValueError('no idea')\n")
     result = one_board(path)
-    assert (result.outcome, result.detail) == (Outcome.CRASHED, "ValueError: no idea")
+    assert (result.outcome, result.detail) == (Verdict.CRASHED, "ValueError: no idea")
 
 
 def test_sys_exit_costs_only_that_board(tmp_path: Path) -> None:
     path = submission(tmp_path, "import sys\ndef sweep_mines(bm):\n    sys.exit(3)\n")
     report = grade(path, PUZZLES[:2])
     assert [(b.outcome, b.detail) for b in report.boards] == [
-        (Outcome.CRASHED, "SystemExit: 3")
+        (Verdict.CRASHED, "SystemExit: 3")
     ] * 2
 
 
 def test_hard_exit_is_a_crash(tmp_path: Path) -> None:
     path = submission(tmp_path, "import os\ndef sweep_mines(bm):\n    os._exit(0)\n")
     result = one_board(path)
-    assert (result.outcome, result.detail) == (Outcome.CRASHED, "exited with status 0")
+    assert (result.outcome, result.detail) == (Verdict.CRASHED, "exited with status 0")
 
 
 def test_a_wrong_board(tmp_path: Path) -> None:
@@ -147,7 +147,7 @@ def test_a_wrong_board(tmp_path: Path) -> None:
         """,
     )
     result = one_board(path)
-    assert (result.outcome, result.detail) == (Outcome.WRONG, "(0, 2) is 0, not 1")
+    assert (result.outcome, result.detail) == (Verdict.WRONG, "(0, 2) is 0, not 1")
     bad_type = submission(tmp_path, "def sweep_mines(bm):\n    return 'solved!'\n", "str.py")
     assert one_board(bad_type).detail == "returned str, not a list of rows"
     bad_shape = submission(tmp_path, "def sweep_mines(bm):\n    return [[0]]\n", "shape.py")
@@ -172,7 +172,7 @@ def test_printing_a_lot_stays_out_of_the_report(tmp_path: Path) -> None:
         ),
     )
     result = one_board(path)
-    assert result.outcome is Outcome.SOLVED
+    assert result.outcome is Verdict.SOLVED
     assert result.output_bytes == 100 * 100_000 + len("to stderr\n")
     assert len(result.output) == 64 * 1024 and result.output.startswith("x" * 99)
 
@@ -180,7 +180,7 @@ def test_printing_a_lot_stays_out_of_the_report(tmp_path: Path) -> None:
 def test_memory_hog_is_stopped(tmp_path: Path) -> None:
     path = submission(tmp_path, "def sweep_mines(bm):\n    return [0] * (10 ** 10)\n")
     result = one_board(path, memory=256)
-    assert (result.outcome, result.detail.split(":")[0]) == (Outcome.CRASHED, "MemoryError")
+    assert (result.outcome, result.detail.split(":")[0]) == (Verdict.CRASHED, "MemoryError")
 
 
 def test_its_own_board_manager_is_ignored(tmp_path: Path) -> None:
@@ -199,7 +199,7 @@ def test_its_own_board_manager_is_ignored(tmp_path: Path) -> None:
         """,
     )
     result = one_board(path, board=ONE)
-    assert result.outcome is Outcome.WRONG
+    assert result.outcome is Verdict.WRONG
 
 
 CHEAT = """
@@ -231,7 +231,7 @@ def sweep_mines(bm):
 
 def test_a_cheat_learns_nothing_from_the_manager(tmp_path: Path) -> None:
     result = one_board(submission(tmp_path, CHEAT))
-    assert result.outcome is Outcome.CRASHED
+    assert result.outcome is Verdict.CRASHED
     assert result.detail == "LookupError: no board anywhere"
     assert result.moves == 0
     # What it could see: its own manager, the channel to the parent, no clue values.
@@ -332,14 +332,14 @@ def test_an_exit_is_reported_the_same_in_either_sandbox(
 ) -> None:
     path = submission(tmp_path, f"import os\ndef sweep_mines(bm):\n    {code}\n")
     result = one_board(path, sandbox=sandbox)
-    assert (result.outcome, result.detail) == (Outcome.CRASHED, detail)
+    assert (result.outcome, result.detail) == (Verdict.CRASHED, detail)
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_an_exit_status_above_128_is_an_exit_status(tmp_path: Path, sandbox: Sandbox) -> None:
     path = submission(tmp_path, "import os\ndef sweep_mines(bm):\n    os._exit(200)\n")
     result = one_board(path, sandbox=sandbox)
-    assert (result.outcome, result.detail) == (Outcome.CRASHED, "exited with status 200")
+    assert (result.outcome, result.detail) == (Verdict.CRASHED, "exited with status 200")
 
 
 def test_a_result_names_its_board(tmp_path: Path) -> None:
@@ -358,7 +358,7 @@ def test_grade_checks_and_plays_in_the_sandbox_it_chose(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=1024 * MIB, cpu=Limits(timeout=10.0).cpu_seconds, outside=True)
     report = grade(path, PUZZLES[:1], timeout=10.0, sandbox=Sandbox.NONE)
     assert [(b.outcome, b.detail) for b in report.boards] == [
-        (Outcome.WRONG, "returned NoneType, not a list of rows")
+        (Verdict.WRONG, "returned NoneType, not a list of rows")
     ]
 
 
@@ -366,7 +366,7 @@ def test_grade_checks_and_plays_under_the_limits_asked_for(tmp_path: Path) -> No
     path = checked(tmp_path, memory=300 * MIB, cpu=Limits(timeout=2.5).cpu_seconds)
     report = grade(path, PUZZLES[:1], timeout=2.5, memory_mb=300, sandbox=Sandbox.NONE)
     assert [(b.outcome, b.detail) for b in report.boards] == [
-        (Outcome.WRONG, "returned NoneType, not a list of rows")
+        (Verdict.WRONG, "returned NoneType, not a list of rows")
     ]
 
 

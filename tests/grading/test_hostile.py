@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from mineshafted import Puzzle
 from mineshafted.cli import app
 from mineshafted.formats import format_puzzle
-from mineshafted.grading import Outcome, Sandbox, grade, process
+from mineshafted.grading import Sandbox, Verdict, grade, process
 
 from .conftest import SANDBOXES, TWO, needs_bwrap
 
@@ -32,21 +32,21 @@ class Case:
     """One hostile file: the outcome it gets and how its detail starts."""
 
     name: str
-    outcome: Outcome
+    outcome: Verdict
     detail: str
 
 
 CASES = [
     Case(
         "unexplored",
-        Outcome.NOT_EXPLORED,
+        Verdict.NOT_EXPLORED,
         "returned the right board with 17 safe cells never moved onto",
     ),
-    Case("empty_lists", Outcome.WRONG, "returned over "),
-    Case("escapes", Outcome.CRASHED, "Clear\\x1b[2J\\x1b[H: \\x1b[2J\\x1b[H\\x1b]0;owned\\x07"),
-    Case("huge_error", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
-    Case("huge_repr", Outcome.CRASHED, "broke the protocol: sent a message over the cap of"),
-    Case("long_error", Outcome.CRASHED, "T" * 100 + "... (5000 characters): " + "m" * 500),
+    Case("empty_lists", Verdict.WRONG, "returned over "),
+    Case("escapes", Verdict.CRASHED, "Clear\\x1b[2J\\x1b[H: \\x1b[2J\\x1b[H\\x1b]0;owned\\x07"),
+    Case("huge_error", Verdict.CRASHED, "broke the protocol: sent a message over the cap of"),
+    Case("huge_repr", Verdict.CRASHED, "broke the protocol: sent a message over the cap of"),
+    Case("long_error", Verdict.CRASHED, "T" * 100 + "... (5000 characters): " + "m" * 500),
 ]
 
 FLOODS = ["empty_lists", "huge_error", "huge_repr", "long_error"]

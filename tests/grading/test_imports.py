@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mineshafted import Puzzle
-from mineshafted.grading import Outcome, Sandbox, SubmissionError, grade
+from mineshafted.grading import Sandbox, SubmissionError, Verdict, grade
 from mineshafted.grading.imports import allowed_modules, blocked, disallowed
 
 from .conftest import CORRECT, TWO, needs_bwrap, submission
@@ -106,7 +106,7 @@ def test_at_run_time_an_import_not_allowed_is_refused_and_says_so(
         timeout=10,
     )
     (board,) = report.boards
-    assert board.outcome is Outcome.CRASHED
+    assert board.outcome is Verdict.CRASHED
     assert board.detail == "ImportError: import not allowed: 'json' (allowed: itertools)"
     assert blocked(board.detail)
 
@@ -148,4 +148,4 @@ def test_an_allowed_module_imports_what_it_needs_but_importlib_cannot_import_for
 def test_without_allow_nothing_is_checked(tmp_path: Path) -> None:
     code = "import json\n" + CORRECT
     report = grade(submission(tmp_path, code), [("two", Puzzle(TWO))], zygote=True, timeout=10)
-    assert report.boards[0].outcome is Outcome.SOLVED
+    assert report.boards[0].outcome is Verdict.SOLVED

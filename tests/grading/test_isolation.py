@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from mineshafted.grading import Limits, Outcome, Sandbox
+from mineshafted.grading import Limits, Sandbox, Verdict
 from mineshafted.grading.process import MARKER
 
 from .conftest import SANDBOXES, needs_bwrap, one_board, submission
@@ -52,7 +52,7 @@ def report(
 ) -> dict[str, Any]:
     path = submission(tmp_path, REPORTER)
     result = one_board(path, timeout=timeout, memory=memory, sandbox=sandbox)
-    assert result.outcome is Outcome.WRONG, result.detail
+    assert result.outcome is Verdict.WRONG, result.detail
     seen: dict[str, Any] = json.loads(result.output)
     return seen
 

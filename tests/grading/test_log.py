@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mineshafted.cli import app
-from mineshafted.grading import BoardResult, GradeReport, GraderFileError, Outcome
+from mineshafted.grading import BoardResult, GradeReport, GraderFileError, Verdict
 from mineshafted.grading.log import LINE_PREFIX, LogFile, log_text
 from mineshafted.text import visible
 
@@ -30,7 +30,7 @@ HEADER = re.compile(
 
 def board(label: str, output: str) -> BoardResult:
     size = len(output.encode("utf-8", "surrogatepass"))
-    return BoardResult(label, 4, 5, 2, Outcome.SOLVED, 18, 0.1, "", output, size, size)
+    return BoardResult(label, 4, 5, 2, Verdict.SOLVED, 18, 0.1, "", output, size, size)
 
 
 def sections(log: str) -> list[tuple[str, list[str]]]:
@@ -69,7 +69,7 @@ def test_a_board_that_printed_nothing_has_a_header_only() -> None:
 
 
 def test_output_past_the_cap_says_how_much_was_kept() -> None:
-    cut = BoardResult("a", 4, 5, 2, Outcome.TIMED_OUT, 0, 2.0, "", "x\n", 100_000, 2)
+    cut = BoardResult("a", 4, 5, 2, Verdict.TIMED_OUT, 0, 2.0, "", "x\n", 100_000, 2)
     header = log_text(GradeReport("s.py", [cut])).splitlines()[1]
     assert header == "== a: timed out; printed 100000 bytes (the first 2 kept) in 1 line =="
 

@@ -26,7 +26,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mineshafted.cli import app
-from mineshafted.grading import BoardResult, GradeReport, Outcome
+from mineshafted.grading import BoardResult, GradeReport, Verdict
 from mineshafted.grading.classrun import StudentGrade
 from mineshafted.grading.platforms import gradescope_results, prairielearn_results
 from mineshafted.grading.rubric import achievements
@@ -46,7 +46,7 @@ def valid(data: Any, schema: dict[str, Any]) -> None:
     jsonschema.Draft202012Validator(schema).validate(data)
 
 
-def a_grade(outcomes: dict[int, Outcome]) -> StudentGrade:
+def a_grade(outcomes: dict[int, Verdict]) -> StudentGrade:
     """A graded student whose boards (one per number of mines) went as ``outcomes`` say."""
     boards = [
         BoardResult(
@@ -57,11 +57,11 @@ def a_grade(outcomes: dict[int, Outcome]) -> StudentGrade:
             outcome,
             3,
             0.01,
-            detail="why" * (outcome is not Outcome.SOLVED),
+            detail="why" * (outcome is not Verdict.SOLVED),
         )
         for mines, outcome in outcomes.items()
     ]
-    scored = achievements((b.mines, b.outcome is Outcome.SOLVED) for b in boards)
+    scored = achievements((b.mines, b.outcome is Verdict.SOLVED) for b in boards)
     return StudentGrade(
         "ann", "ann.py", report=GradeReport("ann.py", boards, scored, [], "1-2-3-4")
     )
@@ -86,7 +86,7 @@ def test_the_schemas_refuse_what_the_specifications_do() -> None:
 
 
 def test_gradescope_results_score_each_achievement_as_a_test() -> None:
-    grade = a_grade({1: Outcome.SOLVED, 2: Outcome.SOLVED, 3: Outcome.EXPLODED, 5: Outcome.SOLVED})
+    grade = a_grade({1: Verdict.SOLVED, 2: Verdict.SOLVED, 3: Verdict.EXPLODED, 5: Verdict.SOLVED})
     results = gradescope_results(grade, "1-2-3-4", visibility="after_published")
     valid(results, GRADESCOPE)
     assert results["score"] == 55.0 == sum(t["score"] for t in results["tests"])
@@ -103,7 +103,7 @@ def test_gradescope_results_score_each_achievement_as_a_test() -> None:
 
 
 def test_prairielearn_results_score_in_zero_to_one_and_refuse_what_cannot_be_graded() -> None:
-    results = prairielearn_results(a_grade({1: Outcome.SOLVED, 2: Outcome.WRONG}), "1-2-3-4")
+    results = prairielearn_results(a_grade({1: Verdict.SOLVED, 2: Verdict.WRONG}), "1-2-3-4")
     valid(results, PRAIRIELEARN)
     assert results["gradable"] is True and results["score"] == 0.1
     assert [(t["points"], t["max_points"]) for t in results["tests"]][:2] == [(10, 10), (0, 15)]

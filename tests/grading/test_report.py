@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted.cli.grade import _print_grade
-from mineshafted.grading import RUBRIC, BoardResult, GradeReport, Outcome
+from mineshafted.grading import RUBRIC, BoardResult, GradeReport, Verdict
 from mineshafted.grading.rubric import achievements
 
 
@@ -66,8 +66,8 @@ TOP_KEYS = {
 
 def test_the_json_report_has_exactly_its_keys_and_types() -> None:
     boards = [
-        BoardResult("a.json", 4, 4, 1, Outcome.SOLVED, 15, 0.0012345678, output="hi\n"),
-        BoardResult("b.json", 4, 5, 6, Outcome.EXPLODED, 3, 0.5, "moved onto the mine at (1, 3)"),
+        BoardResult("a.json", 4, 4, 1, Verdict.SOLVED, 15, 0.0012345678, output="hi\n"),
+        BoardResult("b.json", 4, 5, 6, Verdict.EXPLODED, 3, 0.5, "moved onto the mine at (1, 3)"),
     ]
     report = GradeReport("sub.py", boards, achievements([(1, True), (6, False)]))
     obj = json.loads(json.dumps(report.to_json()))
@@ -103,7 +103,7 @@ separator that breaks a line or reorders text."""
 def test_every_report_prints_in_full_as_utf8_whatever_its_strings_hold(
     submission: str, labels: list[str], said: str
 ) -> None:
-    boards = [BoardResult(label, 4, 5, 2, Outcome.CRASHED, 0, 0.1, said) for label in labels]
+    boards = [BoardResult(label, 4, 5, 2, Verdict.CRASHED, 0, 0.1, said) for label in labels]
     report = GradeReport(submission, boards, achievements([(2, False)]), [said], "0123-4567-89ab")
     written = io.BytesIO()
     stream = io.TextIOWrapper(written, encoding="utf-8", errors="strict")

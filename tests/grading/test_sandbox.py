@@ -25,9 +25,9 @@ import pytest
 import mineshafted
 from mineshafted import Puzzle
 from mineshafted.grading import (
-    Outcome,
     Sandbox,
     SubmissionError,
+    Verdict,
     cgroup,
     grade,
     process,
@@ -98,7 +98,7 @@ def test_the_parents_proc_shows_nothing_of_the_grader(
     path = submission(tmp_path, SNOOP.replace("GRADER", str(os.getpid())))
     result = one_board(path, sandbox=Sandbox.BWRAP)
     assert (result.outcome, result.detail) == (
-        Outcome.WRONG,
+        Verdict.WRONG,
         "returned NoneType, not a list of rows",
     )
     seen: dict[str, Any] = json.loads(result.output)
@@ -135,7 +135,7 @@ def test_a_walk_of_the_file_system_finds_no_puzzle(
                             return None
         """
     result = one_board(submission(tmp_path, code), sandbox=sandbox)
-    assert result.outcome is Outcome.WRONG
+    assert result.outcome is Verdict.WRONG
     if sandbox is Sandbox.BWRAP:  # only the Python installation's own data files, not shown
         assert result.output == ""
     elif os.geteuid() == 0:  # a root grader's board runs as a user of its own: 0700 holds
@@ -160,7 +160,7 @@ def test_importing_mineshafted_finds_neither_the_package_nor_its_puzzles(tmp_pat
             print(os.path.exists({str(shipped)!r}))
         """
     result = one_board(submission(tmp_path, code), sandbox=Sandbox.BWRAP)
-    assert result.outcome is Outcome.WRONG
+    assert result.outcome is Verdict.WRONG
     assert "imported" not in result.output
     assert result.output.splitlines()[-1] == "False"
 
@@ -189,11 +189,11 @@ def test_forking_and_staying_leaves_nothing_running(
     assert result.seconds < 5
     if answer:
         assert (result.outcome, result.detail) == (
-            Outcome.WRONG,
+            Verdict.WRONG,
             "returned NoneType, not a list of rows",
         )
     else:
-        assert (result.outcome, result.detail) == (Outcome.CRASHED, "exited with status 0")
+        assert (result.outcome, result.detail) == (Verdict.CRASHED, "exited with status 0")
 
 
 @needs_bwrap
@@ -235,7 +235,7 @@ def test_filling_the_disk_is_bounded_and_leaves_nothing_behind(tmp_path: Path) -
         """
     before = set(os.listdir("/tmp"))
     result = one_board(submission(tmp_path, code), sandbox=Sandbox.BWRAP)
-    assert result.outcome is Outcome.WRONG
+    assert result.outcome is Verdict.WRONG
     written = eval(result.output)  # a dict of tuples the submission printed
     disk = Limits().disk_mb * 1024 * 1024
     assert 0 < written["/tmp"][0] <= disk and written["/tmp"][1] == "No space left on device"
@@ -259,7 +259,7 @@ def test_grading_leaves_the_students_folder_as_it_was(tmp_path: Path, sandbox: S
     folder.mkdir()
     path = submission(folder, CORRECT)
     report = grade(path, PUZZLES[:1], sandbox=sandbox)
-    assert report.boards[0].outcome is Outcome.SOLVED
+    assert report.boards[0].outcome is Verdict.SOLVED
     assert [p.name for p in folder.iterdir()] == ["sub.py"]  # no __pycache__
 
 
@@ -271,7 +271,7 @@ def test_sleeping_at_import_is_a_timeout(tmp_path: Path, sandbox: Sandbox) -> No
         grade(path, PUZZLES[:1], timeout=0.5, sandbox=sandbox)
     assert raised.value.reason == "timed out while being imported: no answer within 0.5 s"
     result = one_board(path, timeout=0.5, sandbox=sandbox)
-    assert (result.outcome, result.detail) == (Outcome.TIMED_OUT, "no answer within 0.5 s")
+    assert (result.outcome, result.detail) == (Verdict.TIMED_OUT, "no answer within 0.5 s")
 
 
 def test_the_sweep_logs_the_escapee_it_killed(
@@ -291,7 +291,7 @@ def test_the_sweep_logs_the_escapee_it_killed(
         """
     with caplog.at_level(logging.INFO, logger="mineshafted.grading.process"):
         result = one_board(submission(tmp_path, code), sandbox=Sandbox.NONE)
-    assert result.outcome is Outcome.WRONG, result.detail
+    assert result.outcome is Verdict.WRONG, result.detail
     assert caplog.messages == ["killed 1 process(es) a grading child left running"]
 
 
@@ -327,7 +327,7 @@ def test_the_sandboxed_child_sees_its_host_name_its_tmp_and_the_graders_packages
             }))
         """
     result = one_board(submission(tmp_path, code), sandbox=Sandbox.BWRAP)
-    assert result.outcome is Outcome.WRONG, result.detail
+    assert result.outcome is Verdict.WRONG, result.detail
     assert json.loads(result.output) == {
         "host": "grading",
         "tmp": Limits().disk_mb * MIB,

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from mineshafted import Puzzle
 from mineshafted.cli import app
-from mineshafted.grading import GradingError, Outcome, Sandbox, grade, process, sandbox, users
+from mineshafted.grading import GradingError, Sandbox, Verdict, grade, process, sandbox, users
 from mineshafted.grading.cgroup import Plan
 from mineshafted.grading.sandbox import choose_sandbox, none_warning
 
@@ -103,7 +103,7 @@ def test_kill_all_from_a_board_ends_only_that_board_s_processes(tmp_path: Path) 
         sentinel.wait()
     for board in report.boards:  # each answered: no board's kill reached another board
         assert (board.outcome, board.detail) == (
-            Outcome.WRONG,
+            Verdict.WRONG,
             "returned NoneType, not a list of rows",
         )
         assert board.output == "helper ended by signal 9\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mineshafted import Puzzle
-from mineshafted.grading import Limits, Outcome, Sandbox, grade
+from mineshafted.grading import Limits, Sandbox, Verdict, grade
 from mineshafted.grading.zygote import Zygote
 
 from .conftest import CORRECT, FIVE, ONE, PUZZLES, TWO, checked, needs_bwrap, submission
@@ -31,7 +31,7 @@ def test_a_zygote_grades_as_a_fresh_process_per_board_does(tmp_path: Path) -> No
     path = submission(tmp_path, CORRECT)
     forked = graded(path, PUZZLES)
     fresh = grade(path, PUZZLES, sandbox=Sandbox.BWRAP, timeout=10)
-    assert [b.outcome for b in forked.boards] == [Outcome.SOLVED] * 3
+    assert [b.outcome for b in forked.boards] == [Verdict.SOLVED] * 3
     assert [(b.outcome, b.moves, b.opened) for b in forked.boards] == [
         (b.outcome, b.moves, b.opened) for b in fresh.boards
     ]
@@ -120,7 +120,7 @@ def test_kill_all_from_a_board_ends_only_that_board_s_processes(tmp_path: Path) 
         sentinel.wait()
     for board in report.boards:  # every board answered: the zygote lived on
         assert (board.outcome, board.detail) == (
-            Outcome.WRONG,
+            Verdict.WRONG,
             "returned NoneType, not a list of rows",
         )
         assert board.output == "helper ended by signal 9\n"
@@ -145,9 +145,9 @@ def test_a_board_cut_off_does_not_hold_up_the_next(tmp_path: Path) -> None:
         submission(tmp_path, code), THREE_BOARDS, sandbox=Sandbox.BWRAP, zygote=True, timeout=1
     )
     assert [b.outcome for b in report.boards] == [
-        Outcome.TIMED_OUT,
-        Outcome.CRASHED,
-        Outcome.CRASHED,
+        Verdict.TIMED_OUT,
+        Verdict.CRASHED,
+        Verdict.CRASHED,
     ]
     assert report.boards[0].detail == "no answer within 1 s"
 
