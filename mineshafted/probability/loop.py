@@ -160,7 +160,7 @@ def play_out(
             return guesses
         if reasoned is not None:
             for opened, _ in event.revealed:
-                reasoned.watch_around(opened)
+                reasoned.border_around(opened)
         if event.hit:
             sweep.tell(cell, mine=True)
         else:

@@ -118,7 +118,7 @@ class ReasonedManager:
 
     Set :attr:`sweep` to the sweep it serves before the sweep's first move. Cells revealed
     outside the sweep (a guess and the zeros it opens, in classic play) are told with
-    :meth:`watch_around`, so that the mines counting proves beside them are flagged too.
+    :meth:`border_around`, so that the mines counting proves beside them are flagged too.
 
     Parameters
     ----------
@@ -126,8 +126,8 @@ class ReasonedManager:
         The game the sweep plays, through this manager.
     plain:
         Find the mines the explore loop proved by counting the plain way: before each move,
-        read every hidden, unflagged cell beside a revealed one (the watch). The same flags,
-        in ``O(moves x watched cells)``; kept as the readable form the default is tested
+        read every hidden, unflagged cell beside a revealed one (the border). The same flags,
+        in ``O(moves x border cells)``; kept as the readable form the default is tested
         against.
 
     Notes
@@ -138,11 +138,11 @@ class ReasonedManager:
     settles every such consequence before its next move. So before each move this reads the
     ring of each clue revealed since the last move and of each clue that read a cell unknown
     that has changed since, each ring once, and follows each change found there in turn. A
-    clue's first read lists it as a watcher of each cell it reads unknown (a later read finds
+    clue's first read lists it as a reader of each cell it reads unknown (a later read finds
     fewer: cells never go back to unknown), so a change wakes just the clues it may ripen. A
-    cell changes once and a clue watches at most 8 cells, so the search costs ``O(cells)``
+    cell changes once and a clue reads at most 8 cells, so the search costs ``O(cells)``
     over the whole sweep (a few ring reads per cell: :attr:`reads` counts them), where the
-    watch costs the frontier's length at every move.
+    border costs the frontier's length at every move.
     """
 
     def __init__(self, game: Game, *, plain: bool = False) -> None:
@@ -152,7 +152,7 @@ class ReasonedManager:
         self.sweep: Sweep | None = None
         self.plain = plain
         self.reads = 0
-        """How many cells the search for the mines counting proved has read (not the watch)."""
+        """How many cells the search for the mines counting proved has read (not the border)."""
         self._read = 0
         """How many of the sweep's proofs have been read."""
         self._safe: dict[Cell, str] = {}
@@ -169,15 +169,15 @@ class ReasonedManager:
         self._revealed: list[Cell] = []
         """Cells revealed since the last search: each may have decided its ring on sight."""
         self._changed: list[Cell] = []
-        """Changes not yet followed: the clues watching each may have decided their rings."""
+        """Changes not yet followed: the clues that read each may have decided their rings."""
         self._marks = [0] * cells
         """For each clue, the last search that read its ring (0: never read)."""
-        self._watchers: list[list[Cell] | None] = [None] * cells
+        self._readers: list[list[Cell] | None] = [None] * cells
         """For each cell, the clues that read it unknown on their first read: when it
         changes, each of them may decide its ring."""
         self._searches = 0
         """How many searches have run."""
-        self._watch: set[Cell] = set()
+        self._border: set[Cell] = set()
         """The plain form's hidden, unflagged cells beside a revealed clue."""
 
     def get_adjacent(self, index: int) -> list[int]:
@@ -204,8 +204,8 @@ class ReasonedManager:
             return self.manager.move(index)  # raises, as the manager does on a mine
         if self.plain or len(revealed) > 1:
             for cell, _ in revealed:
-                self.watch_around(cell)
-        else:  # watch_around(index), inline: the one cell of a move without expansion
+                self.border_around(cell)
+        else:  # border_around(index), inline: the one cell of a move without expansion
             self._revealed.append(index)
         return value
 
@@ -217,17 +217,17 @@ class ReasonedManager:
             return self.manager.move(index)  # the manager's own refusals
         if not 0 <= index < len(self._view):
             game.shown(index)  # raises, naming the cell
-        self.watch_around(index)  # opened outside the sweep
+        self.border_around(index)  # opened outside the sweep
         return self.manager.move(index)
 
-    def watch_around(self, cell: Cell) -> None:
+    def border_around(self, cell: Cell) -> None:
         """Take the revealed ``cell`` as a clue: the mines counting proves beside it are
         flagged before the next move."""
         if self.plain:
             game = self.game
             for n in self._neighbours[cell]:
                 if game.shown(n) is None and n not in game.flags:
-                    self._watch.add(n)
+                    self._border.add(n)
             return
         self._revealed.append(cell)
 
@@ -237,7 +237,7 @@ class ReasonedManager:
             sweep = self.sweep
             assert sweep is not None
             self._take_proofs(sweep.proofs)
-            found = self._watched(sweep)
+            found = self._bordered(sweep)
             if found or self._pending:
                 self._flag(found)
         else:
@@ -246,13 +246,13 @@ class ReasonedManager:
     def _flag(self, found: list[Cell]) -> None:
         """Flag the mines ``found`` by counting and those proven by other stages, ascending,
         while the game is on (a flag cannot end it)."""
-        game, view, pending, watch = self.game, self._view, self._pending, self._watch
+        game, view, pending, border = self.game, self._view, self._pending, self._border
         if game.over:
             return
         cells = sorted(pending.union(found)) if pending else sorted(found)
         pending.clear()
         for cell in cells:
-            watch.discard(cell)
+            border.discard(cell)
             if view[cell] is None:  # a flag already there is left as it is
                 game.flag(cell, reason=self._mined.get(cell, _CLUE))
 
@@ -271,10 +271,10 @@ class ReasonedManager:
                 self._changed.append(cell)
         self._read = len(proofs)
 
-    def _watched(self, sweep: Sweep) -> list[Cell]:
-        """The plain form: the watched cells proven mines, by reading every one."""
+    def _bordered(self, sweep: Sweep) -> list[Cell]:
+        """The plain form: the border's cells proven mines, by reading every one."""
         values = sweep.knowledge.values
-        return [cell for cell in self._watch if values[cell] == MINE]
+        return [cell for cell in self._border if values[cell] == MINE]
 
     def _search_news(self) -> None:  # noqa: C901 - one dense loop, see below
         """:meth:`flag_news` by the search (see Notes): read the proofs not read yet, find the
@@ -299,11 +299,11 @@ class ReasonedManager:
             return
         knowledge = sweep.knowledge
         state, values, unknown = knowledge.state, knowledge.values, _UNKNOWN
-        table, decided, marks, watchers = (
+        table, decided, marks, readers = (
             self._neighbours,
             self._decided,
             self._marks,
-            self._watchers,
+            self._readers,
         )
         self._searches = search = self._searches + 1
         mines = _NONE
@@ -324,10 +324,10 @@ class ReasonedManager:
                     if decided[n]:
                         continue
                     if state[n] is unknown:
-                        if not last:  # the first read: the clue watches its unknown cells
-                            seen = watchers[n]
+                        if not last:  # the first read: the clue reads its unknown cells
+                            seen = readers[n]
                             if seen is None:
-                                watchers[n] = [clue]
+                                readers[n] = [clue]
                             else:
                                 seen.append(clue)
                         continue
@@ -343,9 +343,9 @@ class ReasonedManager:
                 if mines or self._pending:
                     self._flag(mines)
                 return
-            seen = watchers[changed[followed]]
+            seen = readers[changed[followed]]
             if seen is not None:
-                watchers[changed[followed]] = None
+                readers[changed[followed]] = None
                 clues += seen
             followed += 1
 

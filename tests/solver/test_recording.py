@@ -185,7 +185,7 @@ def test_the_search_flags_what_the_plain_watch_flags_on_shipped_puzzles(name: st
 
 
 def test_classic_play_flags_what_the_plain_watch_flags(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Guesses open zero regions outside the sweep, told through watch_around.
+    # Guesses open zero regions outside the sweep, told through border_around.
     def played(seed: int) -> GameRecord:
         game = Game.draw(16, 16, 40, rules=Rules.CLASSIC, seed=seed)
         loop.play_out(game, Safest(), random.Random(seed), start=0, stages=True)
