@@ -186,6 +186,9 @@ class Zygote:
         GradingError
             The zygote is gone.
         """
+        if self._popen.poll() is not None:
+            # A socket still open in a process the zygote left behind would take the order.
+            raise GradingError(f"the zygote is gone ({self._said()})")
         try:
             socket.send_fds(self._control, [json.dumps(order).encode()], fds)
         except OSError as error:
