@@ -34,30 +34,21 @@ import asyncio
 import logging
 import multiprocessing
 import os
-import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Final
 
-from ..lifetime import end_with_parent
 from .errors import RequestError
+from .worker import READY, Reply, serve  # a reply, or the pool's own ("late",), ("ended",)
 
 __all__ = ["PoolCounts", "Workers"]
 
 log = logging.getLogger(__name__)
-
-Reply = tuple[Any, ...]
-"""What a worker sends back for one job (see the glossary); ``("late",)`` and ``("ended",)``
-are the pool's own: no reply within the deadline, or the worker's end."""
-
-READY: Final = "ready"
-"""What a worker says once it has booted (its imports done)."""
 
 BOOT_SECONDS: Final = 60.0
 """How long a worker may take to boot before it is given up."""
@@ -458,61 +449,3 @@ class _Worker:
         self.process.join(timeout=1)
         if self.process.is_alive():
             self.kill()
-
-
-def serve(conn: Connection, memory: int | None, parent: int) -> None:
-    """A worker process's life: compute each job that comes down the pipe, until it closes.
-
-    Ctrl-C is the server's to handle (the worker ignores SIGINT); the worker ends with the
-    server (on Linux through ``PR_SET_PDEATHSIG``, everywhere when the pipe closes).
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    end_with_parent(parent)
-    if memory is not None:
-        import resource
-
-        limit = memory * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    from .jobs import JOBS  # the jobs' imports (the solver and all) paid once, before any job
-
-    conn.send(READY)
-    while True:
-        try:
-            job, argument = conn.recv()
-        except (EOFError, OSError):
-            return
-        conn.send(_computed(JOBS, job, argument, memory))
-
-
-def _computed(
-    jobs: dict[str, Callable[[Any], Any]], job: str, argument: object, memory: int | None
-) -> Reply:
-    """The reply to one job."""
-    from ..errors import MineshaftedError
-    from ..solver.count import CountTooLargeError
-
-    try:
-        return ("ok", jobs[job](argument))
-    except RequestError as error:
-        return ("error", error.status, str(error))
-    except CountTooLargeError as error:  # the position is fine, only too wide for the budget
-        return (
-            "error",
-            503,
-            f"counting its placements would take more than {error.memory:g} MiB: the clues' "
-            f"frontier ({error.cells} unknown cells) is too wide to count exactly",
-        )
-    except MineshaftedError as error:
-        return ("error", 422, " ".join(str(error).split()))
-    except MemoryError:
-        return (
-            "error",
-            503,
-            f"the computation ran out of memory (each worker may use {memory} MiB): the "
-            "position is too large to count",
-        )
-    except RecursionError:
-        return ("error", 422, "the input is nested too deeply to compute with")
-    except Exception as error:
-        log.exception("job %s failed", job)
-        return ("error", 500, f"internal error ({type(error).__name__}): see the server's log")

@@ -57,12 +57,12 @@ def test_a_library_error_in_a_job_is_a_422_in_one_line(pool: Workers) -> None:
 
 def test_a_count_past_the_memory_budget_is_a_503_naming_the_frontier() -> None:
     from mineshafted.solver.count import CountTooLargeError
-    from mineshafted.web.workers import _computed
+    from mineshafted.web.worker import reply_to
 
     def wide(_: object) -> object:
         raise CountTooLargeError(cells=432, memory=512)
 
-    status, code, message = _computed({"analyze": wide}, "analyze", None, 1024)
+    status, code, message = reply_to({"analyze": wide}, "analyze", None, 1024)
     assert (status, code) == ("error", 503)  # the position is valid: too wide, not wrong
     assert "512 MiB" in message and "432 unknown cells" in message and "--memory" not in message
 
