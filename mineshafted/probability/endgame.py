@@ -39,6 +39,7 @@ __all__ = [
     "REGION_NODES",
     "Endgame",
     "best_reveal",
+    "component_placements",
     "region_reveal",
     "regions",
 ]
@@ -469,7 +470,7 @@ def _enumerate(
     by_component: list[dict[int, list[int]]] = []
     for component in components:
         found: dict[int, list[int]] = {}
-        for size, (mask, count) in enumerate(_component_placements(component, index)):
+        for size, (mask, count) in enumerate(component_placements(component, index)):
             found.setdefault(count, []).append(mask)
             if size >= limit * 20:  # pragma: no mutate - a speed budget: its exact value
                 return None
@@ -499,16 +500,22 @@ def _enumerate(
     return result
 
 
-def _component_placements(
+def component_placements(
     component: Sequence[Constraint], index: dict[Cell, int]
 ) -> Iterator[tuple[int, int]]:
     """Every assignment of mines to the component's cells that meets each constraint: its
-    mask and its number of mines."""
+    mask (bit ``index[cell]`` a mine) and its number of mines.
+
+    Examples
+    --------
+    >>> sorted(component_placements([((0, 1), 1)], {0: 0, 1: 1}))
+    [(1, 1), (2, 1)]
+    """
     cells = sorted({cell for scope, _ in component for cell in scope})
-    watching: dict[Cell, list[int]] = {cell: [] for cell in cells}
+    holders: dict[Cell, list[int]] = {cell: [] for cell in cells}
     for k, (scope, _) in enumerate(component):
         for cell in scope:
-            watching[cell].append(k)
+            holders[cell].append(k)
     need = [mines for _, mines in component]
     room = [len(scope) for scope, _ in component]
 
@@ -517,9 +524,9 @@ def _component_placements(
             yield mask, count
             return
         cell = cells[at]
-        ks = watching[cell]
-        for room_k in ks:
-            room[room_k] -= 1
+        ks = holders[cell]
+        for k in ks:
+            room[k] -= 1
         if all(need[k] <= room[k] for k in ks):  # the cell safe
             yield from place(at + 1, mask, count)
         if all(need[k] > 0 for k in ks):  # the cell a mine
@@ -529,7 +536,7 @@ def _component_placements(
                 yield from place(at + 1, mask | 1 << index[cell], count + 1)
             for k in ks:
                 need[k] += 1
-        for room_k in ks:
-            room[room_k] += 1
+        for k in ks:
+            room[k] += 1
 
     yield from place(0, 0, 0)

@@ -21,7 +21,6 @@ symmetry
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations
 
@@ -31,7 +30,8 @@ import numpy.typing as npt
 from ...board import MINE as KNOWN_MINE
 from ...board import Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
-from ...solver import Constraint, Position
+from ...solver import Position
+from ..endgame import component_placements
 
 __all__ = ["MINE", "Placements", "TooManyPlacements", "board_symmetries"]
 
@@ -256,7 +256,7 @@ def _placements(
     by_component: list[dict[int, list[int]]] = []
     for component in position.components:
         found: dict[int, list[int]] = {}
-        for size, (mask, count) in enumerate(_component_placements(component, index)):
+        for size, (mask, count) in enumerate(component_placements(component, index)):
             found.setdefault(count, []).append(mask)
             if cap is not None and size >= cap:
                 return None
@@ -283,39 +283,3 @@ def _placements(
             if limit is not None and len(result) > limit:
                 return None
     return result
-
-
-def _component_placements(
-    component: Sequence[Constraint], index: dict[Cell, int]
-) -> Iterator[tuple[int, int]]:
-    """Every assignment of mines to the component's cells that meets each constraint: its
-    mask and its number of mines."""
-    cells = sorted({cell for scope, _ in component for cell in scope})
-    watching: dict[Cell, list[int]] = {cell: [] for cell in cells}
-    for k, (scope, _) in enumerate(component):
-        for cell in scope:
-            watching[cell].append(k)
-    need = [mines for _, mines in component]
-    room = [len(scope) for scope, _ in component]
-
-    def place(at: int, mask: int, count: int) -> Iterator[tuple[int, int]]:
-        if at == len(cells):
-            yield mask, count
-            return
-        cell = cells[at]
-        ks = watching[cell]
-        for k in ks:
-            room[k] -= 1
-        if all(need[k] <= room[k] for k in ks):  # the cell safe
-            yield from place(at + 1, mask, count)
-        if all(need[k] > 0 for k in ks):  # the cell a mine
-            for k in ks:
-                need[k] -= 1
-            if all(need[k] <= room[k] for k in ks):
-                yield from place(at + 1, mask | 1 << index[cell], count + 1)
-            for k in ks:
-                need[k] += 1
-        for k in ks:
-            room[k] += 1
-
-    yield from place(0, 0, 0)
