@@ -23,14 +23,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+from typing import Final
 
 from ..board import Cell
 from ..errors import NoPlacementError, Why
+from .binomial import binomials
 from .count import Count, convolve, counted
 from .position import Constraint, Position
 from .variables import Fact
 
-__all__ = ["Tally", "combine", "decided_by_total", "tally"]
+__all__ = ["WINDOW_CELLS", "Tally", "combine", "decided_by_total", "tally"]
+
+WINDOW_CELLS: Final = 2_000
+"""From this many unconstrained cells on, :func:`combine` takes its binomials as one window
+(:func:`~.binomial.binomials`) instead of one :func:`math.comb` each."""
 
 
 @dataclass(frozen=True)
@@ -204,8 +210,12 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
         suffix.append(convolve(suffix[-1], poly))
     suffix.reverse()
     every = prefix[-1]
-    # ways[x]: the placements of the unconstrained cells when the components hold x mines.
-    ways = [_choose(free, mines_left - x) for x in range(len(every))]
+    # ways[x]: the placements of the unconstrained cells when the components hold x mines,
+    # C(U, R - x): on a large board one window of binomials, made from the highest.
+    if free >= WINDOW_CELLS:
+        ways = binomials(free, mines_left - len(every) + 1, mines_left)[::-1]
+    else:
+        ways = [_choose(free, mines_left - x) for x in range(len(every))]
     placements = sum(n * w for n, w in zip(every, ways, strict=True))
     if placements == 0:
         raise _no_room(polys, free, mines_left)
@@ -221,7 +231,9 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
             for cell in group:
                 mined[cell] = value
     if unconstrained:
-        value = sum(n * _choose(free - 1, mines_left - k - 1) for k, n in enumerate(every))
+        # A cell of them is a mine in C(U - 1, R - k - 1) = C(U, R - k) * (R - k) / U, exactly.
+        pairs = enumerate(zip(every, ways, strict=True))
+        value = sum(n * (w * (mines_left - k) // free) for k, (n, w) in pairs)
         for cell in unconstrained:
             mined[cell] = value
     return Tally(mines_left, placements, mined)

@@ -5,6 +5,7 @@ kept between stalls."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -323,3 +324,22 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Constraint, ...]]:
 
 def _refused(*args: object) -> object:
     raise AssertionError("not needed: the bounds already settle the total")
+
+
+@settings(max_examples=200, deadline=None)
+@given(parts(), st.integers(0, 3000), st.integers(0, 40))
+def test_many_free_cells_are_counted_by_a_window_of_binomials_exactly_as_one_comb_each(
+    components: list[list[Constraint]], free: int, left: int
+) -> None:
+    # Many free cells: C(U, R - x) as one window made from the highest (solver.binomial);
+    # the same counts, cell by cell, as math.comb for each, or the same refusal.
+    position = stall(components, free)
+    counted_each_way: list[object] = []
+    for window_from in (0, 10**9):
+        with patch.object(total_module, "WINDOW_CELLS", window_from):
+            try:
+                counted_each_way.append(tally(position, left))
+            except NoPlacementError as error:
+                counted_each_way.append(error.why)
+    window, each = counted_each_way
+    assert window == each

@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Iterator
-from math import comb
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mineshafted.board import PartialGrid
@@ -20,9 +18,8 @@ from mineshafted.cli import app as cli
 from mineshafted.errors import NoPlacementError
 from mineshafted.game import Game, Rules
 from mineshafted.probability import odds, position_of, view_odds
-from mineshafted.solver import Sweep
+from mineshafted.solver import Sweep, total
 from mineshafted.web import analyze
-from mineshafted.web.analysis import binomials, open_odds
 
 from .conftest import Cut, cuts
 
@@ -114,16 +111,6 @@ def test_safe_cells_mines_and_the_best_move_follow_from_the_odds() -> None:
 # -- large open positions ---------------------------------------------------------------------
 
 
-@given(
-    n=st.integers(0, 3000),
-    low=st.integers(-5, 3000),
-    span=st.integers(0, 40),
-)
-def test_binomials_are_maths_binomials(n: int, low: int, span: int) -> None:
-    expected = [comb(n, k) if 0 <= k <= n else 0 for k in range(low, low + span + 1)]
-    assert binomials(n, low, low + span) == expected
-
-
 def _open_board(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> PartialGrid:
     grid: list[list[int | None]] = [[None] * cols for _ in range(rows)]
     for (r, c), value in clues.items():
@@ -131,10 +118,10 @@ def _open_board(rows: int, cols: int, clues: dict[tuple[int, int], int]) -> Part
     return grid
 
 
-def test_open_cells_counted_once_give_exactly_the_librarys_odds() -> None:
+def test_open_cells_counted_by_a_window_of_binomials_give_exactly_the_librarys_odds() -> None:
     # Every cut (a real board's view) and a few open boards with clues, known mines and
-    # totals at both ends, counted both ways: the same placements, the same count per cell,
-    # or the same refusal.
+    # totals at both ends, counted both ways (solver.total.WINDOW_CELLS): the same placements,
+    # the same count per cell, or the same refusal.
     boards = [(cut.grid, cut.mines) for cut in POSITIONS]
     for mines in (1, 2, 9, 50, 196, 197, 198):
         boards.append((_open_board(10, 20, {(0, 0): 1, (5, 5): 3, (9, 19): -1}), mines))
@@ -145,11 +132,12 @@ def test_open_cells_counted_once_give_exactly_the_librarys_odds() -> None:
         try:
             expected = odds(position, mines)
         except NoPlacementError as error:
-            with pytest.raises(NoPlacementError) as refused:
-                open_odds(position, mines)
+            with patch.object(total, "WINDOW_CELLS", 0), pytest.raises(NoPlacementError) as refused:
+                odds(position, mines)
             assert str(refused.value) == str(error)
             continue
-        assert open_odds(position, mines) == expected
+        with patch.object(total, "WINDOW_CELLS", 0):
+            assert odds(position, mines) == expected
         compared += 1
     assert compared >= 80
 
