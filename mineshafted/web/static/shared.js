@@ -347,15 +347,18 @@ export class Board {
 
 // -- explanations -------------------------------------------------------------------------------
 
-// An explanation's sentence with its technique as a tag, and its cells marked on the board:
-// the cell decided and the clues that decide it, until the next action clears them.
+// An explanation with its technique as a tag: the verdict, then the argument one step a line
+// (lines parted by "\n"); its cells marked on the board, the cell decided and the clues the
+// steps name, until the next action clears them.
 export function explained(board, answer, sayTo) {
   const cols = board.cols;
   board.unmark("why-cell"); board.unmark("why-clue");
   board.mark(answer.cell[0] * cols + answer.cell[1], "why-cell");
   for (const [r, c] of answer.clues) { board.mark(r * cols + c, "why-clue"); }
-  sayTo(where(answer.cell[0], answer.cell[1]) + " is " +
-    (answer.value === "mine" ? "a mine" : "safe") + ". " + answer.text, answer.technique);
+  const verdict = where(answer.cell[0], answer.cell[1]) + " is " +
+    (answer.value === "mine" ? "a mine" : "safe") + ".";
+  const steps = answer.steps || [];
+  sayTo(steps.length ? [verdict, ...steps].join("\n") : answer.text, answer.technique);
 }
 
 export function sayer(id) {  // a function writing a sentence, with a technique's tag, to #id
