@@ -250,7 +250,8 @@ class _Search:
             for move in moves[: max(0, ITEMS - len(self.items))]:
                 index = self._take(move)
                 result = move.result
-                self.items.append(_Item(frozenset(result.cells), result.lo, result.hi, None, index))
+                held = result.clipped()
+                self.items.append(_Item(frozenset(held.cells), held.lo, held.hi, None, index))
                 self.seen[frozenset(result.cells)] = (result.lo, result.hi)
             if len(self.items) >= ITEMS:
                 return None

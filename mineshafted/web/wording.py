@@ -121,10 +121,14 @@ class Words:
         if bound.clue is None:
             was = step.given
             assert was is not None
-            placed = was.hi - bound.hi
-            head = (
-                f"{_capital(self.bound(was))}, and {placed} {_is(placed, 'is', 'are')} found above"
-            )
+            known = [c for c in was.cells if c not in bound.cells]
+            mines = was.hi - bound.hi
+            head = _capital(self.bound(was))
+            if known and mines in (0, len(known)):
+                fact = f"{self.cells(known)} {_is(len(known))} {_what(mines > 0, len(known))}"
+                head += f"; {fact}, as found above"
+            elif known:
+                head += f"; {self.cells(known)} hold {_mines(mines)}, as found above"
             if not bound.possible:
                 return f"{head}: impossible."
             if bound.hi <= 0:
@@ -165,18 +169,19 @@ class Words:
             head = self._needs(bound, step.narrowed)
         else:
             head = _capital(self.bound(bound.clipped()))
+        result = step.result
+        impossible = result is not None and not result.possible
         shown = before is not None and before.result == part and before.kind in ("read", "given")
-        if not shown:
+        if not shown or impossible:
             head += "; " + self.bound(part)
+        if impossible:
+            return f"{head}: impossible."
         if step.found:
             cells = sorted(step.found)
             mine = step.found[cells[0]]
             verb = "is" if len(cells) == 1 else "are"
             return f"{head}, so {self.cells(cells)} {verb} {_what(mine, len(cells))}."
-        result = step.result
         assert result is not None
-        if not result.possible:
-            return f"{head}, so {self.bound(result)}: impossible, so the supposition is wrong."
         return f"{head}, so {self.bound(result.clipped())}."
 
     def _given(self, step: Step) -> str:
@@ -197,11 +202,15 @@ class Words:
                 reasons.append(f"{'only ' * (left <= n)}{_mines(left)} {_is(left)} left")
             amounts.append(f"at most {bound.hi}")
         if bound.lo > 0:
-            room = total.most + total.away
+            k = total.away
+            away = f"the {k} unknown cell{'s' * (k != 1)} no clue here touches take at most {k}"
             if total.others and total.named:
-                away = f"the {total.away} unknown cells no clue here touches at most {total.away}"
-                reasons.append(f"that is at most {total.most}, and {away}")
+                reason = f"that is at most {total.most} of the {_mines(left)} left"
+                reasons.append(f"{reason}, and {away}" if k else reason)
+            elif total.named:
+                reasons.append(f"{away} of the {_mines(left)} left")
             else:
+                room = total.most + k
                 reasons.append(
                     f"the other unknown cells hold at most {room} of the {_mines(left)} left"
                 )
@@ -295,13 +304,10 @@ class Words:
     # -- bounds -------------------------------------------------------------------------------
 
     def bound(self, bound: Bound) -> str:
-        """A bound as a clause: ``at most 1 mine lies among row 3, columns 4 and 5``."""
+        """A bound (one that holds) as a clause: ``at most 1 mine lies among row 3, columns 4
+        and 5``."""
         n, lo, hi = len(bound.cells), bound.lo, bound.hi
         among = self.cells(bound.cells)
-        if lo > n:
-            return f"{among} would hold at least {_mines(lo)}"
-        if hi < 0 or lo > hi:
-            return f"{among} would hold at most {_mines(max(hi, 0))} and at least {lo}"
         if lo == hi:
             amount = f"exactly {_mines(lo)}" if lo else "no mine"
         elif lo <= 0:
@@ -309,7 +315,7 @@ class Words:
         elif hi >= n:
             amount = f"at least {_mines(lo)}"
         else:
-            amount = f"{lo} to {hi} mines"
+            amount = f"{lo} {'or' if hi == lo + 1 else 'to'} {hi} mines"
         verb = "lies" if amount.endswith(("1 mine", "no mine")) else "lie"
         return f"{amount} {verb} among {among}"
 
