@@ -82,6 +82,10 @@ class Explanation:
     border: bool = False
     """Whether the argument rests on the border as a whole besides :attr:`clues` (a ``total``
     argument that would need more than :data:`NAMED` clues)."""
+    cells: tuple[tuple[int, int], ...] = ()
+    """The unknown cells :attr:`steps` name besides :attr:`cell`, ``(row, column)``, in
+    order: with the cell and the clues, every cell the words name (the page marks them while
+    it shows them)."""
 
     @property
     def verdict(self) -> str:
@@ -108,7 +112,8 @@ is safe.
     def to_json(self) -> dict[str, object]:
         """The answer of ``POST /api/explain``: ``cell``, ``value`` (``"safe"`` or
         ``"mine"``), ``clues`` (``[row, column]`` each), ``uses_total``, ``technique``,
-        ``text`` and ``steps`` (the argument's lines, after the verdict)."""
+        ``text``, ``steps`` (the argument's lines, after the verdict) and ``cells`` (the
+        unknown cells they name besides the cell, ``[row, column]`` each)."""
         return {
             "cell": list(self.cell),
             "value": "mine" if self.mine else "safe",
@@ -117,6 +122,7 @@ is safe.
             "technique": self.technique.value,
             "text": self.text,
             "steps": list(self.steps),
+            "cells": [list(cell) for cell in self.cells],
         }
 
 
@@ -195,10 +201,12 @@ probability is 1/3
         )
     clues = clues_of(grid, mines)
     proof = prove(clues, target)
-    steps, named = _argument(clues, proof)
+    steps, ringed = _argument(clues, proof)
     words = Words([value for line in grid for value in line], cols)
-    order = [clue.cell for clue in proof.clues if clue.cell in named]
-    order += sorted(named - set(order))
+    lines = tuple(words.lines(steps))
+    others = sorted(words.named - ringed - {target})
+    order = [clue.cell for clue in proof.clues if clue.cell in ringed]
+    order += sorted(ringed - set(order))
     return Explanation(
         cell=(row, col),
         mine=proof.mine,
@@ -207,9 +215,10 @@ probability is 1/3
         technique=proof.technique,
         mines=mines,
         mines_left=mines - position.mines_found,
-        steps=tuple(words.lines(steps)),
+        steps=lines,
         argument=steps,
         border=proof.technique is Technique.TOTAL and len(proof.clues) > NAMED,
+        cells=tuple(divmod(other, cols) for other in others),
     )
 
 

@@ -125,6 +125,11 @@ class ExplanationOut(_Model):
         description="The argument after the verdict, one step a line: each reads one clue "
         "(or a bound a line above found) and says what follows.",
     )
+    cells: list[Pair] = Field(
+        default_factory=list,
+        description="The unknown cells the steps name besides the cell, in order (the page "
+        "marks them, with the cell and the clues, while it shows the explanation).",
+    )
 
 
 class LoadOut(_Model):

@@ -33,16 +33,21 @@ class Words:
     >>> words = Words([1, None, None, 2, None, None], cols=3)
     >>> words.at(4), words.clue(0), words.cells([1, 2, 4])
     ('row 2, column 2', 'the 1 at row 1, column 1', '(row 1, columns 2 and 3; row 2, column 2)')
+    >>> sorted(words.named)
+    [0, 1, 2, 4]
     """
 
     def __init__(self, values: Sequence[int | None], cols: int) -> None:
         self.values = values
         self.cols = cols
+        self.named: set[Cell] = set()
+        """Every cell named so far, clues included (the page marks them)."""
 
     # -- names --------------------------------------------------------------------------------
 
     def at(self, cell: Cell) -> str:
         """``cell`` as ``row R, column C``, counted from 1."""
+        self.named.add(cell)
         row, col = divmod(cell, self.cols)
         return f"row {row + 1}, column {col + 1}"
 
@@ -57,7 +62,9 @@ class Words:
     def cells(self, cells: Iterable[Cell], *, bare: bool = False) -> str:
         """Cells by rows (or columns, when fewer lines): ``row 3, columns 4 to 6``; several
         lines between parentheses, parted by semicolons (``bare``: without the parentheses)."""
-        coords = sorted(divmod(cell, self.cols) for cell in cells)
+        listed = set(cells)
+        self.named |= listed
+        coords = sorted(divmod(cell, self.cols) for cell in listed)
         rows = [(r, [c for _, c in group]) for r, group in groupby(coords, key=lambda rc: rc[0])]
         by_col = sorted((c, r) for r, c in coords)
         cols = [(c, [r for _, r in group]) for c, group in groupby(by_col, key=lambda cr: cr[0])]

@@ -287,6 +287,7 @@ def test_explain_answers_the_clues_the_technique_and_a_sentence(client: TestClie
         "is safe.",
     ]
     assert answer.text == " ".join(["Row 1, column 3 is safe.", *answer.steps])
+    assert answer.cells == [[0, 0], [0, 1]]  # the unknown cells the steps name besides (0, 2)
 
 
 @pytest.mark.parametrize(

@@ -50,20 +50,60 @@ def named_clues(text: str) -> set[tuple[tuple[int, int], int]]:
     return {((int(r) - 1, int(c) - 1), int(v)) for v, r, c in CLUE.findall(text)}
 
 
+NEEDS = re.compile(
+    r"\bthe (\d) at row (\d+), column (\d+)( now)? (?:needs (\d+)(?: more)? mines? (?:among|at) "
+    r"|has (\d+) mines? left to place and \d+ unknown neighbours? "
+    r"|has (all) its mines: its other unknown neighbours? )"
+    r"(\([^)]*\)|[^;.]*?)(?:, so|[;.:]| are| is)",
+    re.IGNORECASE,
+)
+"""A clue's first reading in a line: ``the 3 at row 2, column 2 needs 2 more mines among
+...``, ``... has 2 mines left to place and 2 unknown neighbours (...)`` or ``... has all its
+mines: its other unknown neighbours (...) are safe``."""
+
+
+def check_readings(grid: list[list[int | None]], text: str) -> int:
+    """Each clue a line reads as it stands (not "now", after cells found above) needs its
+    value less the known mines around it among exactly its unknown neighbours; how many such
+    readings the text has."""
+    rows, cols = len(grid), len(grid[0])
+    checked = 0
+    for value, r, c, now, needs, left, full, listed in NEEDS.findall(text):
+        if now:
+            continue
+        row, col = int(r) - 1, int(c) - 1
+        around = [
+            (row + dr, col + dc)
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= row + dr < rows and 0 <= col + dc < cols
+        ]
+        known = sum(grid[y][x] == -1 for y, x in around)
+        unknown = {(y, x) for y, x in around if grid[y][x] is None}
+        assert (0 if full else int(needs or left)) == int(value) - known, text
+        assert named_cells(listed) == unknown, (listed, text)
+        checked += 1
+    return checked
+
+
 def check_sentence(cut: Cut, cell: tuple[int, int], why: Explanation) -> None:
     """The words name the explanation's clues with the board's values, the cell, and
-    otherwise only unknown cells (next to a clue named, unless the total is used)."""
+    otherwise only unknown cells (next to a clue named, unless the total is used): those the
+    page marks beside the cell and the clues."""
     grid = cut.grid
     assert named_clues(why.text) == {(clue, grid[clue[0]][clue[1]]) for clue in why.clues}, why.text
     named = named_cells(why.text)
     assert cell in named, why.text
     others = named - set(why.clues)
+    assert others - {cell} == set(why.cells) and cell not in why.cells, why.text
+    assert why.to_json()["cells"] == [list(c) for c in why.cells]
     assert all(grid[r][c] is None for r, c in others), (why.text, cut)
     if not why.uses_total:
         near = {(r + dr, c + dc) for r, c in why.clues for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
         assert others <= near, (why.text, cut)
     assert why.text == " ".join((why.verdict, *why.steps))
     assert all("\n" not in line for line in why.steps)
+    check_readings(grid, why.text)
 
 
 # -- every sentence, on the positions the explanation tests use --------------------------------
@@ -111,6 +151,50 @@ def test_on_hundreds_of_stalls_a_chain_is_found_for_all_but_a_few_cells() -> Non
             if why.technique <= Technique.AC3:  # within the search's rules: always a chain
                 assert why.argument[-1].kind != "placements", why
     assert chained >= 0.99 * counted
+
+
+@pytest.mark.parametrize("technique", Technique.solving(), ids=lambda t: t.value)
+def test_for_each_technique_the_sentence_names_the_explanations_cells_and_clue_values(
+    technique: Technique,
+) -> None:
+    found = readings = 0
+    for cut in _seeded():
+        clues = clues_of(cut.grid, cut.mines)
+        cols = len(cut.grid[0])
+        for target in plain.total(clues):
+            if first_rung(clues, target) is not technique:
+                continue
+            cell = divmod(target, cols)
+            why = explain(cut.grid, cut.mines, cell)
+            assert why.technique is technique
+            check_sentence(cut, cell, why)
+            readings += check_readings(cut.grid, why.text)
+            found += 1
+            if found >= 12:
+                break
+        if found >= 12:
+            break
+    assert found >= 3, f"only {found} cells {technique.value} decides first in the positions"
+    assert readings, "some line reads a clue as it stands, checked against the board"
+
+
+def test_a_clue_read_with_a_wrong_value_or_cells_is_caught() -> None:
+    grid: list[list[int | None]] = [[None, None, None], [1, 1, -1]]
+    good = "The 1 at row 2, column 1 needs 1 mine among row 1, columns 1 and 2."
+    assert check_readings(grid, good) == 1
+    with pytest.raises(AssertionError):  # the 1 at row 2, column 2 has its mine beside it
+        check_readings(grid, "The 1 at row 2, column 2 needs 1 mine among row 1, columns 1 to 3.")
+    with pytest.raises(AssertionError):  # it sees three unknown cells, not two
+        check_readings(
+            grid, "The 1 at row 2, column 2 needs 0 more mines among row 1, columns 1 and 2."
+        )
+    with pytest.raises(AssertionError):  # it has no mine around it yet
+        check_readings(
+            [*grid[:1], [1, 1, None]],
+            "The 1 at row 2, column 2 has all its mines: "
+            "its other unknown neighbours (row 1, columns 1 to 3) are safe.",
+        )
+    assert named_clues(good) == {((1, 0), 1)}
 
 
 def test_every_cell_a_direct_argument_decides_is_forced_by_the_clues_it_names() -> None:
@@ -337,6 +421,16 @@ def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clue
     assert tab.page.inner_text("#an-say .tag") == "subset"
     assert sorted(tab.marked("an-board", "why-clue")) == [[1, 0], [1, 1]]
     assert tab.marked("an-board", "why-cell") == [[0, 2]]
+    assert sorted(tab.marked("an-board", "why-named")) == [[0, 0], [0, 1]]
+    tab.page.click(tab.cell("an-board", 0, 0))  # an undecided cell: the marks go with the words
+    tab.settle()
+    assert tab.marked("an-board", "why-named") == [] and tab.marked("an-board", "why-clue") == []
+
+
+@cache
+def _seeded() -> list[Cut]:
+    """A few stalls (where stronger rungs decide cells) and small positions, for each rung."""
+    return stalls(40, seed=29) + list(cuts(400, seed=77, rows=6, cols=7, density=0.22))
 
 
 @cache

@@ -136,7 +136,7 @@ export function setWhy(on) {
 }
 
 async function why(r, c, i) {
-  anBoard.unmark("why-clue"); anBoard.unmark("why-cell");
+  anBoard.unexplain();
   if (anBoard.values[i] !== null) {
     say(where(r, c) + " is revealed: Why? explains the unknown cells the position decides.");
     return;
