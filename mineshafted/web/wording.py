@@ -302,10 +302,13 @@ class Words:
                 f"Of the {count} placements of the {_mines(total.left)} left that meet every "
                 f"clue, every one {every}."
             )
+        k = total.away
+        away = f" (with the {k} unknown cell{'s' * (k != 1)} no clue of theirs touches)" * (k > 0)
+        one = step.placements == 1
         return (
-            f"With {_mines(total.left)} left, {self.clues(step.clues)} and the {total.away} "
-            f"unknown cells no clue of theirs touches allow {count} placement"
-            f"{'s' * (step.placements != 1)} of them, and every one {every}."
+            f"With {_mines(total.left)} left, {count} placement{'s' * (not one)} of them "
+            f"fit{'s' * one} {self.clues(step.clues)}{away}, and {'it' if one else 'every one'} "
+            f"{every}."
         )
 
     # -- bounds -------------------------------------------------------------------------------

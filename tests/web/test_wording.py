@@ -6,6 +6,7 @@ takes is sound (brute force); and each kind of step reads as a player would chec
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -15,6 +16,7 @@ from mineshafted.solver import Technique, plain
 from mineshafted.solver.clues import clues_of
 from mineshafted.solver.ladder import prove
 from mineshafted.web import Explanation, explain
+from mineshafted.web.argument import Bound, Step, Total
 from mineshafted.web.explanation import NAMED
 from mineshafted.web.hints import hint
 from mineshafted.web.wording import Words
@@ -375,6 +377,35 @@ def test_the_hint_of_a_safe_cell_says_what_why_says() -> None:
             continue
         if found.explanation is not None:
             assert found.text == found.explanation.text
+
+
+def test_a_bound_found_above_counted_says_what_the_cells_known_since_hold() -> None:
+    words = Words([None] * 9, cols=3)
+    was = Bound((0, 1, 2), 2, 2)  # found by a line above; row 1, columns 2 and 3 since known
+    line = words.line(Step("count", Bound((0,), 0, 0), given=was))
+    assert line == (
+        "Exactly 2 mines lie among row 1, columns 1 to 3; row 1, columns 2 and 3 are mines, "
+        "as found above, so row 1, column 1 is safe."
+    )
+    assert words.line(Step("count", was, given=was)) == (
+        "Exactly 2 mines lie among row 1, columns 1 to 3, so row 1, columns 1 to 3 are mines."
+    )
+
+
+def test_the_placements_counted_with_the_total_name_the_clues_and_count_the_cells_away() -> None:
+    words = Words([1, 2, None, None, None, None], cols=3)
+    total = Total(left=3, least=0, most=0, away=4, others=0)
+    many = Step("placements", Bound((3,), 0, 0), clues=(0, 1), total=total, placements=15)
+    assert words.line(many) == (
+        "With 3 mines left, 15 placements of them fit the 1 at row 1, column 1 and the 2 at "
+        "row 1, column 2 (with the 4 unknown cells no clue of theirs touches), and every one "
+        "leaves row 2, column 1 safe."
+    )
+    one = replace(many, bound=Bound((3,), 1, 1), total=replace(total, away=0), placements=1)
+    assert words.line(one) == (
+        "With 3 mines left, 1 placement of them fits the 1 at row 1, column 1 and the 2 at "
+        "row 1, column 2, and it puts a mine at row 2, column 1."
+    )
 
 
 @pytest.mark.parametrize(
