@@ -453,8 +453,14 @@ def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clue
     assert sorted(tab.marked("an-board", "why-clue")) == [[1, 0], [1, 1]]
     assert tab.marked("an-board", "why-cell") == [[0, 2]]
     assert sorted(tab.marked("an-board", "why-named")) == [[0, 0], [0, 1]]
-    tab.page.click(tab.cell("an-board", 0, 0))  # an undecided cell: the marks go with the words
+    tab.page.click(tab.cell("an-board", 0, 1))  # another: its words and marks replace these
     tab.settle()
+    assert tab.marked("an-board", "why-cell") == [[0, 1]]
+    assert sorted(tab.marked("an-board", "why-named")) == [[0, 0], [0, 2]]
+    tab.page.click("#an-why")  # Why? off: a click edits the position, and the words go
+    tab.page.click(tab.cell("an-board", 0, 0))
+    tab.settle()
+    assert tab.js("document.getElementById('an-say').textContent") == ""
     assert tab.marked("an-board", "why-named") == [] and tab.marked("an-board", "why-clue") == []
 
 

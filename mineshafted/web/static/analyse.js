@@ -20,7 +20,7 @@ export const anBoard = new Board($("an-board"), {
 const say = sayer("an-say");  // notes: they stay until the next thing the user does
 
 function edit(i, value) {
-  say("");
+  say(""); anBoard.unexplain();  // the words and the marks that go with them
   anBoard.set(i, value);
   changed();
 }
