@@ -2,7 +2,10 @@
 
 The proof is the ladder's (:func:`mineshafted.solver.ladder.prove`): the first rung that
 decides the cell from the position's clues, and a minimal set of clues enough for that rung
-alone. This module checks the request and words the answer.
+alone. This module checks the request, finds the argument a player can check
+(:mod:`.argument`: a chain of steps over those clues, directly or from the cell supposed the
+other way; the mine total's count against the groups of clues; else the placements counted)
+and words it (:mod:`.wording`).
 
 Glossary
 --------
@@ -18,35 +21,52 @@ enough
     the cell: no placement fits them with the cell the other way.
 minimal
     Enough, and not once any one of them is dropped.
+argument
+    The steps from those clues to the cell, one line each: every clue of the proof is named,
+    and no other (for ``total``, up to :data:`NAMED`; beyond, the border as a whole).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..board import MINE, PartialGrid
+from ..board import MINE, Cell, PartialGrid
 from ..errors import NoPlacementError, Why
 from ..probability import odds, position_of
 from ..solver import Technique
-from ..solver.clues import clues_of
-from ..solver.ladder import prove
+from ..solver.clues import ClueConstraint, Clues, clues_of, position_from
+from ..solver.count import counted
+from ..solver.ladder import Proof, prove
+from ..solver.plain import linked, placements
+from ..solver.position import components
+from ..solver.total import tally
+from .argument import Bound, Step, Total, argue, named
 from .errors import UndecidedError
+from .wording import Words
 
-__all__ = ["Explanation", "explain"]
+__all__ = ["NAMED", "Explanation", "explain"]
+
+NAMED = 8
+"""A total argument names its clues when it needs at most this many; beyond, it speaks of the
+border as a whole (and names only the clues of the cell's own group)."""
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """Why a position decides a cell: the clues that prove it, and how."""
+    """Why a position decides a cell: the clues that prove it, how, and the argument in
+    words."""
 
     cell: tuple[int, int]
     """The cell explained, ``(row, column)``."""
     mine: bool
     """Whether the cell holds a mine (else it is safe)."""
     clues: tuple[tuple[int, int], ...]
-    """The revealed clues that prove it, ``(row, column)``, nearest first: enough for
-    :attr:`technique` to decide the cell, and minimal."""
+    """The revealed clues the argument names, ``(row, column)``, nearest first: for every
+    technique but ``total``, enough for :attr:`technique` to decide the cell, and minimal; for
+    ``total``, the same when at most :data:`NAMED` are, else the clues of the cell's own group
+    (none when no clue sees it) and the argument speaks of the rest of the border as a whole."""
     uses_total: bool
     """Whether the mine total is needed besides the clues (the technique is ``total``)."""
     technique: Technique
@@ -55,39 +75,45 @@ class Explanation:
     """The board's mine total."""
     mines_left: int
     """The mine total less the known mines."""
+    steps: tuple[str, ...] = ()
+    """The argument, one step a line, in a player's words (:mod:`.wording`)."""
+    argument: tuple[Step, ...] = ()
+    """The argument's steps (:mod:`.argument`), which :attr:`steps` words."""
+    border: bool = False
+    """Whether the argument rests on the border as a whole besides :attr:`clues` (a ``total``
+    argument that would need more than :data:`NAMED` clues)."""
+    cells: tuple[tuple[int, int], ...] = ()
+    """The unknown cells :attr:`steps` name besides :attr:`cell`, ``(row, column)``, in
+    order: with the cell and the clues, every cell the words name (the page marks them while
+    it shows them)."""
+
+    @property
+    def verdict(self) -> str:
+        """The cell and what it holds: ``Row 2, column 3 is safe.``"""
+        row, col = self.cell
+        return f"Row {row + 1}, column {col + 1} is {'a mine' if self.mine else 'safe'}."
 
     @property
     def text(self) -> str:
-        """The explanation in a sentence.
+        """The verdict and the argument in one paragraph.
 
         Examples
         --------
-        >>> print(explain([[1, None], [1, None], [0, 0]], 1, (1, 1)).text)
-        The clue at (2, 0) leaves no placement with a mine at (1, 1): found by count (one \
-clue on its own (all its mines placed, or all its unknowns mines)).
+        >>> why = explain([[None, None, None], [1, 1, 1]], 1, (0, 2))
+        >>> print(why.text)
+        Row 1, column 3 is safe. The 1 at row 2, column 1 needs 1 mine among row 1, columns 1 \
+and 2. The 1 at row 2, column 2 needs 1 mine among row 1, columns 1 to 3, so row 1, column 3 \
+is safe.
+        >>> len(why.steps), why.steps[0]
+        (2, 'The 1 at row 2, column 1 needs 1 mine among row 1, columns 1 and 2.')
         """
-        n = len(self.clues)
-        if n == 1:
-            who = f"The clue at {_at(self.clues[0])}"
-        elif n:
-            who = f"These {n} clues"
-        else:
-            who = ""
-        if self.uses_total:
-            total = f"the mine total ({self.mines} in all, {self.mines_left} not yet known)"
-            who = f"{who} and {total}" if who else total[0].upper() + total[1:]
-        verb = "leaves" if n + self.uses_total == 1 else "leave"
-        how = "with" if not self.mine else "without"
-        technique = self.technique
-        return (
-            f"{who} {verb} no placement {how} a mine at {_at(self.cell)}: found by "
-            f"{technique.value} ({technique.summary})."
-        )
+        return " ".join((self.verdict, *self.steps))
 
     def to_json(self) -> dict[str, object]:
         """The answer of ``POST /api/explain``: ``cell``, ``value`` (``"safe"`` or
-        ``"mine"``), ``clues`` (``[row, column]`` each), ``uses_total``, ``technique`` and
-        ``text``."""
+        ``"mine"``), ``clues`` (``[row, column]`` each), ``uses_total``, ``technique``,
+        ``text``, ``steps`` (the argument's lines, after the verdict) and ``cells`` (the
+        unknown cells they name besides the cell, ``[row, column]`` each)."""
         return {
             "cell": list(self.cell),
             "value": "mine" if self.mine else "safe",
@@ -95,6 +121,8 @@ clue on its own (all its mines placed, or all its unknowns mines)).
             "uses_total": self.uses_total,
             "technique": self.technique.value,
             "text": self.text,
+            "steps": list(self.steps),
+            "cells": [list(cell) for cell in self.cells],
         }
 
 
@@ -171,16 +199,148 @@ probability is 1/3
             f"{_at(cell)} is not decided by the position: its mine probability is {chance}"
             + (f" ({float(chance):.1%})" if chance.denominator > 12 else "")
         )
-    proof = prove(clues_of(grid, mines), target)
+    clues = clues_of(grid, mines)
+    proof = prove(clues, target)
+    steps, ringed = _argument(clues, proof)
+    words = Words([value for line in grid for value in line], cols)
+    lines = tuple(words.lines(steps))
+    others = sorted(words.named - ringed - {target})
+    order = [clue.cell for clue in proof.clues if clue.cell in ringed]
+    order += sorted(ringed - set(order))
     return Explanation(
         cell=(row, col),
         mine=proof.mine,
-        clues=tuple(divmod(clue.cell, cols) for clue in proof.clues),
+        clues=tuple(divmod(clue, cols) for clue in order),
         uses_total=proof.technique is Technique.TOTAL,
         technique=proof.technique,
         mines=mines,
         mines_left=mines - position.mines_found,
+        steps=lines,
+        argument=steps,
+        border=proof.technique is Technique.TOTAL and len(proof.clues) > NAMED,
+        cells=tuple(divmod(other, cols) for other in others),
     )
+
+
+def _argument(clues: Clues, proof: Proof) -> tuple[tuple[Step, ...], set[Cell]]:
+    """The argument for ``proof``'s cell, and the clues it names: the chain of steps
+    (:func:`~.argument.argue`) if one is found that names the proof's clues, directly or from
+    the cell supposed the other way; else the placements counted."""
+    if proof.technique is Technique.TOTAL:
+        return _total(clues, proof)
+    cells = {clue.cell for clue in proof.clues}
+    for suppose in (False, True):
+        if suppose and proof.technique <= Technique.SUBSET:
+            break
+        steps = argue(proof.clues, proof.cell, proof.mine, proof.technique, suppose=suppose)
+        if steps is not None and named(steps) == cells:
+            return steps, cells
+    return (_placements(proof.clues, proof.cell, proof.mine, None),), cells
+
+
+def _total(clues: Clues, proof: Proof) -> tuple[tuple[Step, ...], set[Cell]]:
+    """The argument of a cell the mine total decides: the groups of the proof's clues and the
+    cells away from them, counted against the mines left; the border as a whole when the
+    proof has more than :data:`NAMED` clues."""
+    assert clues.mines_left is not None
+    left, cell, mine = clues.mines_left, proof.cell, proof.mine
+    everyone = len(proof.clues) <= NAMED
+    groups = linked(proof.clues)
+    seen = {c for clue in proof.clues for c in clue.cells}
+    away = [c for c in clues.unknown if c not in seen]
+    ranges = [_range(group) for group in groups]
+    mine_group = next((g for g in groups if any(cell in clue.cells for clue in g)), None)
+    if mine_group is None:
+        least = sum(lo for lo, _ in ranges)
+        most = sum(hi for _, hi in ranges)
+        total = Total(left, least, most, len(away), len(groups), everyone)
+        border = {c for clue in clues.constraints for c in clue.cells}
+        fits = least == left if not mine else most + len(away) == left
+        if fits and (everyone or cell not in border):
+            lines = [_group(g, r, mine) for g, r in zip(groups, ranges, strict=True)]
+            lines = lines if everyone else []
+            found = {c: mine for c in away}
+            end = Step("total", Bound(tuple(away), int(mine), int(mine)), found=found, total=total)
+            return (*lines, end), {c.cell for c in proof.clues} if everyone else set()
+        return _counted(clues, proof, everyone)
+    others = [(g, r) for g, r in zip(groups, ranges, strict=True) if g is not mine_group]
+    least = sum(lo for _, (lo, _) in others)
+    most = sum(hi for _, (_, hi) in others)
+    cells = tuple(sorted({c for clue in mine_group for c in clue.cells}))
+    total = Total(left, least, most, len(away), len(others), everyone)
+    hi = left - least
+    lo = left - most - len(away)
+    tries: list[tuple[Bound, bool | None]] = []
+    if hi < len(cells):
+        tries.append((Bound(cells, 0, hi), False))
+    if lo > 0:
+        tries.append((Bound(cells, lo, len(cells)), True))
+    if len(tries) == 2:
+        tries.append((Bound(cells, lo, hi), None))
+    ours = {clue.cell for clue in mine_group}
+    for given, most_side in tries:
+        for suppose in (False, True):
+            steps = argue(mine_group, cell, mine, Technique.TOTAL, given=given, suppose=suppose)
+            if steps is None or named(steps) != ours:
+                continue
+            steps = tuple(replace(s, total=total) if s.kind == "given" else s for s in steps)
+            if not everyone:
+                return steps, ours
+            lines = [_group(g, r, most_side) for g, r in others]
+            return (*lines, *steps), {c.cell for c in proof.clues}
+    return _counted(clues, proof, everyone)
+
+
+def _group(group: list[ClueConstraint], bounds: tuple[int, int], most: bool | None) -> Step:
+    """A line for one group of clues: a clue's own, or what they need between them (at least,
+    or with ``most`` at most, or with ``None`` both)."""
+    if len(group) == 1:
+        clue = group[0]
+        bound = Bound(clue.cells, clue.mines, clue.mines, clue.cell)
+        return Step("read", bound, result=bound)
+    cells = tuple(sorted({c for clue in group for c in clue.cells}))
+    lo, hi = bounds
+    bound = Bound(cells, 0 if most else lo, len(cells) if most is False else hi)
+    return Step("together", bound, clues=tuple(clue.cell for clue in group))
+
+
+def _counted(clues: Clues, proof: Proof, everyone: bool) -> tuple[tuple[Step, ...], set[Cell]]:
+    """The placements counted, for a total argument with no shorter chain."""
+    chosen = proof.clues if everyone else clues.constraints
+    step = _placements(chosen, proof.cell, proof.mine, clues)
+    if not everyone:
+        step = replace(step, clues=())
+    return (step,), {c.cell for c in chosen} if everyone else set()
+
+
+def _placements(
+    chosen: Sequence[ClueConstraint], cell: Cell, mine: bool, clues: Clues | None
+) -> Step:
+    """A step counting the placements that meet the ``chosen`` clues (and, given ``clues``, the
+    mines left on their unknown cells), every one with ``cell`` as ``mine`` says."""
+    found: dict[Cell, bool] = {}
+    if clues is None:
+        count = 1
+        for group in components(c.constraint for c in chosen):
+            count *= sum(counted(tuple(group)).placements)
+        total = None
+        if count == 1:
+            found = next(placements(chosen))
+    else:
+        assert clues.mines_left is not None
+        position = position_from([], [c.constraint for c in chosen], clues.unknown, 0)
+        count = tally(position, clues.mines_left).placements
+        total = Total(clues.mines_left, 0, 0, len(position.unconstrained), 0)
+    bound = Bound((cell,), int(mine), int(mine))
+    cells = tuple(c.cell for c in chosen)
+    return Step("placements", bound, clues=cells, total=total, placements=count, found=found)
+
+
+def _range(group: Sequence[ClueConstraint]) -> tuple[int, int]:
+    """The fewest and the most mines a group of linked clues can hold on its cells."""
+    placements = counted(tuple(clue.constraint for clue in group)).placements
+    held = [k for k, n in enumerate(placements) if n]
+    return held[0], held[-1]
 
 
 def _at(cell: tuple[int, int]) -> str:

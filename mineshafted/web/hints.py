@@ -37,10 +37,15 @@ class Hint:
 
     @property
     def text(self) -> str:
-        """The hint in a sentence or two.
+        """The hint in a sentence or two: for a safe cell with its proof, the explanation's
+        own words (what Why? says of the cell).
 
         Examples
         --------
+        >>> print(hint([[0, 1, None], [0, 1, None], [0, 1, None]], 1).text)
+        Row 1, column 3 is safe. The 1 at row 3, column 2 needs 1 mine among column 3, rows 2 \
+and 3. The 1 at row 2, column 2 needs 1 mine among column 3, rows 1 to 3, so row 1, column 3 \
+is safe.
         >>> print(hint([[1, None], [None, None]], 1).text)
         No cell is certainly safe. The best guess is row 1, column 2: a mine with probability \
 33.3% (the lowest anywhere).
@@ -53,7 +58,7 @@ class Hint:
                 "and a corner opens a region most often."
             )
         if self.safe and self.explanation is not None:
-            return f"{where[0].upper()}{where[1:]} is safe. {self.explanation.text}"
+            return self.explanation.text
         if self.safe:
             return f"{where[0].upper()}{where[1:]} is safe."
         lowest = (

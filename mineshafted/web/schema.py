@@ -105,14 +105,31 @@ class ExplanationOut(_Model):
     cell: Pair
     value: Literal["safe", "mine"]
     clues: list[Pair] = Field(
-        description="Revealed clues whose constraints alone (with the total only when "
-        "uses_total) force the cell, none of them superfluous; nearest first."
+        description="The revealed clues the sentence names (the page rings them), nearest "
+        "first: their constraints alone force the cell, none of them superfluous (with the "
+        "total only when uses_total; a total argument that would need more than 8 clues "
+        "names only those of the cell's own group, or none, and speaks of the border as a "
+        "whole)."
     )
     uses_total: bool = Field(description="Whether the mine total is needed too.")
     technique: Literal["count", "subset", "ac3", "complete", "total"] = Field(
-        description="The weakest technique whose reasoning decides the cell from the position."
+        description="The first rung of the ladder whose reasoning decides the cell from the "
+        "position (the weakest that does)."
     )
-    text: str = Field(description="The explanation in a sentence.")
+    text: str = Field(
+        description="The verdict and the argument in one paragraph, cells as 'row R, "
+        "column C' counted from 1: 'Row 1, column 3 is safe. The 1 at row 2, column 1 needs "
+        "1 mine among row 1, columns 1 and 2. ...'"
+    )
+    steps: list[str] = Field(
+        description="The argument after the verdict, one step a line: each reads one clue "
+        "(or a bound a line above found) and says what follows.",
+    )
+    cells: list[Pair] = Field(
+        default_factory=list,
+        description="The unknown cells the steps name besides the cell, in order (the page "
+        "marks them, with the cell and the clues, while it shows the explanation).",
+    )
 
 
 class LoadOut(_Model):

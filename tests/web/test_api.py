@@ -281,7 +281,13 @@ def test_explain_answers_the_clues_the_technique_and_a_sentence(client: TestClie
     assert answer.cell == [0, 2] and answer.value == "safe"
     assert sorted(answer.clues) == [[1, 0], [1, 1]]
     assert answer.uses_total is False and answer.technique == "subset"
-    assert "no placement with a mine at (0, 2)" in answer.text
+    assert answer.steps == [
+        "The 1 at row 2, column 1 needs 1 mine among row 1, columns 1 and 2.",
+        "The 1 at row 2, column 2 needs 1 mine among row 1, columns 1 to 3, so row 1, column 3 "
+        "is safe.",
+    ]
+    assert answer.text == " ".join(["Row 1, column 3 is safe.", *answer.steps])
+    assert answer.cells == [[0, 0], [0, 1]]  # the unknown cells the steps name besides (0, 2)
 
 
 @pytest.mark.parametrize(

@@ -81,12 +81,15 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
         why = explain(grid, 99, (r, c))
         assert tab.marked("play-board", "why-cell") == [[r, c]]
         assert sorted(tab.marked("play-board", "why-clue")) == sorted(map(list, why.clues))
-        assert why.text in tab.page.inner_text("#play-say")
+        assert sorted(tab.marked("play-board", "why-named")) == sorted(map(list, why.cells))
+        said = tab.js("document.getElementById('play-say').firstChild.textContent")
+        assert said.split("\n") == [why.verdict, *why.steps]  # one step a line, before the tag
     r, c = divmod(undecided, cols)
     tab.page.click(tab.cell("play-board", r, c))
     tab.settle()
     assert f"Row {r + 1}, column {c + 1} is not decided" in tab.page.inner_text("#play-say")
     assert tab.marked("play-board", "why-clue") == []
+    assert tab.marked("play-board", "why-named") == []
     tab.page.keyboard.press("Escape")
     assert tab.page.get_attribute("#play-why", "aria-pressed") == "false"
 

@@ -16,6 +16,7 @@ MARKS = {
     "why-cell": "--why-ring",
     "best": "--best-ring",
     "why-clue": "--clue-ring",
+    "why-named": "--why-ring",
     "now": "--now-ring",
     "focus": "--focus",
 }

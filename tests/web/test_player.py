@@ -75,6 +75,7 @@ def test_why_marks_the_cells_its_sentence_names_and_tags_the_technique(tab: Tab)
     why = explain(grid, 99, (r, c))
     assert tab.marked("play-board", "why-cell") == [[r, c]]
     assert sorted(tab.marked("play-board", "why-clue")) == sorted(map(list, why.clues))
+    assert sorted(tab.marked("play-board", "why-named")) == sorted(map(list, why.cells))
     assert tab.page.inner_text("#play-say .tag") == why.technique.value
     assert f"Row {r + 1}, column {c + 1} is" in tab.page.inner_text("#play-say")
     tab.page.keyboard.press("Escape")
@@ -82,6 +83,7 @@ def test_why_marks_the_cells_its_sentence_names_and_tags_the_technique(tab: Tab)
     tab.page.click(tab.cell("play-board", *divmod(hidden, 30)), button="right")  # the next action
     tab.settle()
     assert tab.marked("play-board", "why-clue") == [] and tab.marked("play-board", "why-cell") == []
+    assert tab.marked("play-board", "why-named") == []
 
 
 # -- 2 and 5. nothing lost; the keyboard alone ---------------------------------------------------

@@ -20,7 +20,7 @@ export const anBoard = new Board($("an-board"), {
 const say = sayer("an-say");  // notes: they stay until the next thing the user does
 
 function edit(i, value) {
-  say("");
+  say(""); anBoard.unexplain();  // the words and the marks that go with them
   anBoard.set(i, value);
   changed();
 }
@@ -136,7 +136,7 @@ export function setWhy(on) {
 }
 
 async function why(r, c, i) {
-  anBoard.unmark("why-clue"); anBoard.unmark("why-cell");
+  anBoard.unexplain();
   if (anBoard.values[i] !== null) {
     say(where(r, c) + " is revealed: Why? explains the unknown cells the position decides.");
     return;

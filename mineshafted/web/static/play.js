@@ -158,7 +158,7 @@ export async function act(action, r, c) {
   play.busy = true;
   cleared();
   const i = r * playBoard.cols + c;
-  for (const mark of ["hint", "why-cell", "why-clue"]) { playBoard.unmark(mark); }
+  playBoard.unmark("hint"); playBoard.unexplain();
   // At once, before the server answers: a reveal shows the cell pressed, a flag is drawn.
   if (action === "reveal") { playBoard.press(i); }
   if (action === "flag") { playBoard.setFlag(i, !playBoard.flags[i]); }
@@ -294,7 +294,7 @@ async function reviewAt(k) {  // the board as it was before move k, the move rin
 
 function restoreEnd() {
   if (!play.final) { return; }
-  playBoard.unmark("now"); playBoard.unmark("why-cell"); playBoard.unmark("why-clue");
+  playBoard.unmark("now"); playBoard.unexplain();
   playBoard.values = play.final.values.slice();
   playBoard.flags = play.final.flags.slice();
   for (let i = 0; i < playBoard.values.length; i++) { playBoard.paint(i); }
@@ -349,7 +349,7 @@ export function setWhy(on) {
 }
 
 async function why(r, c, i) {
-  playBoard.unmark("why-clue"); playBoard.unmark("why-cell"); playBoard.unmark("hint");
+  playBoard.unexplain(); playBoard.unmark("hint");
   if (playBoard.values[i] !== null) {
     say(where(r, c) + " is revealed: Why? explains the unknown cells the position decides.");
     return;
@@ -373,15 +373,15 @@ export async function hint() {
   if (!play.id || play.status !== "playing" || play.busy) { return; }
   play.busy = true;
   cleared();
-  for (const mark of ["hint", "why-cell", "why-clue"]) { playBoard.unmark(mark); }
+  playBoard.unmark("hint"); playBoard.unexplain();
   try {
     const answer = await api("POST", "/api/games/" + play.id + "/hint");
-    const cols = playBoard.cols;
-    if (answer.explanation) {
-      for (const [r, c] of answer.explanation.clues) { playBoard.mark(r * cols + c, "why-clue"); }
+    if (answer.safe && answer.explanation) {  // a safe cell's hint is its Why?, one step a line
+      explained(playBoard, answer.explanation, say, "hint");
+      return;
     }
-    playBoard.mark(answer.cell[0] * cols + answer.cell[1], "hint");
-    say(answer.text, answer.explanation ? answer.explanation.technique : undefined);
+    playBoard.mark(answer.cell[0] * playBoard.cols + answer.cell[1], "hint");
+    say(answer.text);
   } catch (error) { say(error.message); } finally { play.busy = false; }
 }
 

@@ -293,6 +293,9 @@ export class Board {
     }
   }
   marked(cls) { return [...this.marks].filter(([, set]) => set.has(cls)).map(([i]) => i); }
+  unexplain() {  // an explanation's marks gone: the cell, the clues and the cells it names
+    for (const mark of WHY) { this.unmark(mark); }
+  }
 
   paint(i) {
     const el = this.cells[i], v = this.values[i];
@@ -347,15 +350,21 @@ export class Board {
 
 // -- explanations -------------------------------------------------------------------------------
 
-// An explanation's sentence with its technique as a tag, and its cells marked on the board:
-// the cell decided and the clues that decide it, until the next action clears them.
-export function explained(board, answer, sayTo) {
+// An explanation with its technique as a tag: the verdict, then the argument one step a line
+// (lines parted by "\n"); every cell its words name marked on the board (the cell decided, as
+// "cell", a hint's own mark; the clues; the other unknown cells) until the next action clears
+// them.
+const WHY = ["why-cell", "why-clue", "why-named"];
+export function explained(board, answer, sayTo, cell = "why-cell") {
   const cols = board.cols;
-  board.unmark("why-cell"); board.unmark("why-clue");
-  board.mark(answer.cell[0] * cols + answer.cell[1], "why-cell");
+  board.unexplain();
+  board.mark(answer.cell[0] * cols + answer.cell[1], cell);
   for (const [r, c] of answer.clues) { board.mark(r * cols + c, "why-clue"); }
-  sayTo(where(answer.cell[0], answer.cell[1]) + " is " +
-    (answer.value === "mine" ? "a mine" : "safe") + ". " + answer.text, answer.technique);
+  for (const [r, c] of answer.cells || []) { board.mark(r * cols + c, "why-named"); }
+  const verdict = where(answer.cell[0], answer.cell[1]) + " is " +
+    (answer.value === "mine" ? "a mine" : "safe") + ".";
+  const steps = answer.steps || [];
+  sayTo(steps.length ? [verdict, ...steps].join("\n") : answer.text, answer.technique);
 }
 
 export function sayer(id) {  // a function writing a sentence, with a technique's tag, to #id

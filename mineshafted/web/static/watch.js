@@ -103,7 +103,7 @@ function place(step) {  // a step's cells, without drawing
 
 function applyStep(step) {
   const cols = wBoard.cols;
-  wBoard.unmark("now"); wBoard.unmark("why-clue"); wBoard.unmark("why-cell");
+  wBoard.unmark("now"); wBoard.unexplain();
   const i = step.cell[0] * cols + step.cell[1];
   if (step.kind === "reveal") {
     for (const [r, c, v] of step.revealed) {
