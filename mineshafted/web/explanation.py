@@ -36,13 +36,13 @@ from ..board import MINE, Cell, PartialGrid
 from ..errors import NoPlacementError, Why
 from ..probability import odds, position_of
 from ..solver import Technique
+from ..solver.argument import Bound, Step, Total, argue, named
 from ..solver.clues import ClueConstraint, Clues, clues_of, position_from
 from ..solver.count import counted
 from ..solver.ladder import Proof, prove
 from ..solver.plain import linked, placements
 from ..solver.position import components
 from ..solver.total import tally
-from .argument import Bound, Step, Total, argue, named
 from .errors import UndecidedError
 from .wording import Words
 

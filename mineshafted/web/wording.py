@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 
 from ..board import Cell
-from .argument import Bound, Step
+from ..solver.argument import Bound, Step
 
 __all__ = ["Words"]
 

@@ -21,7 +21,7 @@ step
     ``difference``
         a bound with another within it (or around it): the cells between hold the difference;
     ``given``
-        a bound from outside the clues: the mine total's (:mod:`.wording` says why);
+        a bound from outside the clues: the mine total's (:mod:`mineshafted.web.wording` says why);
     ``suppose``
         the cell supposed the other way, to reach a bound that cannot hold.
 rules
@@ -36,8 +36,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..board import Cell
-from ..solver import Technique
-from ..solver.clues import ClueConstraint
+from .clues import ClueConstraint
+from .technique import Technique
 
 __all__ = ["Bound", "Step", "Total", "argue", "named"]
 
