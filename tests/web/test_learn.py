@@ -315,7 +315,9 @@ def test_the_tab_steps_through_the_sample_to_the_fixed_point_and_back(learn: Lea
     ):
         assert kind in learn.cell_class(cell), cell
     title = learn.js("document.querySelectorAll('#learn-board .lc')[2].title")
-    assert title == "cell 2: unknown; safe, decided by ac3 from 1, 4"
+    assert title == "cell 2 (row 1, column 3): unknown; safe, decided by ac3 from 1, 4"
+    labels = learn.js("[...document.querySelectorAll('#learn-board .ll')].map(l => l.textContent)")
+    assert labels == ["", "1", "2", "3", "1", "2", "3", "4"]  # the 4x3 sample, from 1
     learn.click("back")  # back where the last step left
     assert expected[learn.at]["event"] == "requeue" and learn.struck() == ["(2, 5, -8) by (4, 1)"]
     learn.click("back", 2)

@@ -249,7 +249,16 @@ function board(first) {
   node.style.setProperty("--cols", String(first.cols));
   L.cols = first.cols;
   L.cells = [];
+  // Row and column labels from 1, as on the other tabs' boards; each cell keeps its index,
+  // the assignment's name for it.
+  node.append(el("div", { class: "ll", "aria-hidden": "true" }));
+  for (let c = 0; c < first.cols; c++) {
+    node.append(el("div", { class: "ll", "aria-hidden": "true", text: String(c + 1) }));
+  }
   for (let i = 0; i < cells; i++) {
+    if (i % first.cols === 0) {
+      node.append(el("div", { class: "ll", "aria-hidden": "true", text: String(i / first.cols + 1) }));
+    }
     const cell = el("div", { class: "lc" }, el("i", { text: String(i) }), el("b"));
     node.append(cell);
     L.cells.push(cell);
@@ -274,7 +283,8 @@ function render() {
     cell.dataset.s = value === null ? "?" : value === -1 ? "*" : String(value);
     const why = decided ? (decided.mine ? "a mine" : "safe") + ", decided by " +
       decided.technique + " from " + list(decided.by) : "";
-    const label = "cell " + i + ": " + (value === null ? "unknown" : value === -1 ? "a mine" :
+    const label = "cell " + i + " (row " + (Math.floor(i / L.cols) + 1) + ", column " +
+      (i % L.cols + 1) + "): " + (value === null ? "unknown" : value === -1 ? "a mine" :
       "clue " + value) + (why ? "; " + why : "");
     cell.title = label;
     cell.setAttribute("aria-label", label);
