@@ -26,7 +26,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Protocol
 
-from ..board import Cell, Geometry, PartialGrid
+from ..board import MINE, Cell, Geometry, PartialGrid
 from ..solver import Position
 from .endgame import PLACEMENTS, best_reveal, region_reveal, regions
 from .lookahead import Outlook, bounded_outlook
@@ -39,6 +39,7 @@ __all__ = [
     "PolicyName",
     "RandomGuess",
     "Safest",
+    "alike",
     "policy_named",
 ]
 
@@ -348,14 +349,14 @@ class Best:
         else:
             cells.sort(key=lambda c: risk[c])
         free = set(position.unconstrained)
-        alike: set[tuple[int, int, int]] = set()
+        stood_for: set[tuple[int, int, int]] = set()  # (risk, alike key) of each kept
         kept: list[Cell] = []
         for cell in cells:
-            key = _isolated(cell, neighbours[cell], free, board, cols)
+            key = alike(cell, neighbours[cell], free, board, cols)
             if key is not None:
-                if (risk[cell], *key) in alike:
+                if (risk[cell], *key) in stood_for:
                     continue
-                alike.add((risk[cell], *key))
+                stood_for.add((risk[cell], *key))
             kept.append(cell)
             if len(kept) == self.width:
                 break
@@ -447,11 +448,19 @@ def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
     return found
 
 
-def _isolated(
+def alike(
     cell: Cell, around: Sequence[Cell], free: set[Cell], board: PartialGrid, cols: int
 ) -> tuple[int, int] | None:
     """``(unknown, mined)`` neighbours of a cell that no clue sees and whose unknown
-    neighbours no clue sees either; ``None`` for any other cell."""
+    neighbours no clue sees either; ``None`` for any other cell. Two cells with the same
+    key have the same outlook, so one of them stands for all.
+
+    Examples
+    --------
+    >>> row = [[None, None, -1]]  # no clue: cells 0 and 1 unknown and free, 2 a mine
+    >>> alike(0, [1], {0, 1}, row, 3), alike(1, [0, 2], {0, 1}, row, 3), alike(1, [0], {1}, row, 3)
+    ((1, 0), (1, 1), None)
+    """
     if cell not in free:
         return None
     hidden = mined = 0
@@ -461,7 +470,7 @@ def _isolated(
             if n not in free:
                 return None
             hidden += 1
-        elif value == -1:
+        elif value == MINE:
             mined += 1
     return (hidden, mined)
 

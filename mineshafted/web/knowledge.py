@@ -30,6 +30,7 @@ from typing import Any
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..probability import Best, Odds, best_reveal, odds, outlook, position_of
 from ..probability.fifties import coming, placements_given
+from ..probability.policy import alike
 from ..solver import Position
 
 __all__ = ["POLICY_SEED", "knowledge", "policy_choice", "stall_of"]
@@ -132,7 +133,7 @@ def _outlooks(position: Position, stall: Odds, marked: PartialGrid) -> list[dict
         mined = stall.mined[cell]
         if mined in (0, total):
             continue
-        key = _alike(cell, around[cell], free, marked, cols)
+        key = alike(cell, around[cell], free, marked, cols)
         look = seen.get(key) if key is not None else None
         if look is None:
             look = outlook(position, stall, marked, cell)
@@ -164,29 +165,6 @@ def _fifties(position: Position, stall: Odds, marked: PartialGrid) -> list[tuple
         if split == total:
             found.append((pair.first, pair.second))
     return found
-
-
-def _alike(
-    cell: Cell,
-    around: tuple[Cell, ...] | list[Cell],
-    free: set[Cell],
-    board: PartialGrid,
-    cols: int,
-) -> tuple[int, int] | None:
-    """``(unknown, known-mine)`` neighbours of a cell no clue sees whose unknown neighbours no
-    clue sees either (such cells have the same outlook); ``None`` for any other cell."""
-    if cell not in free:
-        return None
-    hidden = mined = 0
-    for n in around:
-        value = board[n // cols][n % cols]
-        if value is None:
-            if n not in free:
-                return None
-            hidden += 1
-        elif value == MINE:
-            mined += 1
-    return (hidden, mined)
 
 
 def _pair(cell: Cell, cols: int) -> list[int]:
