@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from .output import emit, fail, fail_on_error
-from .usage import Command, show_help_without_command
+from .usage import Command, group
 
 __all__ = ["HELP", "app"]
 
@@ -24,15 +24,7 @@ HELP = (
 )
 """The sub-app's ``--help`` text."""
 
-app = typer.Typer(
-    name="autograder",
-    help=HELP,
-    invoke_without_command=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-app.callback()(show_help_without_command)
+app = group("autograder", HELP)
 
 
 class Platform(StrEnum):

@@ -15,7 +15,7 @@ import typer
 from .options import MAX_COUNT, check_cells, dask_option, jobs_option, within
 from .output import fail, fail_on_error, note, save_record
 from .status import exit_status, stopped
-from .usage import Command, show_help_without_command
+from .usage import Command, group
 
 if TYPE_CHECKING:
     from ..studies import BoardLine, Kind
@@ -38,14 +38,7 @@ HELP = (
 )
 """The command group's ``--help`` text."""
 
-app = typer.Typer(
-    name="experiment",
-    help=HELP,
-    invoke_without_command=True,
-    add_completion=False,
-    rich_markup_mode=None,
-)
-app.callback()(show_help_without_command)
+app = group("experiment", HELP)
 
 Agents = Annotated[
     str | None,

@@ -10,7 +10,7 @@ import typer
 
 from .options import record_option
 from .output import check_record, emit, fail, fail_on_error, note, save_record
-from .usage import Command, show_help_without_command
+from .usage import Command, group
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -47,15 +47,7 @@ CHECK_HELP = (
 EXIT_UNSOUND: Final = 1
 """``rules check`` found a rule that can click a mine or mark a safe square."""
 
-app = typer.Typer(
-    name="rules",
-    help=HELP,
-    invoke_without_command=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-app.callback()(show_help_without_command)
+app = group("rules", HELP)
 
 _RULES_ARGUMENT = typer.Argument(
     metavar="RULES",

@@ -25,7 +25,7 @@ from typer.core import TyperCommand, TyperGroup
 from .output import say, written
 from .status import EXIT_INVALID
 
-__all__ = ["NUMBERS", "App", "Command", "show_help_without_command"]
+__all__ = ["NUMBERS", "App", "Command", "group", "show_help_without_command"]
 
 NUMBERS: dict[str, Any] = {"ignore_unknown_options": True}
 """The ``context_settings`` of a command whose arguments are numbers that may be negative
@@ -131,6 +131,22 @@ class Command(TyperCommand):
             if rows:
                 with formatter.section(title):
                     formatter.write_dl(rows)
+
+
+def group(name: str, help: str) -> typer.Typer:
+    """A command group (``mineshafted rules``, ``experiment``, ``autograder``), set as the main
+    app is: no completion, no rich tracebacks or markup, and its help (on stderr, exit 2) when
+    named without a command."""
+    app = typer.Typer(
+        name=name,
+        help=help,
+        invoke_without_command=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    app.callback()(show_help_without_command)
+    return app
 
 
 def show_help_without_command(ctx: typer.Context) -> None:
