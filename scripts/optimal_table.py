@@ -154,6 +154,21 @@ def line(row: Row) -> str:
     )
 
 
+def distance(rows: list[Row]) -> str:
+    """How far ``best`` is from best play with the same first click, over ``rows``: the
+    figures docs/optimal.md quotes."""
+    gaps = [(_chance(row.corner) - _chance(row.best)) * 100 for row in rows]
+    far = [(gap, row) for gap, row in zip(gaps, rows, strict=True) if gap > Fraction(1, 2)]
+    text = (
+        f"best plays as best play from its first click on {sum(g == 0 for g in gaps)} of "
+        f"{len(rows)} rows; mean gap {float(sum(gaps) / max(len(gaps), 1)):.3f} points; "
+        f"{len(far)} row(s) further than 0.5 points"
+    )
+    for gap, row in sorted(far, key=lambda pair: -pair[0]):
+        text += f"\n  {row.rows}x{row.cols}/{row.mines} --first {row.first}: {float(gap):.2f}"
+    return text
+
+
 def tables(rows: list[Row]) -> str:
     """The generated part of the page: a table a rule."""
     names = {
@@ -236,10 +251,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.print:
         print(tables(rows), end="")
+        print(distance(rows))
         return
     text = DOC.read_text(encoding="utf-8")
     DOC.write_text(text.replace(generated(text), tables(rows)), encoding="utf-8")
     print(f"wrote {len(rows)} rows to {DOC}")
+    print(distance(rows))
 
 
 if __name__ == "__main__":

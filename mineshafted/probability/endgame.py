@@ -37,9 +37,12 @@ __all__ = [
     "NODES",
     "PLACEMENTS",
     "REGION_NODES",
+    "SMALL_BOARD",
+    "SMALL_NODES",
     "Endgame",
     "best_reveal",
     "component_placements",
+    "nodes_for",
     "region_reveal",
     "regions",
 ]
@@ -51,9 +54,27 @@ PLACEMENTS = 5000
 NODES = 20_000
 """Give up (and let the heuristic choose) after this many distinct sets of placements: a
 count, not a time, so that a game replays the same on any machine (under a second here)."""
+SMALL_BOARD = 36
+"""A board of at most this many cells (6x6) is searched with :data:`SMALL_NODES`."""
+SMALL_NODES = 200_000
+"""The budget on a small board (:func:`nodes_for`): every one of its stalls within
+:data:`PLACEMENTS` is cheap enough to search this far (a 4x5 stall of 1,680 placements needs
+87,000 sets, half a second here), and the standard levels, 8x8 and up, keep :data:`NODES`."""
 REGION_NODES = 10_000
 """The budget of a region's search: regions are searched at every stall where they stand
 apart, so theirs is smaller."""
+
+
+def nodes_for(board: PartialGrid) -> int:
+    """The endgame's budget of sets of placements on ``board``: :data:`SMALL_NODES` on a board
+    of at most :data:`SMALL_BOARD` cells, :data:`NODES` on any larger one.
+
+    Examples
+    --------
+    >>> nodes_for([[None] * 5] * 4), nodes_for([[None] * 9] * 9)
+    (200000, 20000)
+    """
+    return SMALL_NODES if len(board) * len(board[0]) <= SMALL_BOARD else NODES
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..solver import Position
-from .endgame import PLACEMENTS, best_reveal, region_reveal, regions
+from .endgame import PLACEMENTS, best_reveal, nodes_for, region_reveal, regions
 from .lookahead import Outlook, bounded_outlook
 from .odds import Odds
 
@@ -162,8 +162,9 @@ class Best:
        another cell wins. With neither look-ahead nor progress the first candidate wins.
     5. **Endgame.** With at most :data:`~mineshafted.probability.endgame.PLACEMENTS`
        placements left, the reveal that wins most often, found by searching every sequence
-       of reveals against every placement (:func:`~mineshafted.probability.best_reveal`);
-       the steps above only when that search is too big. Else, an isolated region (unknown
+       of reveals against every placement (:func:`~mineshafted.probability.best_reveal`,
+       within :func:`~mineshafted.probability.endgame.nodes_for` the board); the steps
+       above only when that search is too big. Else, an isolated region (unknown
        cells no clue or neighbour links to the others) whose every placement holds the
        same number of mines is a game of its own: its best reveal, searched the same way
        (:func:`~mineshafted.probability.endgame.region_reveal`), comes before the steps
@@ -279,7 +280,7 @@ class Best:
         if odds.safe:
             return odds.safe[0]
         if self.endgame and odds.placements <= PLACEMENTS:  # pragma: no mutate - the limit
-            found = best_reveal(position, board, odds.mines_left)
+            found = best_reveal(position, board, odds.mines_left, nodes=nodes_for(board))
             if found is not None:
                 return found.cell
         if self.fifty:

@@ -29,6 +29,7 @@ from typing import Any
 
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..probability import Best, Odds, best_reveal, odds, outlook, position_of
+from ..probability.endgame import nodes_for
 from ..probability.fifties import coming, placements_given
 from ..probability.policy import alike
 from ..solver import Position
@@ -109,7 +110,7 @@ def knowledge(grid: PartialGrid, mines: int, result: Odds) -> dict[str, Any]:
     answer["cells"] = _outlooks(position, stall, marked)
     fifties = _fifties(position, stall, marked)
     answer["fifties"] = [[_pair(a, cols), _pair(b, cols)] for a, b in fifties]
-    found = best_reveal(position, marked, stall.mines_left)
+    found = best_reveal(position, marked, stall.mines_left, nodes=nodes_for(marked))
     if found is not None:
         answer["endgame"] = {
             "cell": _pair(found.cell, cols),

@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from mineshafted.probability import Best, best_reveal, outlook, view_odds
+from mineshafted.probability.endgame import nodes_for
 from mineshafted.web.analysis import position_odds
 from mineshafted.web.knowledge import knowledge, stall_of
 
@@ -61,7 +62,7 @@ def test_each_cells_figures_are_the_look_aheads(cut: Cut) -> None:
                 "dead": look.dead,
             }
     assert shown["cells"] == [expected[c] for c in sorted(expected)]
-    found = best_reveal(position, marked, stall.mines_left)
+    found = best_reveal(position, marked, stall.mines_left, nodes=nodes_for(marked))  # as best
     if found is None:
         assert shown["endgame"] is None
     else:
