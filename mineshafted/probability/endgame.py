@@ -56,10 +56,10 @@ NODES = 20_000
 count, not a time, so that a game replays the same on any machine (under a second here)."""
 SMALL_BOARD = 36
 """A board of at most this many cells (6x6) is searched with :data:`SMALL_NODES`."""
-SMALL_NODES = 200_000
-"""The budget on a small board (:func:`nodes_for`): every one of its stalls within
-:data:`PLACEMENTS` is cheap enough to search this far (a 4x5 stall of 1,680 placements needs
-87,000 sets, half a second here), and the standard levels, 8x8 and up, keep :data:`NODES`."""
+SMALL_NODES = 100_000
+"""The budget on a small board (:func:`nodes_for`): a 4x5 stall of 1,680 placements needs
+87,000 sets (half a second here), and a search that runs out costs at most about a second;
+the standard levels, 8x8 and up, keep :data:`NODES`."""
 REGION_NODES = 10_000
 """The budget of a region's search: regions are searched at every stall where they stand
 apart, so theirs is smaller."""
@@ -72,7 +72,7 @@ def nodes_for(board: PartialGrid) -> int:
     Examples
     --------
     >>> nodes_for([[None] * 5] * 4), nodes_for([[None] * 9] * 9)
-    (200000, 20000)
+    (100000, 20000)
     """
     return SMALL_NODES if len(board) * len(board[0]) <= SMALL_BOARD else NODES
 
