@@ -11,6 +11,7 @@ number.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import comb
 
 __all__ = ["binomials"]
 
@@ -35,7 +36,7 @@ def binomials(n: int, low: int, high: int) -> list[int]:
     """
     top = min(high, n)
     found: dict[int, int] = {}
-    if low <= top and top >= 0:
+    if top >= max(low, 0):
         value = _binomial(n, top)
         found[top] = value
         for k in range(top, max(low, 0), -1):
@@ -45,13 +46,9 @@ def binomials(n: int, low: int, high: int) -> list[int]:
 
 
 def _binomial(n: int, k: int) -> int:
-    """``C(n, k)`` as a product of prime powers (see :func:`binomials`)."""
-    k = min(k, n - k)
-    if k < 0:
-        return 0
-    if k < 64:
-        from math import comb
-
+    """``C(n, k)``, ``0 <= k <= n``: as a product of prime powers when both ``k`` and ``n - k``
+    are large (see :func:`binomials`), where :func:`math.comb` is slow."""
+    if min(k, n - k) < 64:  # pragma: no mutate - a speed threshold: either way is exact
         return comb(n, k)
     factors = []
     for p in _primes(n):
@@ -67,7 +64,7 @@ def _binomial(n: int, k: int) -> int:
 def _primes(n: int) -> list[int]:
     """The primes up to ``n`` (a sieve)."""
     sieve = bytearray([1]) * (n + 1)
-    sieve[: min(2, n + 1)] = bytes(min(2, n + 1))
+    sieve[:2] = bytes(len(sieve[:2]))  # 0 and 1 are not primes
     for i in range(2, int(n**0.5) + 1):
         if sieve[i]:
             sieve[i * i :: i] = bytes(len(range(i * i, n + 1, i)))

@@ -212,7 +212,7 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
     every = prefix[-1]
     # ways[x]: the placements of the unconstrained cells when the components hold x mines,
     # C(U, R - x): on a large board one window of binomials, made from the highest.
-    if free >= WINDOW_CELLS:
+    if free >= WINDOW_CELLS:  # pragma: no mutate - a speed threshold: either way is exact
         ways = binomials(free, mines_left - len(every) + 1, mines_left)[::-1]
     else:
         ways = [_choose(free, mines_left - x) for x in range(len(every))]
