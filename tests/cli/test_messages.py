@@ -70,6 +70,7 @@ def test_a_long_value_is_cut_in_its_error_line(tmp_path: Path, args: list[str]) 
     assert "... (10000 characters)" in line or "characters)" in line
 
 
+@pytest.mark.slow  # over a second
 def test_games_written_twice_by_two_runs_are_one_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

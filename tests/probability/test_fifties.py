@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import pytest
+
 from mineshafted.board import Geometry
 from mineshafted.probability.fifties import coming, placements_given
 
@@ -54,6 +56,7 @@ def brute_coming(stall: Stall, fits: list[set[int]]) -> set[tuple[int, int, tupl
     return found
 
 
+@pytest.mark.slow  # over a second
 def test_placements_given_agrees_with_brute_force() -> None:
     rng = random.Random(3)
     checked = 0

@@ -190,6 +190,7 @@ def test_rating_agrees_with_the_plain_sweep_on_thousands_of_random_boards(
     assert set(ratings) == {"count", "subset", "ac3", "total", "guess"}
 
 
+@pytest.mark.slow  # over a second
 def test_each_technique_sweep_agrees_with_the_plain_sweep_on_thousands_of_random_boards(
     cross_checked: list[Checked],
 ) -> None:

@@ -33,6 +33,7 @@ def test_the_small_positions_exercise_every_kind_of_explanation() -> None:
     assert len(SMALL) >= 150
 
 
+@pytest.mark.slow  # over a second
 def test_every_explanation_forces_the_cell_by_brute_force() -> None:
     checked = 0
     for cut, cell, mine, why in _every_decided():

@@ -199,6 +199,7 @@ def test_a_clue_read_with_a_wrong_value_or_cells_is_caught() -> None:
     assert named_clues(good) == {((1, 0), 1)}
 
 
+@pytest.mark.slow  # over a second
 def test_every_cell_a_direct_argument_decides_is_forced_by_the_clues_it_names() -> None:
     checked = 0
     for cut, _, _, why in _every_decided():
