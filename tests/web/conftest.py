@@ -217,6 +217,18 @@ class Tab:
         self.page.click("#play-new")
         self.settle()
 
+    def reveal_in_order(self) -> None:
+        """Reveal Play's hidden cells in row-major order until the game ends (a mine, or a
+        win)."""
+        cells = len(self.glyphs("play-board"))
+        cols = int(self.js("window.mineshafted.playBoard.cols"))
+        for index in range(cells):
+            if self.page.inner_text("#play-status") != "playing":
+                return
+            if self.glyphs("play-board")[index] == "?":
+                self.page.click(self.cell("play-board", *divmod(index, cols)))
+                self.settle()
+
 
 _STATE = {"play-board": "playBoard", "an-board": "anBoard", "w-board": "wBoard"}
 

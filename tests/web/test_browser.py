@@ -168,12 +168,6 @@ def test_watch_steps_through_a_game_and_plays_it_to_the_end(tab: Tab) -> None:
 def test_a_random_games_seed_is_shown_once_it_is_over(tab: Tab) -> None:
     tab.new_game(level="beginner")
     assert tab.page.inner_text("#play-shown-seed") == "shown at the end"
-    for index in range(81):  # reveal cells in order until the game ends (a mine, or a win)
-        r, c = divmod(index, 9)
-        if tab.glyphs("play-board")[index] == "?":
-            tab.page.click(tab.cell("play-board", r, c))
-            tab.settle()
-        if tab.page.inner_text("#play-status") != "playing":
-            break
+    tab.reveal_in_order()
     assert tab.page.inner_text("#play-status") in ("won", "lost")
     assert tab.page.inner_text("#play-shown-seed").isdigit()

@@ -10,7 +10,6 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import pytest
 from typer.testing import CliRunner
@@ -30,6 +29,8 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2; httpx serves e
 from mineshafted.web.app import CSP, create_app
 from mineshafted.web.limits import Limits
 from mineshafted.web.server import in_background
+
+from .conftest import Tab
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Request, Route
@@ -183,19 +184,12 @@ def server() -> Iterator[str]:
         yield url
 
 
-class Learn:
-    """The page with the Learn tab open, watching for console errors and requests elsewhere."""
+class Learn(Tab):
+    """The page with the Learn tab open, watching for console errors and requests elsewhere
+    (a ``blob:`` one included: the Learn tab makes none)."""
 
     def __init__(self, page: Page, url: str) -> None:
-        self.page = page
-        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.route("**/*", self._route)
-        page.goto(url)
-        page.wait_for_selector("body[data-ready='1']")
+        super().__init__(page, url)
         page.click("[data-tab=learn]")
         self.ready()
 
@@ -208,9 +202,6 @@ class Learn:
 
     def ready(self) -> None:
         self.page.wait_for_selector("#learn[data-ready='1']")
-
-    def js(self, expression: str) -> Any:
-        return self.page.evaluate(expression)
 
     def click(self, name: str, times: int = 1) -> None:
         for _ in range(times):

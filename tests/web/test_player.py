@@ -382,12 +382,7 @@ def test_a_fifty_fifty_is_marked(tab: Tab) -> None:
 
 def test_the_review_of_a_lost_game_and_analyse_this_position(tab: Tab) -> None:
     tab.new_game(level="beginner", seed="6")
-    for index in range(81):  # reveal in order until the game ends
-        if tab.page.inner_text("#play-status") != "playing":
-            break
-        if tab.glyphs("play-board")[index] == "?":
-            tab.page.click(tab.cell("play-board", *divmod(index, 9)))
-            tab.settle()
+    tab.reveal_in_order()
     if tab.page.inner_text("#play-status") == "won":
         pytest.skip("this seed's game was won in order: nothing lost to review")
     tab.page.wait_for_function("() => window.mineshafted.play.review !== null")
@@ -496,12 +491,7 @@ def test_analyses_position_is_in_its_address_and_play_again_replays_the_board(ta
     other.close()
     tab.page.click("#tab-play")
     tab.new_game(level="beginner", seed="6")
-    for index in range(81):  # reveal in order until the game ends
-        if tab.page.inner_text("#play-status") != "playing":
-            break
-        if tab.glyphs("play-board")[index] == "?":
-            tab.page.click(tab.cell("play-board", *divmod(index, 9)))
-            tab.settle()
+    tab.reveal_in_order()
     tab.page.wait_for_function("() => window.mineshafted.play.review !== null")
     opening = tab.js("window.mineshafted.play.review.moves[0].revealed")
     tab.page.uncheck("#play-use-seed")  # "again" is this board whatever the seed field says
