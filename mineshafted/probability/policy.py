@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..solver import Position
-from .endgame import PLACEMENTS, best_reveal, nodes_for, region_reveal, regions
+from .endgame import PLACEMENTS, Endgame, best_reveal, nodes_for, region_reveal, regions
 from .lookahead import Outlook, bounded_outlook
 from .odds import Odds
 
@@ -277,12 +277,34 @@ class Best:
     ) -> Cell:
         """The endgame's reveal, or the candidate with the best secondary safety (see the
         class)."""
+        searched = None if odds.safe else self.searched(position, odds, board)
+        return self.choose_after(searched, position, odds, board, rng)
+
+    def searched(self, position: Position, odds: Odds, board: PartialGrid) -> Endgame | None:
+        """The endgame search's best reveal of the whole stall: when this policy searches (its
+        ``endgame`` ingredient), the stall has at most
+        :data:`~mineshafted.probability.endgame.PLACEMENTS` placements and the search
+        finishes within :func:`~mineshafted.probability.endgame.nodes_for` the board;
+        ``None`` otherwise."""
+        if self.endgame and odds.placements <= PLACEMENTS:  # pragma: no mutate - the limit
+            return best_reveal(position, board, odds.mines_left, nodes=nodes_for(board))
+        return None
+
+    def choose_after(
+        self,
+        searched: Endgame | None,
+        position: Position,
+        odds: Odds,
+        board: PartialGrid,
+        rng: random.Random,
+    ) -> Cell:
+        """:meth:`choose`, given what :meth:`searched` found at this position (for a caller
+        that shows the search's figures too: the search, up to a second on a small board, runs
+        once)."""
         if odds.safe:
             return odds.safe[0]
-        if self.endgame and odds.placements <= PLACEMENTS:  # pragma: no mutate - the limit
-            found = best_reveal(position, board, odds.mines_left, nodes=nodes_for(board))
-            if found is not None:
-                return found.cell
+        if searched is not None:
+            return searched.cell
         if self.fifty:
             pair = _fifty_fifty(position, board)
             if pair is not None:

@@ -3,7 +3,7 @@
 This is the one module of :mod:`mineshafted.web` that calls the probability package's
 policy, look-ahead, fifty-fifties and endgame search (:class:`~mineshafted.probability.Best`,
 :func:`~mineshafted.probability.outlook`, :mod:`mineshafted.probability.fifties`,
-:func:`~mineshafted.probability.best_reveal`): where the library changes, only this module
+:meth:`~mineshafted.probability.Best.searched`): where the library changes, only this module
 follows it. The figures are the library's own, converted to floats for JSON.
 
 Glossary
@@ -28,8 +28,7 @@ import random
 from typing import Any
 
 from ..board import MINE, Cell, Geometry, PartialGrid
-from ..probability import Best, Odds, best_reveal, odds, outlook, position_of
-from ..probability.endgame import nodes_for
+from ..probability import Best, Odds, odds, outlook, position_of
 from ..probability.fifties import coming, placements_given
 from ..probability.policy import alike
 from ..solver import Position
@@ -110,7 +109,8 @@ def knowledge(grid: PartialGrid, mines: int, result: Odds) -> dict[str, Any]:
     answer["cells"] = _outlooks(position, stall, marked)
     fifties = _fifties(position, stall, marked)
     answer["fifties"] = [[_pair(a, cols), _pair(b, cols)] for a, b in fifties]
-    found = best_reveal(position, marked, stall.mines_left, nodes=nodes_for(marked))
+    best = Best()
+    found = best.searched(position, stall, marked)  # once: the policy's choice takes it
     if found is not None:
         answer["endgame"] = {
             "cell": _pair(found.cell, cols),
@@ -118,7 +118,8 @@ def knowledge(grid: PartialGrid, mines: int, result: Odds) -> dict[str, Any]:
             "placements": found.placements,
             "chance": float(found.chance),
         }
-    answer["best"] = _pair(policy_choice(position, stall, marked), cols)
+    choice = best.choose_after(found, position, stall, marked, random.Random(POLICY_SEED))
+    answer["best"] = _pair(choice, cols)
     return answer
 
 
