@@ -292,7 +292,7 @@ class Timed:
         return cell
 
 
-def _spread(seconds: list[float]) -> str:
+def spread(seconds: list[float]) -> str:
     """Median / p99 / slowest of ``seconds``, in ms."""
     ms = sorted(t * 1000 for t in seconds)
     if not ms:
@@ -327,9 +327,9 @@ def speed(games: int, seed: int, jobs: int, policy: str = "best") -> list[str]:
         f"| expert game, p99 / slowest ({policy}) | {p99 * 1000:.1f} ms / "
         f"{times[-1] * 1000:.1f} ms |",
         f"| a guess, median / p99 / slowest ({len(timed.guesses)} guesses) | "
-        f"{_spread([t for t, _ in timed.guesses])} |",
+        f"{spread([t for t, _ in timed.guesses])} |",
         f"| a guess at a stall of at most {PLACEMENTS:,} placements (the endgame's reach), "
-        f"median / p99 / slowest ({len(endgame)} guesses) | {_spread(endgame)} |",
+        f"median / p99 / slowest ({len(endgame)} guesses) | {spread(endgame)} |",
     ]
 
 
