@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..board import Cell, PartialGrid
-from ..errors import NoPlacementError, Why
-from ..probability import Odds, odds, odds_json, position_of
+from ..probability import Odds, odds_json, view_odds
 from .knowledge import policy_choice, stall_of
 
 __all__ = [
@@ -35,7 +34,6 @@ __all__ = [
     "Analysis",
     "analyze",
     "best_move",
-    "position_odds",
 ]
 
 LOOKAHEAD_CELLS: Final = 40_000
@@ -103,11 +101,11 @@ def analyze(grid: PartialGrid, mines: int) -> Analysis:
 
     Notes
     -----
-    The count of :func:`~mineshafted.probability.view_odds` (through :func:`position_odds`),
-    plus the policy's choice at a stall (a count per candidate and clue it may show: see
+    The count of :func:`~mineshafted.probability.view_odds`, plus the policy's choice at a
+    stall (a count per candidate and clue it may show: see
     :class:`~mineshafted.probability.Best`).
     """
-    result = position_odds(grid, mines)
+    result = view_odds(grid, mines)
     unknown = len(result.mined)
     best = best_move(grid, mines, result) if unknown <= LOOKAHEAD_CELLS else _safest(result)
     if best is None:
@@ -117,28 +115,6 @@ def analyze(grid: PartialGrid, mines: int) -> Analysis:
     else:
         chosen = "policy" if unknown <= LOOKAHEAD_CELLS else "safest"
     return Analysis(grid, result, best, chosen)
-
-
-def position_odds(grid: PartialGrid, mines: int) -> Odds:
-    """:func:`~mineshafted.probability.view_odds`, the same counts (the cells no clue
-    touches counted once, however many: see :mod:`mineshafted.solver.binomial`).
-
-    Raises
-    ------
-    InvalidBoardError, NoPlacementError
-        As :func:`~mineshafted.probability.view_odds`.
-
-    Examples
-    --------
-    >>> position_odds([[1, None], [None, None]], 1).fractions()[3]
-    Fraction(1, 3)
-    """
-    position = position_of(grid)
-    if mines < position.mines_found:
-        raise NoPlacementError(
-            f"{mines} mine(s) in all, but {position.mines_found} are known", why=Why.TOO_FEW
-        )
-    return odds(position, mines)
 
 
 def best_move(grid: PartialGrid, mines: int, result: Odds) -> Cell | None:
@@ -151,9 +127,9 @@ def best_move(grid: PartialGrid, mines: int, result: Odds) -> Cell | None:
     Examples
     --------
     >>> grid = [[1, None, None]]
-    >>> best_move(grid, 1, position_odds(grid, 1))
+    >>> best_move(grid, 1, view_odds(grid, 1))
     2
-    >>> best_move([[1, None]], 1, position_odds([[1, None]], 1)) is None
+    >>> best_move([[1, None]], 1, view_odds([[1, None]], 1)) is None
     True
     """
     if result.safe:

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..game import GameRecord
 from ..generate import generate
-from .analysis import analyze, position_odds
+from ..probability import view_odds
+from .analysis import analyze
 from .bodies import position, position_and_cell, validated
 from .explanation import explain
 from .hints import hint
@@ -47,7 +48,7 @@ def _explain(raw: bytes) -> bytes:
 def _knowledge(raw: bytes) -> bytes:
     """``POST /api/knowledge``."""
     read = position(raw)
-    return answer(knowledge(read.board, read.mines, position_odds(read.board, read.mines)))
+    return answer(knowledge(read.board, read.mines, view_odds(read.board, read.mines)))
 
 
 def _load(raw: bytes) -> bytes:

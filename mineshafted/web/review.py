@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import GameRecord, Outcome, Reveal
-from .analysis import position_odds
+from ..probability import view_odds
 
 __all__ = ["review"]
 
@@ -40,7 +40,7 @@ def review(record: GameRecord) -> dict[str, Any]:
 
     Notes
     -----
-    One count of the position (:func:`~.analysis.position_odds`) per reveal.
+    One count of the position (:func:`~mineshafted.probability.view_odds`) per reveal.
     """
     header = record.header
     rows, cols, total = header.rows, header.cols, header.mines
@@ -89,7 +89,7 @@ def _judged(grid: list[list[int | None]], total: int, cell: int, *, first: bool)
     """A reveal's verdict and odds, from the grid before it."""
     if first:
         return {"verdict": "first", "probability": 0.0, "safest": 0.0, "safe": 0}
-    result = position_odds(grid, total)
+    result = view_odds(grid, total)
     placements = result.placements
     probability = result.mined[cell] / placements
     safest = min(result.mined.values()) / placements

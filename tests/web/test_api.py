@@ -873,14 +873,14 @@ def test_watch_plays_the_largest_board_it_admits_at_expert_density() -> None:
 
 
 def test_knowledge_answers_the_librarys_figures(client: TestClient) -> None:
-    from mineshafted.web.analysis import position_odds
+    from mineshafted.probability import view_odds
     from mineshafted.web.knowledge import knowledge
 
     grid = [[1, -1, None, None, None]]
     answer = schema.KnowledgeOut.model_validate(
         _post(client, "/api/knowledge", {"board": grid, "mines": 2}).json()
     )
-    assert answer.model_dump() == knowledge(grid, 2, position_odds(grid, 2))
+    assert answer.model_dump() == knowledge(grid, 2, view_odds(grid, 2))
     assert answer.endgame is not None and answer.endgame.chance == 2 / 3
     assert "not a clue" in _error(
         _post(client, "/api/knowledge", {"board": [[9]], "mines": 0}), 422

@@ -12,7 +12,6 @@ import pytest
 
 from mineshafted.probability import Best, best_reveal, outlook, view_odds
 from mineshafted.probability.endgame import nodes_for
-from mineshafted.web.analysis import position_odds
 from mineshafted.web.knowledge import knowledge, stall_of
 
 from .conftest import Brute, Cut, cuts
@@ -47,7 +46,7 @@ def test_there_are_stalls_to_check() -> None:
 
 @pytest.mark.parametrize("cut", STALLS, ids=[f"stall{k}" for k in range(len(STALLS))])
 def test_each_cells_figures_are_the_look_aheads(cut: Cut) -> None:
-    result = position_odds(cut.grid, cut.mines)
+    result = view_odds(cut.grid, cut.mines)
     shown = knowledge(cut.grid, cut.mines, result)
     position, stall, marked = stall_of(cut.grid, cut.mines, result)
     cols = len(cut.grid[0])
@@ -81,7 +80,7 @@ def test_each_cells_figures_are_the_look_aheads(cut: Cut) -> None:
 @pytest.mark.slow
 def test_some_stalls_finish_the_endgame_and_show_dead_cells() -> None:
     small = _stalls(25, rows=5, cols=6, seed=3)
-    shown = [knowledge(c.grid, c.mines, position_odds(c.grid, c.mines)) for c in small]
+    shown = [knowledge(c.grid, c.mines, view_odds(c.grid, c.mines)) for c in small]
     assert sum(s["endgame"] is not None for s in shown) >= 5
     assert any(cell["dead"] for s in shown for cell in s["cells"])
 
@@ -90,7 +89,7 @@ def test_some_stalls_finish_the_endgame_and_show_dead_cells() -> None:
 def test_every_fifty_fifty_holds_one_mine_between_its_two_cells() -> None:
     marked = 0
     for cut in _stalls(60, rows=4, cols=4, seed=9):
-        shown = knowledge(cut.grid, cut.mines, position_odds(cut.grid, cut.mines))
+        shown = knowledge(cut.grid, cut.mines, view_odds(cut.grid, cut.mines))
         brute = Brute(cut)
         every = list(brute.assignments(brute.clues(), total=True))
         for (r1, c1), (r2, c2) in shown["fifties"]:
@@ -103,5 +102,5 @@ def test_every_fifty_fifty_holds_one_mine_between_its_two_cells() -> None:
 
 def test_a_position_with_a_safe_cell_is_no_stall() -> None:
     grid = [[0, 1, None], [0, 1, None], [0, 1, None]]
-    shown = knowledge(grid, 1, position_odds(grid, 1))
+    shown = knowledge(grid, 1, view_odds(grid, 1))
     assert shown == {"stall": False, "cells": [], "fifties": [], "endgame": None, "best": [0, 2]}

@@ -20,7 +20,6 @@ from .conftest import Tab
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from mineshafted.web.analysis import position_odds
 from mineshafted.web.knowledge import knowledge
 
 pytestmark = pytest.mark.slow  # a real browser: run by CI, left out of `-m "not slow"`
@@ -352,7 +351,7 @@ def test_what_the_policy_knows_is_shown_as_the_library_says(tab: Tab) -> None:
     tab.page.click("#an-load")
     tab.settle()
     tab.page.wait_for_function("() => window.mineshafted.an.known !== null")
-    known = knowledge(grid, 2, position_odds(grid, 2))
+    known = knowledge(grid, 2, view_odds(grid, 2))
     assert tab.js("window.mineshafted.an.known") == known
     assert "Best play wins 66.7% from here (2 of 3 placements)." in tab.page.inner_text("#an-info")
     tab.page.hover(tab.cell("an-board", 0, 3))
