@@ -58,8 +58,8 @@ def check_target(path: PathText, *, force: bool = False, inputs: Iterable[PathTe
         Through :func:`~mineshafted.cli.output.fail`, status 2, with one line: ``PATH: exists
         (use --force to replace it)``; ``PATH: not a regular file (a directory)`` (or a FIFO,
         a character device, a block device, a socket); ``PATH: a symbolic link (to TARGET),
-        not followed: name the file itself``; ``PATH: the input INPUT itself: name another
-        file``.
+        not followed: name the file itself``; ``PATH: the same file as the input INPUT: write
+        to another``.
 
     Examples
     --------
@@ -83,7 +83,7 @@ def check_target(path: PathText, *, force: bool = False, inputs: Iterable[PathTe
     _refuse_odd(shown, mode)
     for source in inputs:
         if _same_file(shown, os.fspath(source)):
-            fail(f"{shown}: the input {os.fspath(source)} itself: name another file")
+            fail(f"{shown}: the same file as the input {os.fspath(source)}: write to another")
     if not force:
         fail(f"{shown}: exists (use --force to replace it)")
 

@@ -123,7 +123,7 @@ def test_a_target_that_is_an_input_is_refused_even_with_force(
     source = tmp_path / "game.jsonl"
     source.write_text("the record")
     line = _refused(capsys, lambda: _write(source, "x", force=True, inputs=[source]))
-    assert line == f"{source}: the input {source} itself: name another file"
+    assert line == f"{source}: the same file as the input {source}: write to another"
     assert source.read_text() == "the record"
 
 
