@@ -43,15 +43,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ..board import MINE, Cell, PartialGrid
 from ..errors import ContradictionError
 from .clues import ClueConstraint, Clues, clue_constraint
+from .manager import Manager
 from .technique import Technique
-
-if TYPE_CHECKING:
-    from .sweep import Manager
 
 __all__ = [
     "RUNGS",

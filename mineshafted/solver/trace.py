@@ -80,16 +80,14 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final, Literal, TypedDict
+from typing import Final, Literal, TypedDict
 
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..errors import ContradictionError
 from . import plain
 from .clues import Clues, clue_constraint, clues_of
+from .manager import Manager
 from .technique import Technique
-
-if TYPE_CHECKING:
-    from .sweep import Manager
 
 __all__ = [
     "KINDS",

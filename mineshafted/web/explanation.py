@@ -39,9 +39,9 @@ from ..solver import Technique
 from ..solver.argument import Bound, Step, Total, argue, named
 from ..solver.clues import ClueConstraint, Clues, clues_of, position_from
 from ..solver.count import counted
-from ..solver.ladder import Proof, prove
 from ..solver.plain import linked, placements
 from ..solver.position import components
+from ..solver.proof import Proof, prove
 from ..solver.total import tally
 from .errors import UndecidedError
 from .wording import Words

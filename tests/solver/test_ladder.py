@@ -17,7 +17,8 @@ from mineshafted.board import MINE, Cell, Geometry, PartialGrid
 from mineshafted.errors import ContradictionError, NoPlacementError
 from mineshafted.solver import Technique, plain
 from mineshafted.solver.clues import ClueConstraint, Clues, clues_of
-from mineshafted.solver.ladder import RUNGS, first_rung, prove, rating, rung
+from mineshafted.solver.ladder import RUNGS, rating, rung
+from mineshafted.solver.proof import first_rung, prove
 
 from . import brute
 
