@@ -107,7 +107,7 @@ class Rung:
     >>> from mineshafted.solver.clues import clues_of
     >>> clues = clues_of([[None, None, None], [1, 1, 1]])
     >>> rung(Technique.SUBSET).deduce(clues), rung(Technique.SUBSET).deduce(clues, plain=True)
-    ({0: False, 1: True, 2: False}, {0: False, 2: False, 1: True})
+    ({0: False, 1: True, 2: False}, {0: False, 1: True, 2: False})
     >>> rung(Technique.COUNT).deduce(clues)
     {}
     """

@@ -50,8 +50,9 @@ variable's cells hold index 0, read ``domain``.)
     values y allows on the shared cells (each as the shared cells it mines); ``left``, the
     number of values x keeps.
 ``requeue``
-    After a revision that removed something: ``arc`` and ``arcs``, every arc into x but the
-    one from y, put back on the queue.
+    After a revision that removed something: ``arc`` and ``arcs``, the arcs put back on the
+    queue: every arc into x (by the default rule, the assignment's, the one from y too; by the
+    textbook's, all but that one: :data:`~.plain.Requeue`) that is not on it already.
 ``subset``
     One constraint's cells lie within another's: ``within`` and ``of``, and their
     ``difference``, each ``{"cells", "mines", "clues"}`` (the clues it comes from).
@@ -64,7 +65,8 @@ variable's cells hold index 0, read ``domain``.)
     ``solved`` (every cell decided), ``grid`` (as found: clues, ``-1`` the mines decided or
     known, ``null`` not explored), ``safe`` (the cells decided safe but not explored: a
     position's), ``undetermined`` (the cells no step decided), ``contradiction`` (the clues
-    admit no placement: one line; else ``null``).
+    met a contradiction on the way: one line; else ``null``. A board behind a manager has
+    none, and a position that has one is refused before its trace begins).
 
 Examples
 --------
@@ -79,15 +81,18 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import logging
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Final, Literal, TypedDict
 
 from ..board import MINE, Cell, Geometry, PartialGrid
-from ..errors import ContradictionError
+from ..errors import ContradictionError, NoPlacementError, Why
 from . import plain
-from .clues import Clues, clue_constraint, clues_of
+from .clues import Clues, clue_constraint, clues_of, position_from
+from .count import CountTooLargeError, counted
 from .manager import Manager
 from .technique import Technique
+from .total import tally
 
 __all__ = [
     "KINDS",
@@ -107,6 +112,8 @@ __all__ = [
     "trace",
     "trace_position",
 ]
+
+log = logging.getLogger(__name__)
 
 KINDS: Final = (
     "board",
@@ -291,6 +298,7 @@ def trace(
     *,
     start: Cell = 0,
     mines: int | None = None,
+    requeue: plain.Requeue = "assignment",
 ) -> Iterator[Event]:
     """The events of a solve of ``bm`` from ``start`` with ``technique``, one round at a time.
 
@@ -304,6 +312,9 @@ def trace(
         The first move's index: a safe cell.
     mines:
         The mine total, shown in the ``board`` event only (no traced rung uses it).
+    requeue:
+        Which arcs AC-3 puts back after a revision that narrowed a domain
+        (:data:`~.plain.Requeue`): the assignment's rule by default, or the textbook's.
 
     Yields
     ------
@@ -334,25 +345,32 @@ def trace(
     """
     rows, cols = bm.size
     _check(technique)
-    tracer = _Tracer(Geometry(rows, cols), [None] * (rows * cols), technique, bm)
+    tracer = _Tracer(Geometry(rows, cols), [None] * (rows * cols), technique, bm, requeue)
     tracer.safe.add(start)
     yield tracer.board(start, mines)
     yield from tracer.run()
 
 
 def trace_position(
-    grid: PartialGrid, technique: Technique = Technique.AC3, *, mines: int | None = None
+    grid: PartialGrid,
+    technique: Technique = Technique.AC3,
+    *,
+    mines: int | None = None,
+    requeue: plain.Requeue = "assignment",
 ) -> Iterator[Event]:
     """The events of the rung ``technique`` over a position: one round, nothing explored.
 
     ``grid`` is a checked partial grid (rows of clues 0-8, ``-1`` known mines, ``None``
-    unknown); ``mines`` its mine total, shown in the ``board`` event only.
+    unknown); ``mines`` its mine total; ``requeue`` as for :func:`trace`. The position is
+    checked first, as ``mineshafted probabilities`` checks one: it must admit a placement of
+    its mines (of the mine total, when given) that meets every clue.
 
     Raises
     ------
     NoPlacementError
-        A clue its known mines or unknown neighbours cannot meet (from
-        :func:`~.clues.clues_of`).
+        No placement fits: a clue its known mines or unknown neighbours cannot meet (its row
+        and column named, from :func:`~.clues.clues_of`), clues that contradict each other,
+        or a mine total too small or too large for them. Raised before the first event.
     ValueError
         A technique a trace cannot show.
 
@@ -364,10 +382,10 @@ def trace_position(
     [(2, False, [1, 4]), (5, True, [1, 4, 7]), (8, True, [4, 7, 10]), (11, False, [7, 10])]
     """
     _check(technique)
-    clues_of(grid)  # each clue checked on its own, its row and column named
+    _check_position(grid, mines)
     geometry = Geometry(len(grid), len(grid[0]))
     values = [value for row in grid for value in row]
-    tracer = _Tracer(geometry, values, technique, None)
+    tracer = _Tracer(geometry, values, technique, None, requeue)
     for cell, value in enumerate(values):
         if value is not None and value != MINE:
             tracer.rings[cell] = geometry.neighbours(cell)
@@ -388,8 +406,6 @@ def notation(value: Sequence[Cell], cells: Sequence[Cell]) -> list[int]:
 
 # -- the tracer -------------------------------------------------------------------------------
 
-Facts = dict[Cell, bool]
-
 
 class _Tracer:
     """A trace in progress: the cells as known, the clues seen, the cells decided safe."""
@@ -400,11 +416,13 @@ class _Tracer:
         values: list[int | None],
         technique: Technique,
         bm: Manager | None,
+        requeue: plain.Requeue,
     ) -> None:
         self.geometry = geometry
         self.values = values
         self.technique = technique
         self.bm = bm
+        self.requeue: plain.Requeue = requeue
         self.rings: dict[Cell, Sequence[Cell]] = {}
         """Each revealed clue's neighbours."""
         self.safe: set[Cell] = set()
@@ -434,8 +452,7 @@ class _Tracer:
                     yield from self.cascade()
                 if not self.unknown():
                     break
-                found: Facts = {}
-                yield from self.rung(found)
+                found = yield from self.told(self.rung)
                 if self.bm is None or not any(not mine for mine in found.values()):
                     break
         except ContradictionError as error:
@@ -465,113 +482,51 @@ class _Tracer:
         self.safe.clear()
 
     def cascade(self) -> Iterator[Event]:
-        """Count and explore, until no clue decides anything alone."""
+        """One pass of ``count`` (:func:`~.plain.each_clue`) and explore, until no clue decides
+        anything alone: the assignment's explore loop."""
         while True:
-            facts: Facts = {}
-            yield from self.count(facts)
+            facts = yield from self.told(plain.each_clue)
             if not facts:
                 return
             yield from self.explore()
 
-    def rung(self, found: Facts) -> Iterator[Event]:
-        """The rung traced, to its own fixed point; what it decides goes into ``found``."""
+    def rung(self, clues: Clues, recorder: _Recorder) -> plain.Facts:
+        """The plain rung traced, to its own fixed point."""
         if self.technique is Technique.AC3:
-            yield from self.ac3(found)
-            return
-        step = self.count if self.technique is Technique.COUNT else self.subset
-        while True:
-            facts: Facts = {}
-            yield from step(facts)
-            if not facts:
-                return
-            found |= facts
+            return plain.ac3(clues, recorder, requeue=self.requeue)
+        if self.technique is Technique.SUBSET:
+            return plain.subset(clues, recorder)
+        return plain.count(clues, recorder)
 
-    def count(self, facts: Facts) -> Iterator[CountEvent]:
-        """One pass of ``count``: each clue on its own."""
-        for clue in self.clues().constraints:
-            cells, mines = clue.cells, clue.mines
-            if not 0 <= mines <= len(cells):
-                raise ContradictionError(f"the clue at cell {clue.cell} cannot hold")
-            if mines not in (0, len(cells)):
-                continue
-            new = [cell for cell in cells if cell not in facts]
-            for cell in cells:
-                if facts.setdefault(cell, mines > 0) != (mines > 0):
-                    raise ContradictionError(
-                        f"the clue at cell {clue.cell} and another disagree on cell {cell}: "
-                        "a mine for one, safe for the other",
-                        cells=[clue.cell],
-                    )
-            if new:
-                yield {
-                    "event": "count",
-                    "round": self.round,
-                    "variable": clue.cell,
-                    "clue": self.clue(clue.cell),
-                    "cells": sorted(cells),
-                    "mines": mines,
-                    "mine": mines > 0,
-                }
-        self.learn(facts)
-
-    def subset(self, facts: Facts) -> Iterator[Event]:
-        """One closure of ``subset``: every difference derived, then every constraint
-        counted (plain :func:`~.plain.subset`'s closure, each derivation said)."""
-        origin: dict[tuple[frozenset[Cell], int], list[Cell]] = {}
-        for clue in self.clues().constraints:
-            origin.setdefault((frozenset(clue.cells), clue.mines), [clue.cell])
-        while True:
-            known = sorted(origin, key=_order)
-            new: dict[tuple[frozenset[Cell], int], list[Cell]] = {}
-            for a in known:
-                for b in known:
-                    difference = (b[0] - a[0], b[1] - a[1])
-                    if a[0] < b[0] and difference not in origin and difference not in new:
-                        new[difference] = sorted({*origin[a], *origin[b]})
-                        yield {
-                            "event": "subset",
-                            "round": self.round,
-                            "within": _constraint(a, origin[a]),
-                            "of": _constraint(b, origin[b]),
-                            "difference": _constraint(difference, new[difference]),
-                        }
-            if not new:
-                break
-            origin |= new
-        by: dict[Cell, list[Cell]] = {}
-        for cells, mines in sorted(origin, key=_order):
-            if not 0 <= mines <= len(cells):
-                raise ContradictionError(f"{mines} mine(s) cannot lie among {len(cells)} cell(s)")
-            if mines in (0, len(cells)):
-                for cell in cells:
-                    facts.setdefault(cell, mines > 0)
-                    by.setdefault(cell, origin[cells, mines])
-        if facts:
-            yield self.decided(facts, by, [])
-        self.learn(facts)
-
-    def ac3(self, found: Facts) -> Iterator[Event]:
-        """The plain :func:`~.plain.ac3`, every step it reports said."""
-        recorder = _Recorder(self, self.clues())
+    def told(
+        self, deduce: Callable[[Clues, _Recorder], plain.Facts]
+    ) -> Generator[Event, None, plain.Facts]:
+        """The events of a plain rung (or pass) over the clues as known, as its observer is
+        told them; what it decides is taken as known, and returned."""
+        clues = self.clues()
+        recorder = _Recorder(self, clues)
         try:
-            facts = plain.ac3(recorder.clues, recorder)
+            facts = deduce(clues, recorder)
         except ContradictionError:
-            yield from recorder.events  # up to the revision that emptied a domain
+            yield from recorder.events  # up to the step that met the contradiction
             raise
         yield from recorder.events
-        found |= facts
         self.learn(facts)
+        return facts
 
     # -- what is known ------------------------------------------------------------------------
 
     def clues(self) -> Clues:
         """What the clues seen say, the cells decided safe taken as known."""
         said = [clue_constraint(self.values, cell, ring) for cell, ring in self.rings.items()]
+        for clue in said:
+            if not clue.cells and clue.mines:  # every cell around it known, and it is not met
+                raise ContradictionError(f"the clue at cell {clue.cell} cannot hold")
         constraints = tuple(sorted((c for c in said if c.cells), key=lambda c: c.cell))
         clues = Clues(constraints, tuple(self.unknown()))
         return clues.reduced(dict.fromkeys(sorted(self.safe), False))
 
-    def learn(self, facts: Facts) -> None:
+    def learn(self, facts: plain.Facts) -> None:
         """Take ``facts`` as known: mines marked, safe cells to explore."""
         for cell, mine in facts.items():
             if mine:
@@ -595,7 +550,7 @@ class _Tracer:
         return [self.values[r * cols : (r + 1) * cols] for r in range(self.geometry.rows)]
 
     def decided(
-        self, facts: Facts, by: dict[Cell, list[Cell]], domains: list[Domain]
+        self, facts: plain.Facts, by: dict[Cell, list[Cell]], domains: list[Domain]
     ) -> DecidedEvent:
         return {
             "event": "decided",
@@ -607,7 +562,7 @@ class _Tracer:
 
 
 class _Recorder(plain.Observer):
-    """What the plain AC-3 reports, as events."""
+    """What a plain rung reports, as events."""
 
     def __init__(self, tracer: _Tracer, clues: Clues) -> None:
         self.tracer = tracer
@@ -615,6 +570,56 @@ class _Recorder(plain.Observer):
         self.scope = {clue.cell: sorted(clue.cells) for clue in clues.constraints}
         self.events: list[Event] = []
         self.domains: dict[Cell, set[plain.Arrangement]] = {}
+        self.origin: dict[plain.Constraint, list[Cell]] = {}
+        """``subset``: each constraint of the closure -> the clues it comes from."""
+        self.by: dict[Cell, list[Cell]] = {}
+        """``subset``: each cell decided in this pass -> the clues of what decided it."""
+
+    # -- count and subset ---------------------------------------------------------------------
+
+    def passing(self, clues: Clues) -> None:
+        self.origin, self.by = {}, {}
+        for clue in clues.constraints:
+            self.origin.setdefault((frozenset(clue.cells), clue.mines), [clue.cell])
+
+    def counted(self, constraint: plain.Constraint, clue: Cell | None) -> None:
+        cells, mines = constraint
+        if clue is not None:
+            self.events.append(
+                {
+                    "event": "count",
+                    "round": self.tracer.round,
+                    "variable": clue,
+                    "clue": self.tracer.clue(clue),
+                    "cells": sorted(cells),
+                    "mines": mines,
+                    "mine": mines > 0,
+                }
+            )
+            return
+        for cell in cells:
+            self.by.setdefault(cell, self.origin[constraint])
+
+    def derived(
+        self, within: plain.Constraint, of: plain.Constraint, difference: plain.Constraint
+    ) -> None:
+        origin = self.origin
+        origin[difference] = sorted({*origin[within], *origin[of]})
+        self.events.append(
+            {
+                "event": "subset",
+                "round": self.tracer.round,
+                "within": _constraint(within, origin[within]),
+                "of": _constraint(of, origin[of]),
+                "difference": _constraint(difference, origin[difference]),
+            }
+        )
+
+    def passed(self, facts: plain.Facts) -> None:
+        if facts and self.tracer.technique is Technique.SUBSET:
+            self.events.append(self.tracer.decided(facts, self.by, []))
+
+    # -- ac3 ----------------------------------------------------------------------------------
 
     def started(self, domains: dict[Cell, set[plain.Arrangement]], arcs: list[plain.Arc]) -> None:
         self.domains = domains  # ac3's own: it shrinks as ac3 goes
@@ -660,7 +665,7 @@ class _Recorder(plain.Observer):
                 }
             )
 
-    def finished(self, domains: dict[Cell, set[plain.Arrangement]], facts: Facts) -> None:
+    def finished(self, domains: dict[Cell, set[plain.Arrangement]], facts: plain.Facts) -> None:
         by: dict[Cell, list[Cell]] = {}
         for x in sorted(domains):
             for cell in self.scope[x]:
@@ -696,6 +701,39 @@ class _Recorder(plain.Observer):
         return ordered, [notation(value, self.scope[x]) for value in ordered]
 
 
+def _check_position(grid: PartialGrid, mines: int | None) -> None:
+    """Refuse a position no placement fits, as ``mineshafted probabilities`` does: a clue its
+    known mines or unknown neighbours cannot meet (:func:`~.clues.clues_of`, row and column
+    named), then the placements counted (:func:`~.total.tally`, under the mine total when
+    given). A position too wide to count (past :data:`~.count.MEMORY`) is traced unchecked,
+    with a warning: a contradiction its rung meets still ends its trace.
+
+    Raises
+    ------
+    NoPlacementError
+        No placement fits.
+    """
+    clues = clues_of(grid)
+    found = sum(row.count(MINE) for row in grid)
+    if mines is not None and mines < found:
+        raise NoPlacementError(f"{mines} mine(s) in all, but {found} are known", why=Why.TOO_FEW)
+    position = position_from(grid, [c.constraint for c in clues.constraints], clues.unknown, found)
+    try:
+        if mines is not None:
+            tally(position, mines)
+            return
+        for component in position.components:  # without the total: each on its own
+            count = counted(tuple(component))
+            if not any(count.placements):
+                raise NoPlacementError(
+                    f"the clues contradict each other around cells {count.cells}",
+                    why=Why.CLUES,
+                    cells=count.cells,
+                )
+    except CountTooLargeError as error:
+        log.warning("the position is not checked: %s", error)
+
+
 def _check(technique: Technique) -> None:
     """Refuse a rung a trace cannot show."""
     if technique not in TRACED:
@@ -703,12 +741,6 @@ def _check(technique: Technique) -> None:
         raise ValueError(f"a trace shows {names}, not {technique.value!r}")
 
 
-def _order(constraint: tuple[frozenset[Cell], int]) -> tuple[int, list[Cell], int]:
-    """The order constraints are compared and counted in: fewest cells first, then by cell."""
-    cells, mines = constraint
-    return len(cells), sorted(cells), mines
-
-
-def _constraint(constraint: tuple[frozenset[Cell], int], clues: list[Cell]) -> Constraint:
+def _constraint(constraint: plain.Constraint, clues: list[Cell]) -> Constraint:
     cells, mines = constraint
     return {"cells": sorted(cells), "mines": mines, "clues": clues}
