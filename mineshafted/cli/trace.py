@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..board import Board, PartialGrid
     from ..formats import Puzzle
     from ..probability import PositionFile
+    from ..solver.plain import Requeue
     from ..solver.technique import Technique
     from ..solver.trace import Constraint, Event
 
@@ -29,6 +30,10 @@ and prints about 60,000 events)."""
 STEPS: Final = ("fine", "arc", "round")
 """``--steps``: every event on its line, one line per arc revised, one table per round."""
 
+REQUEUES: Final = ("assignment", "textbook")
+"""``--requeue``: :data:`mineshafted.solver.plain.REQUEUE`, written here so that ``--help``
+does not import the solver."""
+
 HELP = (
     "Show a solve step by step, as the Mine Shafted assignment writes AC-3: the board with\n"
     "its cell indices; for each round the clue variables (index, clue, domain: a positive\n"
@@ -36,18 +41,23 @@ HELP = (
     "values removed and why: the values the other variable allows on their shared cells) and\n"
     "the arcs put back on the queue; at the fixed point each domain, the cells it decides,\n"
     "and the safe ones explored next, their clues becoming new variables.\n\n"
+    "The queue is a set of arcs, as the assignment keeps it (an arc on it is not queued\n"
+    "again). A revision of (x, y) that removes values puts back every arc into x, (y, x)\n"
+    "included, as the assignment words it; --requeue textbook leaves (y, x) out, as the\n"
+    "textbook's AC-3 does (fewer revisions, the same fixed point).\n\n"
     "Before AC-3 the board is explored as the assignment does: a clue whose count alone\n"
     "decides its unknown cells (a 0 above all) decides them. --technique count shows only\n"
     "that (each clue and its unknown cells); subset shows each constraint lying within\n"
     "another, and their difference.\n\n"
     "PUZZLE is a puzzle file, played from its start, or a position file\n"
     '({"board": [[0, 1, null, ...], ...], "mines": N}), traced for one round: nothing can be\n'
-    "explored in it. Boards up to 40,000 cells (200x200).\n\n"
+    "explored in it; a position no placement fits (clues that contradict each other, a mine\n"
+    "total too small or too large for them) is refused, as probabilities refuses it. Boards\n"
+    "up to 40,000 cells (200x200).\n\n"
     "Output: text; with --json one JSON object per event, whatever --steps (the fields are in\n"
     "the students' guide: docs/guides/learn.md).\n\n"
-    "Exit status: 0 traced; 2 invalid input, or a position whose clues contradict each other\n"
-    "(the trace up to the contradiction is printed first); 141 the reader closed the output\n"
-    "early (a pipe into head)."
+    "Exit status: 0 traced; 2 invalid input (a position no placement fits among it: one line\n"
+    "on stderr says why); 141 the reader closed the output early (a pipe into head)."
 )
 """The command's ``--help`` text."""
 
@@ -88,6 +98,16 @@ def command(
             "for large boards.",
         ),
     ] = "arc",
+    requeue: Annotated[
+        str,
+        typer.Option(
+            "--requeue",
+            metavar="assignment|textbook",
+            help="The arcs AC-3 puts back after a revision of (x, y) that removed values: "
+            "assignment, every arc into x, (y, x) included, as the assignment words it; "
+            "textbook, all but (y, x).",
+        ),
+    ] = "assignment",
 ) -> None:
     """Trace one board, printing each event as it comes."""
     from ..game import BoardManager
@@ -96,6 +116,7 @@ def command(
 
     if steps not in STEPS:
         fail(f"--steps: {steps!r} is not one of {', '.join(STEPS)}")
+    rule = _requeue(requeue)
     rung = _technique(technique)
     cell = parse_cell(start) if start is not None else None
     where, read = _read(puzzle)
@@ -111,7 +132,7 @@ def command(
             fail(f"{where}: --start: a position has no first move (its clues are revealed)")
         heading = f"{where}: a {rows}x{cols} position, {rung.value} (one round)"
         with fail_on_error(where):
-            events = trace_position(read.board, rung, mines=read.mines)
+            events = trace_position(read.board, rung, mines=read.mines, requeue=rule)
             first = next(events)
     else:
         index = read.start if cell is None else _start(where, read.board, cell)
@@ -120,9 +141,10 @@ def command(
             f"{where}: {rows}x{cols}, {read.board.mine_count} mines; {rung.value} from index "
             f"{index} (row {r}, column {c})"
         )
-        events = trace(BoardManager(read.board), rung, start=index, mines=read.board.mine_count)
+        board = BoardManager(read.board)
+        events = trace(board, rung, start=index, mines=read.board.mine_count, requeue=rule)
         first = next(events)
-    shown = _Json() if json_output else _Text(heading, steps)
+    shown = _Json() if json_output else _Text(heading, steps, rule)
     last = first
     for event in _chain(first, events):
         for line in shown.lines(event):
@@ -135,6 +157,14 @@ def command(
 def _chain(first: Event, rest: Iterator[Event]) -> Iterator[Event]:
     yield first
     yield from rest
+
+
+def _requeue(text: str) -> Requeue:
+    """The rule ``--requeue`` names."""
+    for rule in REQUEUES:
+        if text == rule:
+            return rule
+    fail(f"--requeue: {text!r} is not one of {', '.join(REQUEUES)}")
 
 
 def _technique(text: str) -> Technique:
@@ -161,6 +191,9 @@ def _read(path: str) -> tuple[str, Puzzle | PositionFile]:
     source = "<stdin>" if path == "-" else path
     with fail_on_error():
         text = read_text(path)
+    twice = _given_twice(text)
+    if twice is not None:
+        fail(f"{source}: field {twice!r} is given twice in one object: give it once")
     if _is_position(text):
         with fail_on_error():
             return source, parse_position(text, source=source)
@@ -169,6 +202,34 @@ def _read(path: str) -> tuple[str, Puzzle | PositionFile]:
     if len(puzzles) != 1:
         fail(f"{source}: {len(puzzles)} puzzles: a trace takes one")
     return puzzles[0].name or source, puzzles[0]
+
+
+def _given_twice(text: str) -> str | None:
+    """A key that some JSON object of ``text`` (JSON, or JSON Lines) gives twice, else
+    ``None`` (also for text that is not JSON: the readers say what is wrong with it)."""
+
+    def unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        seen: dict[str, object] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise _Twice(key)
+            seen[key] = value
+        return seen
+
+    for chunk in (text, *text.splitlines()):
+        try:
+            json.loads(chunk, object_pairs_hook=unique)
+        except _Twice as twice:
+            return str(twice.args[0])
+        except (ValueError, RecursionError):
+            continue
+        if chunk is text:  # the whole text is one JSON value: its lines are not read
+            return None
+    return None
+
+
+class _Twice(Exception):
+    """A JSON object gives a key twice (the key is the argument)."""
 
 
 def _is_position(text: str) -> bool:
@@ -209,9 +270,10 @@ class _Text:
     Lines a later event completes (explored cells, a revision and its requeue) wait in
     :attr:`pending` until it comes or another event does."""
 
-    def __init__(self, heading: str, steps: str) -> None:
+    def __init__(self, heading: str, steps: str, requeue: str) -> None:
         self.heading = heading
         self.steps = steps
+        self.requeue = requeue
         self.round = 0
         self.position = False
         self.pending: list[str] = []
@@ -295,7 +357,7 @@ class _Text:
                         out.append(self._queue())
         elif event["event"] == "requeue":
             self.queue.extend((z, w) for z, w in event["arcs"])
-            arcs = " ".join(_pair(arc) for arc in event["arcs"]) or "none (no other arc into it)"
+            arcs = " ".join(_pair(arc) for arc in event["arcs"]) or self._none(event["arc"][0])
             if self.steps == "fine":
                 out += [f"  requeue {arcs}", self._queue()]
             elif self.steps == "arc":
@@ -347,6 +409,12 @@ class _Text:
             "derived": "difference(s) derived",
         }
         return ["  " + ", ".join(f"{n:,} {words[k]}" for k, n in tally.items())]
+
+    def _none(self, x: int) -> str:
+        """What a requeue that puts no arc back says."""
+        if self.requeue == "textbook":
+            return f"none (no other arc into {x}, or each is queued already)"
+        return f"none (each arc into {x} is queued already)"
 
     def _queue(self) -> str:
         return f"    queue: {' '.join(_pair(arc) for arc in self.queue) or 'empty'}"
