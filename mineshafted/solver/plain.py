@@ -28,7 +28,9 @@ These are the specification: the fast rungs behind the same call (:mod:`.ladder`
 sweep (:mod:`.sweep`) are tested against them on every board the tests can make. They are
 exponential where the fast ones are not (``complete`` and ``total`` list placements), so they
 are for reading and for checking, on small boards. ``count``, ``subset`` and ``ac3`` tell an
-:class:`Observer` what they do as they go: a trace (:mod:`.trace`) is that, told.
+:class:`Observer` what they do as they go: a trace (:mod:`.trace`) is that, told. (One module
+past the package's usual 450 lines, on purpose: the whole specification, its observer and its
+sweep read on one page, which the docs' solver page shows.)
 
 Glossary
 --------

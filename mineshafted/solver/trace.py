@@ -6,8 +6,8 @@ cell explored, every clue that decides its cells alone, AC-3's clue variables, d
 arcs, every revision with the values it removed and why, the arcs put back on the queue,
 and at the fixed point the cells decided and the variables whose domains decide them. The
 events are plain JSON objects; ``mineshafted trace`` prints them (``--json``: as they are)
-and the live page's Learn tab steps through the same list. This module is the one place
-their fields are defined (:data:`KINDS`, and a ``TypedDict`` per kind below).
+and the live page's Learn tab steps through the same list; their fields are defined in one
+place, :mod:`.events`.
 
 Rounds
 ------
@@ -21,52 +21,7 @@ A position has one round: nothing can be explored in it.
 
 Events
 ------
-Every event has ``event`` (its kind) and ``round`` (from 1; the ``board`` event's is 0).
-Cells are row-major indices, as the assignment numbers them. A *value* of a clue variable
-(one way to place its mines among its unknown cells) is written as the sorted list of the
-cells it mines (``domain``), and also in the assignment's notation (``notation``): each of
-the variable's cells, negative when safe, ``[2, 5, -8]``. (Index 0 has no negative: where a
-variable's cells hold index 0, read ``domain``.)
-
-``board``
-    ``rows``, ``cols``, ``technique``, ``start`` (the first move's index; ``null`` for a
-    position), ``mines`` (the mine total, ``null`` when not given), ``grid`` (the cells as
-    known before the first move: a clue 0-8, ``-1`` a known mine, ``null`` unknown).
-``explore``
-    A move onto a safe cell: ``cell`` and the ``clue`` it shows.
-``count``
-    One clue decides its cells alone: ``variable`` (the clue's index), ``clue`` (its
-    number), ``cells`` (its unknown cells), ``mines`` (the mines among them: the clue less
-    the known mines around it), ``mine`` (``true``: all mines; ``false``: all safe).
-``variables``
-    AC-3 starts: ``variables``, each with ``variable``, ``clue``, ``cells``, ``mines``,
-    ``domain`` and ``notation`` (its first domain: every arrangement of its mines among its
-    cells); ``arcs``, every arc ``[x, y]`` (x and y share a cell) in the order queued.
-``arc``
-    An arc taken from the queue to be revised: ``arc`` and the ``shared`` cells.
-``revise``
-    The arc revised: ``arc``; ``removed``, the values of x that no value of y agrees with on
-    the shared cells (each as the cells it mines, with ``notation``); ``others``, why: the
-    values y allows on the shared cells (each as the shared cells it mines); ``left``, the
-    number of values x keeps.
-``requeue``
-    After a revision that removed something: ``arc`` and ``arcs``, the arcs put back on the
-    queue: every arc into x (by the default rule, the assignment's, the one from y too; by the
-    textbook's, all but that one: :data:`~.plain.Requeue`) that is not on it already.
-``subset``
-    One constraint's cells lie within another's: ``within`` and ``of``, and their
-    ``difference``, each ``{"cells", "mines", "clues"}`` (the clues it comes from).
-``decided``
-    The rung's fixed point: ``technique``; ``cells``, each ``{"cell", "mine", "by"}`` (the
-    clues whose constraints, or variables whose domains, decide it: for ``ac3`` every
-    variable whose values all mine the cell, or all leave it free); ``domains`` (``ac3``:
-    each variable's domain at the fixed point, with ``variable``, ``domain``, ``notation``).
-``end``
-    ``solved`` (every cell decided), ``grid`` (as found: clues, ``-1`` the mines decided or
-    known, ``null`` not explored), ``safe`` (the cells decided safe but not explored: a
-    position's), ``undetermined`` (the cells no step decided), ``contradiction`` (the clues
-    met a contradiction on the way: one line; else ``null``. A board behind a manager has
-    none, and a position that has one is refused before its trace begins).
+The kinds and fields of the events are :mod:`.events`'s.
 
 Examples
 --------
@@ -83,13 +38,30 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Generator, Iterator, Sequence
-from typing import Final, Literal, TypedDict
+from typing import Final
 
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..errors import ContradictionError, NoPlacementError, Why
 from . import plain
 from .clues import Clues, clue_constraint, clues_of, position_from
 from .count import CountTooLargeError, counted
+from .events import (
+    KINDS,
+    ArcEvent,
+    BoardEvent,
+    Constraint,
+    CountEvent,
+    DecidedEvent,
+    EndEvent,
+    Event,
+    ExploreEvent,
+    Recorder,
+    RequeueEvent,
+    ReviseEvent,
+    SubsetEvent,
+    VariablesEvent,
+    notation,
+)
 from .manager import Manager
 from .technique import Technique
 from .total import tally
@@ -99,6 +71,7 @@ __all__ = [
     "TRACED",
     "ArcEvent",
     "BoardEvent",
+    "Constraint",
     "CountEvent",
     "DecidedEvent",
     "EndEvent",
@@ -115,181 +88,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-KINDS: Final = (
-    "board",
-    "explore",
-    "count",
-    "variables",
-    "arc",
-    "revise",
-    "requeue",
-    "subset",
-    "decided",
-    "end",
-)
-"""Every kind of event, in the order a round may show them."""
-
 TRACED: Final = (Technique.COUNT, Technique.SUBSET, Technique.AC3)
 """The rungs a trace can show: those that reason clue by clue (``complete`` and ``total``
 list placements, which is no story to step through)."""
-
-Value = list[Cell]
-"""A variable's value, as the sorted cells it mines."""
-
-
-class BoardEvent(TypedDict):
-    """``board``: what is traced (see the module's Events)."""
-
-    event: Literal["board"]
-    round: int
-    rows: int
-    cols: int
-    technique: str
-    start: Cell | None
-    mines: int | None
-    grid: PartialGrid
-
-
-class ExploreEvent(TypedDict):
-    """``explore``: a move onto a safe cell."""
-
-    event: Literal["explore"]
-    round: int
-    cell: Cell
-    clue: int
-
-
-class CountEvent(TypedDict):
-    """``count``: one clue decides its cells alone."""
-
-    event: Literal["count"]
-    round: int
-    variable: Cell
-    clue: int
-    cells: list[Cell]
-    mines: int
-    mine: bool
-
-
-class Variable(TypedDict):
-    """A clue variable as AC-3 starts with it."""
-
-    variable: Cell
-    clue: int
-    cells: list[Cell]
-    mines: int
-    domain: list[Value]
-    notation: list[list[int]]
-
-
-class VariablesEvent(TypedDict):
-    """``variables``: AC-3's variables, first domains and arcs."""
-
-    event: Literal["variables"]
-    round: int
-    variables: list[Variable]
-    arcs: list[list[Cell]]
-
-
-class ArcEvent(TypedDict):
-    """``arc``: an arc taken from the queue."""
-
-    event: Literal["arc"]
-    round: int
-    arc: list[Cell]
-    shared: list[Cell]
-
-
-class ReviseEvent(TypedDict):
-    """``revise``: an arc revised."""
-
-    event: Literal["revise"]
-    round: int
-    arc: list[Cell]
-    removed: list[Value]
-    notation: list[list[int]]
-    others: list[Value]
-    left: int
-
-
-class RequeueEvent(TypedDict):
-    """``requeue``: arcs put back after a removal."""
-
-    event: Literal["requeue"]
-    round: int
-    arc: list[Cell]
-    arcs: list[list[Cell]]
-
-
-class Constraint(TypedDict):
-    """A constraint of the subset rung: ``mines`` mines among ``cells``, from ``clues``."""
-
-    cells: list[Cell]
-    mines: int
-    clues: list[Cell]
-
-
-class SubsetEvent(TypedDict):
-    """``subset``: a constraint within another, and their difference."""
-
-    event: Literal["subset"]
-    round: int
-    within: Constraint
-    of: Constraint
-    difference: Constraint
-
-
-class DecidedCell(TypedDict):
-    """A cell a rung decided, and what decides it."""
-
-    cell: Cell
-    mine: bool
-    by: list[Cell]
-
-
-class Domain(TypedDict):
-    """A variable's domain at AC-3's fixed point."""
-
-    variable: Cell
-    domain: list[Value]
-    notation: list[list[int]]
-
-
-class DecidedEvent(TypedDict):
-    """``decided``: a rung's fixed point."""
-
-    event: Literal["decided"]
-    round: int
-    technique: str
-    cells: list[DecidedCell]
-    domains: list[Domain]
-
-
-class EndEvent(TypedDict):
-    """``end``: how the trace ended."""
-
-    event: Literal["end"]
-    round: int
-    solved: bool
-    grid: PartialGrid
-    safe: list[Cell]
-    undetermined: list[Cell]
-    contradiction: str | None
-
-
-Event = (
-    BoardEvent
-    | ExploreEvent
-    | CountEvent
-    | VariablesEvent
-    | ArcEvent
-    | ReviseEvent
-    | RequeueEvent
-    | SubsetEvent
-    | DecidedEvent
-    | EndEvent
-)
-"""One event of a trace: a JSON-ready object."""
 
 
 def trace(
@@ -393,17 +194,6 @@ def trace_position(
     yield from tracer.run()
 
 
-def notation(value: Sequence[Cell], cells: Sequence[Cell]) -> list[int]:
-    """A value in the assignment's notation: each of ``cells`` (ascending), negative when
-    safe.
-
-    >>> notation([2, 5], [2, 5, 8])
-    [2, 5, -8]
-    """
-    mined = set(value)
-    return [cell if cell in mined else -cell for cell in sorted(cells)]
-
-
 # -- the tracer -------------------------------------------------------------------------------
 
 
@@ -490,7 +280,7 @@ class _Tracer:
                 return
             yield from self.explore()
 
-    def rung(self, clues: Clues, recorder: _Recorder) -> plain.Facts:
+    def rung(self, clues: Clues, recorder: Recorder) -> plain.Facts:
         """The plain rung traced, to its own fixed point."""
         if self.technique is Technique.AC3:
             return plain.ac3(clues, recorder, requeue=self.requeue)
@@ -499,12 +289,12 @@ class _Tracer:
         return plain.count(clues, recorder)
 
     def told(
-        self, deduce: Callable[[Clues, _Recorder], plain.Facts]
+        self, deduce: Callable[[Clues, Recorder], plain.Facts]
     ) -> Generator[Event, None, plain.Facts]:
         """The events of a plain rung (or pass) over the clues as known, as its observer is
         told them; what it decides is taken as known, and returned."""
         clues = self.clues()
-        recorder = _Recorder(self, clues)
+        recorder = Recorder(clues, self.values, self.round, self.technique)
         try:
             facts = deduce(clues, recorder)
         except ContradictionError:
@@ -549,157 +339,6 @@ class _Tracer:
         cols = self.geometry.cols
         return [self.values[r * cols : (r + 1) * cols] for r in range(self.geometry.rows)]
 
-    def decided(
-        self, facts: plain.Facts, by: dict[Cell, list[Cell]], domains: list[Domain]
-    ) -> DecidedEvent:
-        return {
-            "event": "decided",
-            "round": self.round,
-            "technique": self.technique.value,
-            "cells": [{"cell": c, "mine": facts[c], "by": by[c]} for c in sorted(facts)],
-            "domains": domains,
-        }
-
-
-class _Recorder(plain.Observer):
-    """What a plain rung reports, as events."""
-
-    def __init__(self, tracer: _Tracer, clues: Clues) -> None:
-        self.tracer = tracer
-        self.clues = clues
-        self.scope = {clue.cell: sorted(clue.cells) for clue in clues.constraints}
-        self.events: list[Event] = []
-        self.domains: dict[Cell, set[plain.Arrangement]] = {}
-        self.origin: dict[plain.Constraint, list[Cell]] = {}
-        """``subset``: each constraint of the closure -> the clues it comes from."""
-        self.by: dict[Cell, list[Cell]] = {}
-        """``subset``: each cell decided in this pass -> the clues of what decided it."""
-
-    # -- count and subset ---------------------------------------------------------------------
-
-    def passing(self, clues: Clues) -> None:
-        self.origin, self.by = {}, {}
-        for clue in clues.constraints:
-            self.origin.setdefault((frozenset(clue.cells), clue.mines), [clue.cell])
-
-    def counted(self, constraint: plain.Constraint, clue: Cell | None) -> None:
-        cells, mines = constraint
-        if clue is not None:
-            self.events.append(
-                {
-                    "event": "count",
-                    "round": self.tracer.round,
-                    "variable": clue,
-                    "clue": self.tracer.clue(clue),
-                    "cells": sorted(cells),
-                    "mines": mines,
-                    "mine": mines > 0,
-                }
-            )
-            return
-        for cell in cells:
-            self.by.setdefault(cell, self.origin[constraint])
-
-    def derived(
-        self, within: plain.Constraint, of: plain.Constraint, difference: plain.Constraint
-    ) -> None:
-        origin = self.origin
-        origin[difference] = sorted({*origin[within], *origin[of]})
-        self.events.append(
-            {
-                "event": "subset",
-                "round": self.tracer.round,
-                "within": _constraint(within, origin[within]),
-                "of": _constraint(of, origin[of]),
-                "difference": _constraint(difference, origin[difference]),
-            }
-        )
-
-    def passed(self, facts: plain.Facts) -> None:
-        if facts and self.tracer.technique is Technique.SUBSET:
-            self.events.append(self.tracer.decided(facts, self.by, []))
-
-    # -- ac3 ----------------------------------------------------------------------------------
-
-    def started(self, domains: dict[Cell, set[plain.Arrangement]], arcs: list[plain.Arc]) -> None:
-        self.domains = domains  # ac3's own: it shrinks as ac3 goes
-        self.events.append(
-            {
-                "event": "variables",
-                "round": self.tracer.round,
-                "variables": [
-                    self.variable(clue.cell, clue.mines, domains[clue.cell])
-                    for clue in self.clues.constraints
-                ],
-                "arcs": [[x, y] for x, y in arcs],
-            }
-        )
-
-    def revised(
-        self, arc: plain.Arc, removed: set[plain.Arrangement], requeued: list[plain.Arc]
-    ) -> None:
-        x, y = arc
-        shared = sorted(set(self.scope[x]) & set(self.scope[y]))
-        round_ = self.tracer.round
-        self.events.append({"event": "arc", "round": round_, "arc": [x, y], "shared": shared})
-        gone, written = self.values(x, removed)
-        others = {tuple(sorted(value.intersection(shared))) for value in self.domains[y]}
-        self.events.append(
-            {
-                "event": "revise",
-                "round": round_,
-                "arc": [x, y],
-                "removed": gone,
-                "notation": written,
-                "others": [list(value) for value in sorted(others)],
-                "left": len(self.domains[x]),
-            }
-        )
-        if removed:
-            self.events.append(
-                {
-                    "event": "requeue",
-                    "round": round_,
-                    "arc": [x, y],
-                    "arcs": [[z, w] for z, w in requeued],
-                }
-            )
-
-    def finished(self, domains: dict[Cell, set[plain.Arrangement]], facts: plain.Facts) -> None:
-        by: dict[Cell, list[Cell]] = {}
-        for x in sorted(domains):
-            for cell in self.scope[x]:
-                mined = {cell in value for value in domains[x]}
-                if len(mined) == 1:
-                    by.setdefault(cell, []).append(x)
-        final: list[Domain] = []
-        for x in sorted(domains):
-            domain, written = self.values(x, domains[x])
-            final.append({"variable": x, "domain": domain, "notation": written})
-        self.events.append(self.tracer.decided(facts, by, final))
-
-    def variable(self, x: Cell, mines: int, domain: set[plain.Arrangement]) -> Variable:
-        """The variable ``x`` as AC-3 starts with it."""
-        values, written = self.values(x, domain)
-        clue = self.tracer.clue(x)
-        cells = self.scope[x]
-        return {
-            "variable": x,
-            "clue": clue,
-            "cells": cells,
-            "mines": mines,
-            "domain": values,
-            "notation": written,
-        }
-
-    def values(
-        self, x: Cell, values: set[plain.Arrangement]
-    ) -> tuple[list[Value], list[list[int]]]:
-        """``values`` of the variable ``x`` in the order the assignment lists them (mines on
-        the lowest cells first): as the cells each mines, and in the assignment's notation."""
-        ordered = sorted(sorted(value) for value in values)
-        return ordered, [notation(value, self.scope[x]) for value in ordered]
-
 
 def _check_position(grid: PartialGrid, mines: int | None) -> None:
     """Refuse a position no placement fits, as ``mineshafted probabilities`` does: a clue its
@@ -739,8 +378,3 @@ def _check(technique: Technique) -> None:
     if technique not in TRACED:
         names = ", ".join(t.value for t in TRACED)
         raise ValueError(f"a trace shows {names}, not {technique.value!r}")
-
-
-def _constraint(constraint: plain.Constraint, clues: list[Cell]) -> Constraint:
-    cells, mines = constraint
-    return {"cells": sorted(cells), "mines": mines, "clues": clues}
