@@ -22,8 +22,8 @@ from time import perf_counter
 from .board import Board, Cell
 from .errors import InvalidBoardError, StartError
 from .game.manager import BoardManager
-from .solver.sweep import Stage, Sweep
-from .solver.technique import Technique
+from .solver.sweep import Sweep
+from .solver.technique import Stage, Technique
 
 __all__ = ["Rating", "rate"]
 

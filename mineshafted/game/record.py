@@ -4,14 +4,20 @@ A record is a header (the format version, the board's size and mine count, the r
 seed, the first move once made, and the mines of a fixed board) and a list of events. The
 player's actions are :class:`Reveal`, :class:`Flag` and :class:`Unflag`; :class:`MineHit`
 and :class:`Outcome` follow from them. Every event may carry a ``reason`` (who or what
-decided it: ``"search"``, ``"AC-3"``, an S4 rule's name) and a small JSON ``detail`` object,
-for replays.
+decided it: a rung of the solver's ladder by its technique's word, ``"count"`` ...
+``"total"``, or ``"start"``; a policy's guess; an S4 rule's name) and a small JSON ``detail``
+object, for replays.
 
 On file, line 1 is the header and each further line one event::
 
-    {"format": "mineshafted-game", "version": 1, "rows": 2, "cols": 2, "mines": 1, ...}
+    {"format": "mineshafted-game", "version": 2, "rows": 2, "cols": 2, "mines": 1, ...}
     {"event": "reveal", "cell": 0, "revealed": [[0, 1]]}
-    {"event": "flag", "cell": 3, "reason": "clue"}
+    {"event": "flag", "cell": 3, "reason": "count"}
+
+Version 1 differed only in three of the solver's reasons, which named the sweep's stages
+in words of their own: ``"clue"``, ``"propagation"`` and ``"search"``. A version 1 record is
+read with them in the ladder's words (:data:`OLD_REASONS`), so every reader sees one
+vocabulary; this module writes version 2.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from .rules import GameStatus, Rules
 
 __all__ = [
     "FORMAT",
+    "OLD_REASONS",
+    "READS",
     "VERSION",
     "Event",
     "Flag",
@@ -46,8 +54,14 @@ __all__ = [
 FORMAT: Final = "mineshafted-game"
 """The ``format`` field of every record's header."""
 
-VERSION: Final = 1
-"""The version of the record format this module writes and reads."""
+VERSION: Final = 2
+"""The version of the record format this module writes."""
+
+READS: Final = (1, 2)
+"""The versions of the record format this module reads."""
+
+OLD_REASONS: Final = {"clue": "count", "propagation": "ac3", "search": "complete"}
+"""The solver's reasons in version 1 records, by the ladder's words that replaced them."""
 
 Detail = dict[str, Any]
 """A small JSON object attached to an event."""
@@ -199,7 +213,7 @@ class GameRecord:
     >>> out = io.StringIO()
     >>> write_record(record, out)
     >>> print(out.getvalue(), end="")  # doctest: +NORMALIZE_WHITESPACE
-    {"format": "mineshafted-game", "version": 1, "rows": 1, "cols": 2, "mines": 1,
+    {"format": "mineshafted-game", "version": 2, "rows": 1, "cols": 2, "mines": 1,
      "rules": {"first_move": "none", "auto_expand": false, "after_mine": "end",
      "total_known": false}, "seed": 7, "first": null, "layout": [1]}
     {"event": "reveal", "cell": 0, "revealed": [[0, 1]], "reason": "start"}
@@ -275,14 +289,16 @@ def _parse(lines: Iterable[str], name: str | None) -> GameRecord:
     """The record in ``lines``; errors name ``name``."""
     header: RecordHeader | None = None
     events: list[Event] = []
+    renamed: dict[str, str] = {}
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         reader = _Reader(line, number, name)
         if header is None:
-            header = reader.header()
+            header, version = reader.header()
+            renamed = OLD_REASONS if version == 1 else {}
         else:
-            events.append(reader.event(header.rows * header.cols))
+            events.append(reader.event(header.rows * header.cols, renamed))
     if header is None:
         raise RecordFormatError("the record is empty: no header", line=1, source=name)
     return GameRecord(header, events)
@@ -365,12 +381,14 @@ class _Reader:
             raise self.error(f"cell {found!r} is off the board: cells are 0..{cells - 1}", key)
         return found
 
-    def header(self) -> RecordHeader:
+    def header(self) -> tuple[RecordHeader, int]:
+        """The header, and the record's format version."""
         if self.obj.get("format") != FORMAT:
             raise self.error(f"not a game record: format is not {FORMAT!r}", "format")
         version = self.get("version", int)
-        if version != VERSION:
-            raise self.error(f"unknown format version {version}: this reads {VERSION}", "version")
+        if version not in READS:
+            reads = " and ".join(map(str, READS))
+            raise self.error(f"unknown format version {version}: this reads {reads}", "version")
         rows, cols, mines = self.get("rows", int), self.get("cols", int), self.get("mines", int)
         if rows < 1 or cols < 1:
             raise self.error(f"a board of {rows}x{cols} has no cells", "rows")
@@ -393,11 +411,14 @@ class _Reader:
             layout = tuple(self.cell("layout", cells, c) for c in layout)
             if len(set(layout)) != mines:
                 raise self.error(f"{len(set(layout))} distinct mines, not {mines}", "layout")
-        return RecordHeader(rows, cols, mines, rules, seed, first, layout)
+        return RecordHeader(rows, cols, mines, rules, seed, first, layout), version
 
-    def event(self, cells: int) -> Event:
+    def event(self, cells: int, renamed: dict[str, str]) -> Event:
+        """The event, on a board of ``cells`` cells, its reason in the words of today's format
+        (``renamed``: the old reasons by their new words)."""
         kind = self.get("event", str)
         reason = self.get("reason", str, optional=True)
+        reason = renamed.get(reason, reason) if reason is not None else None
         detail = self.get("detail", dict, optional=True)
         if kind == Outcome.kind:
             status = self.get("status", str)

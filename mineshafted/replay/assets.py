@@ -62,9 +62,9 @@ const rows = D.rows, cols = D.cols, cells = rows * cols, steps = D.kinds.length;
 const HIDDEN = -2, MINE = -1;
 const STAGES = {
   start: ["the start cell, safe by the rules", "#F0E442"],
-  clue: ["counting: one clue's count decides it", "#56B4E9"],
-  propagation: ["AC-3: arc consistency over the clue variables", "#E69F00"],
-  search: ["component search: one value in every consistent placement", "#CC79A7"],
+  count: ["counting: one clue's count decides it", "#56B4E9"],
+  ac3: ["AC-3: arc consistency over the clue variables", "#E69F00"],
+  complete: ["component search: one value in every consistent placement", "#CC79A7"],
   total: ["the mine total: the same in every placement of the remaining mines", "#009E73"],
   guess: ["a guess", "#D55E00"],
   told: ["a fact told from outside", "#999999"],

@@ -2,9 +2,12 @@
 
 Start with :mod:`.plain`: every rung of the ladder (count, subset, ac3, complete, total) in a
 few lines over plain sets, to read beside the Mine Shafted assignment, and the sweep as one
-short loop. :mod:`.ladder` puts each rung's fast form behind the same call and answers "which
-rung decides this?" (a cell's first rung, its proof, a board's rating); :mod:`.clues` builds
-the clue constraints of a grid, once for the whole package; :mod:`.technique` names the rungs.
+short loop. :mod:`.ladder` ties each rung's three forms (plain, fast on a position, and the
+fast form's step inside a sweep) and gives a board's rating; :mod:`.proof` answers "which rung
+decides this cell?" (its first rung, and clues enough for it), which :mod:`.argument`
+retraces in steps a player can check; :mod:`.clues` builds the clue constraints of a grid,
+once for the whole package; :mod:`.technique` names the rungs and the stages of a sweep;
+:mod:`.manager` is the assignment's interface a sweep plays through.
 
 The fast forms, in the order a sweep uses them: :mod:`.knowledge` (the facts),
 :mod:`.explore` (moving onto safe cells and counting: the ``count`` rung), :mod:`.subset`
@@ -23,8 +26,10 @@ from .count import Count, count_component, counted
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
-from .ladder import RUNGS, Proof, Rung, first_rung, prove, rung
+from .ladder import RUNGS, Rung, Sweeper, rung
+from .manager import Manager
 from .position import Constraint, Position, components
+from .proof import Proof, first_rung, prove
 from .search import (
     BacktrackingSearch,
     ComponentSearch,
@@ -33,8 +38,8 @@ from .search import (
     component_placements,
 )
 from .subset import subset_facts
-from .sweep import Manager, Stage, Status, Sweep, SweepReport, sweep_mines
-from .technique import Technique
+from .sweep import Status, Sweep, SweepReport, sweep_mines
+from .technique import Stage, Technique
 from .total import Tally, combine, decided_by_total, tally
 from .variables import Arrangement, ClueVariable, Fact, arrangements, compress
 
@@ -64,6 +69,7 @@ __all__ = [
     "Status",
     "Sweep",
     "SweepReport",
+    "Sweeper",
     "Tally",
     "Technique",
     "arrangements",

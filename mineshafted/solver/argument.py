@@ -1,431 +1,211 @@
-"""Argument: steps a player can check one at a time, from the clues that prove a cell to it.
+"""Argument: a proof retraced in steps a player can check one at a time, from the clues that
+prove a cell to it.
 
-The ladder (:func:`mineshafted.solver.ladder.prove`) gives the rung that decides a cell and a
-minimal set of clues enough for it; an argument retraces that in steps, each reading one clue
-(or a bound a step before it found) and saying what follows. Each step is sound, so an
-argument that ends with the cell decided proves it; one that supposes the cell the other way
-and ends with a bound that cannot hold proves it too.
+The ladder's proof (:func:`~.proof.prove`) gives the first rung that decides a cell and a
+minimal set of clues enough for it; :func:`argument` retraces it in steps (:mod:`.steps`),
+each reading one clue (or a bound a step before it found) and saying what follows: the chain
+found by :func:`~.chain.argue`, directly or from the cell supposed the other way; for the
+``total`` rung, the groups of clues counted against the mines left; else the placements
+counted. Every explanation of the live environment is one of these, worded for a player by
+:mod:`mineshafted.web.wording`.
 
 Glossary
 --------
-bound
-    At least ``lo`` and at most ``hi`` mines among some unknown cells. A clue is the bound
-    ``lo == hi`` on its unknown neighbours (:attr:`Bound.clue` names it).
-step
-    One line of an argument (:class:`Step`), of one kind:
-
-    ``read``
-        a clue's bound, and what it says of some of its cells (at most so many lie among them);
-    ``count``
-        a bound, less the cells known, with no mine left or as many as cells: it decides them;
-    ``difference``
-        a bound with another within it (or around it): the cells between hold the difference;
-    ``given``
-        a bound from outside the clues: the mine total's (:mod:`mineshafted.web.wording` says why);
-    ``suppose``
-        the cell supposed the other way, to reach a bound that cannot hold.
-rules
-    What a search may use, by the rung retraced: ``count`` counts only; ``subset`` also takes
-    differences of exact bounds; stronger rungs any bounds, and what a clue says of the cells
-    it shares with another.
+argument
+    The steps from a proof's clues to its cell, one line each: every clue of the proof is
+    named, and no other (for ``total``, up to :data:`NAMED`; beyond, the border as a whole).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from typing import Final
 
 from ..board import Cell
-from .clues import ClueConstraint
+from .chain import argue
+from .clues import ClueConstraint, Clues, position_from
+from .count import counted
+from .ladder import rung
+from .position import components
+from .proof import Proof
+from .steps import Bound, Step, Total, named
 from .technique import Technique
+from .total import tally
 
-__all__ = ["Bound", "Step", "Total", "argue", "named"]
+__all__ = ["NAMED", "Argument", "Bound", "Step", "Total", "argue", "argument", "named"]
 
-ROUNDS = 12
-"""The most rounds a search takes that find new bounds and decide nothing (those that decide a
-cell are limited by the cells)."""
-ITEMS = 48
-"""The most bounds a search keeps: beyond, it stops finding new ones."""
+NAMED: Final = 8
+"""A total argument names its clues when it needs at most this many; beyond, it speaks of the
+border as a whole (and names only the clues of the cell's own group)."""
 
 
 @dataclass(frozen=True)
-class Bound:
-    """At least :attr:`lo` and at most :attr:`hi` mines among :attr:`cells`.
+class Argument:
+    """A proof retraced: its steps, the clues they name, and whether they lean on the border
+    as a whole."""
 
-    A bound read off what is known may not hold (``lo`` above the cells, ``hi`` below 0): a
-    supposition reaching one is refuted.
+    steps: tuple[Step, ...]
+    """The steps, in order: the last decides the cell (or refutes it supposed the other
+    way)."""
+    clues: frozenset[Cell]
+    """The clues the steps name: the proof's own (for ``total`` up to :data:`NAMED`; beyond,
+    those of the cell's own group, or none)."""
+    border: bool
+    """Whether the steps rest on the border as a whole besides :attr:`clues` (a ``total``
+    proof of more than :data:`NAMED` clues)."""
+
+
+def argument(clues: Clues, proof: Proof) -> Argument:
+    """The steps that retrace ``proof`` (a proof from ``clues``, :func:`~.proof.prove`).
 
     Examples
     --------
-    >>> Bound((3, 4), 1, 1, clue=0).decides, Bound((3, 4), 0, 0).decides
-    (False, True)
-    """
+    The 1s under the first two cells of a row hold their mine between them, so the third is
+    safe.
 
-    cells: tuple[Cell, ...]
-    """Unknown cells, ascending."""
-    lo: int
-    hi: int
-    clue: Cell | None = None
-    """The clue this bound is (its cells the clue's unknown neighbours), if it is one."""
-
-    @property
-    def possible(self) -> bool:
-        """Whether some number of mines meets it."""
-        return max(self.lo, 0) <= min(self.hi, len(self.cells))
-
-    @property
-    def decides(self) -> bool:
-        """Whether it leaves every cell one way: no mine, or as many as cells."""
-        n = len(self.cells)
-        return self.possible and n > 0 and (self.hi <= 0 or self.lo >= n)
-
-    def clipped(self) -> Bound:
-        """The same, ``lo`` and ``hi`` within ``0..cells``."""
-        return Bound(self.cells, max(self.lo, 0), min(self.hi, len(self.cells)), self.clue)
-
-
-@dataclass(frozen=True)
-class Total:
-    """What the mine total says, beside the clues at hand."""
-
-    left: int
-    """The mines left (the total less the known mines)."""
-    least: int
-    """The mines the other clues need at least, between them."""
-    most: int
-    """The mines the other clues hold at most, between them."""
-    away: int
-    """The unknown cells no clue touches (of those at hand and the others)."""
-    others: int
-    """How many groups of other clues the lines above name (none: the rest of the border, when
-    ``named`` is false)."""
-    named: bool = True
-    """Whether the argument names its clues (else it speaks of the border as a whole)."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One line of an argument."""
-
-    kind: str
-    """``read``, ``count``, ``difference``, ``given`` or ``suppose`` (the glossary's); the
-    explanation adds ``together`` (clues' bound on their cells, between them), ``total`` (the
-    cells no clue touches, by the total) and ``placements`` (the placements counted)."""
-    bound: Bound
-    """What the step reads, less the cells known before it (``suppose``: the cell, as the
-    bound it is supposed to meet)."""
-    narrowed: bool = False
-    """Whether cells of :attr:`bound` were known before the step (it is read "now")."""
-    given: Bound | None = None
-    """``difference``: the bound within (or around) :attr:`bound`."""
-    result: Bound | None = None
-    """``read``: the bound on some of its cells; ``difference``: the bound on the cells between,
-    when it decides nothing (it may not hold: then the supposition is refuted); ``given``: the
-    bound given."""
-    found: dict[Cell, bool] = field(default_factory=dict)
-    """The cells this step decides: cell -> whether a mine."""
-    clues: tuple[Cell, ...] = ()
-    """``together``, ``placements``: the clues it names."""
-    total: Total | None = None
-    """``given``, ``total``, ``placements``: what the mine total says."""
-    placements: int = 0
-    """``placements``: how many placements were counted."""
-
-
-@dataclass
-class _Item:
-    """A bound a search holds: a clue's, a given one or one a step found."""
-
-    cells: frozenset[Cell]
-    lo: int
-    hi: int
-    clue: Cell | None
-    source: int | None
-    """The step that found it (``None`` for a clue)."""
-
-
-def argue(
-    clues: Sequence[ClueConstraint],
-    cell: Cell,
-    mine: bool,
-    technique: Technique,
-    *,
-    given: Bound | None = None,
-    suppose: bool = False,
-) -> tuple[Step, ...] | None:
-    """Steps from ``clues`` (and the ``given`` bound) that decide ``cell`` as ``mine`` says,
-    using what ``technique``'s rules allow; with ``suppose``, steps from the cell supposed the
-    other way to a bound that cannot hold. ``None`` when the search finds none.
-
-    Only the steps the end needs are kept, in order.
-
-    Examples
-    --------
-    Two clues of a row under three unknown cells: the 1s over the first two hold their mine
-    between them, so the third is safe.
-
-    >>> steps = argue([ClueConstraint(3, (0, 1), 1), ClueConstraint(4, (0, 1, 2), 1)],
-    ...               2, False, Technique.SUBSET)
-    >>> [(s.kind, s.bound.clue, s.found) for s in steps]
+    >>> from mineshafted.solver.clues import clues_of
+    >>> from mineshafted.solver.proof import prove
+    >>> clues = clues_of([[None, None, None], [1, 1, 1]], mines=1)
+    >>> steps = argument(clues, prove(clues, 2)).steps
+    >>> [(step.kind, step.bound.clue, step.found) for step in steps]
     [('read', 3, {}), ('difference', 4, {2: False})]
 
     Notes
     -----
-    Greedy, round by round: a count if one decides a cell; else a difference (of a clue or
-    bound within another, or, beyond ``subset``, of what a clue says of the cells it shares
-    with another) that decides one, those deciding ``cell`` first; else every new bound such
-    differences find. Each round is ``O(bounds ** 2 * cells)``, at most :data:`ROUNDS` rounds
-    over at most :data:`ITEMS` bounds. Then the steps the last one rests on.
+    A chain search (:func:`~.chain.argue`) over the proof's clues, twice at most (directly,
+    then from the cell supposed the other way); for ``total``, the groups' mines counted
+    (:func:`~.count.counted`); when no chain is found, the placements counted.
     """
-    search = _Search(clues, cell, mine, technique, given, suppose)
-    end = search.run()
-    return None if end is None else search.kept(end)
+    steps, named_clues = _argument(clues, proof)
+    border = proof.technique is Technique.TOTAL and len(proof.clues) > NAMED
+    return Argument(steps, frozenset(named_clues), border)
 
 
-class _Search:
-    """One search for an argument: the bounds held, the cells decided, the steps taken."""
+def _argument(clues: Clues, proof: Proof) -> tuple[tuple[Step, ...], set[Cell]]:
+    """The argument for ``proof``'s cell, and the clues it names: the chain of steps
+    (:func:`~.chain.argue`) if one is found that names the proof's clues, directly or from
+    the cell supposed the other way; else the placements counted."""
+    if proof.technique is Technique.TOTAL:
+        return _total(clues, proof)
+    cells = {clue.cell for clue in proof.clues}
+    for suppose in (False, True):
+        if suppose and proof.technique <= Technique.SUBSET:
+            break
+        steps = argue(proof.clues, proof.cell, proof.mine, proof.technique, suppose=suppose)
+        if steps is not None and named(steps) == cells:
+            return steps, cells
+    return (_placements(proof.clues, proof.cell, proof.mine, None),), cells
 
-    def __init__(
-        self,
-        clues: Sequence[ClueConstraint],
-        cell: Cell,
-        mine: bool,
-        technique: Technique,
-        given: Bound | None,
-        suppose: bool,
-    ) -> None:
-        self.cell, self.mine = cell, mine
-        self.differences = technique > Technique.COUNT
-        self.any_bounds = technique > Technique.SUBSET
-        self.items = [_Item(frozenset(c.cells), c.mines, c.mines, c.cell, None) for c in clues]
-        self.facts: dict[Cell, tuple[bool, int]] = {}
-        self.steps: list[Step] = []
-        self.deps: list[set[int]] = []
-        self.seen: dict[frozenset[Cell], tuple[int, int]] = {
-            item.cells: (item.lo, item.hi) for item in self.items
-        }
-        if given is not None:
-            index = self._add(Step("given", given, result=given), set())
-            self.items.append(_Item(frozenset(given.cells), given.lo, given.hi, None, index))
-        self.supposed = suppose
-        if suppose:
-            other = int(not mine)
-            index = self._add(Step("suppose", Bound((cell,), other, other)), set())
-            self.facts[cell] = (not mine, index)
 
-    def run(self) -> int | None:
-        """The index of the step that ends the argument, or ``None``."""
-        rounds = 0
-        while rounds < ROUNDS:
-            readings = [self._read(item) for item in self.items]
-            ended = self.supposed and next(
-                (i for i, (bound, _, _) in enumerate(readings) if not bound.possible), None
-            )
-            if ended is not None and ended is not False:
-                return self._add(self._count(ended, readings[ended]), readings[ended][2])
-            counted = next((i for i, (bound, _, _) in enumerate(readings) if bound.decides), None)
-            if counted is not None:
-                found = self._decided(readings[counted][0])
-                step = replace(self._count(counted, readings[counted]), found=found)
-                end = self._learn(found, self._add(step, readings[counted][2]))
-                if end is not None:
-                    return end
+def _total(clues: Clues, proof: Proof) -> tuple[tuple[Step, ...], set[Cell]]:
+    """The argument of a cell the mine total decides: the groups of the proof's clues and the
+    cells away from them, counted against the mines left; the border as a whole when the
+    proof has more than :data:`NAMED` clues."""
+    assert clues.mines_left is not None
+    left, cell, mine = clues.mines_left, proof.cell, proof.mine
+    everyone = len(proof.clues) <= NAMED
+    groups = _linked(proof.clues)
+    seen = {c for clue in proof.clues for c in clue.cells}
+    away = [c for c in clues.unknown if c not in seen]
+    ranges = [_range(group) for group in groups]
+    mine_group = next((g for g in groups if any(cell in clue.cells for clue in g)), None)
+    if mine_group is None:
+        least = sum(lo for lo, _ in ranges)
+        most = sum(hi for _, hi in ranges)
+        total = Total(left, least, most, len(away), len(groups), everyone)
+        border = {c for clue in clues.constraints for c in clue.cells}
+        fits = least == left if not mine else most + len(away) == left
+        if fits and (everyone or cell not in border):
+            lines = [_group(g, r, mine) for g, r in zip(groups, ranges, strict=True)]
+            lines = lines if everyone else []
+            found = {c: mine for c in away}
+            end = Step("total", Bound(tuple(away), int(mine), int(mine)), found=found, total=total)
+            return (*lines, end), {c.cell for c in proof.clues} if everyone else set()
+        return _counted(clues, proof, everyone)
+    others = [(g, r) for g, r in zip(groups, ranges, strict=True) if g is not mine_group]
+    least = sum(lo for _, (lo, _) in others)
+    most = sum(hi for _, (_, hi) in others)
+    cells = tuple(sorted({c for clue in mine_group for c in clue.cells}))
+    total = Total(left, least, most, len(away), len(others), everyone)
+    hi = left - least
+    lo = left - most - len(away)
+    tries: list[tuple[Bound, bool | None]] = []
+    if hi < len(cells):
+        tries.append((Bound(cells, 0, hi), False))
+    if lo > 0:
+        tries.append((Bound(cells, lo, len(cells)), True))
+    if len(tries) == 2:
+        tries.append((Bound(cells, lo, hi), None))
+    ours = {clue.cell for clue in mine_group}
+    for given, most_side in tries:
+        for suppose in (False, True):
+            steps = argue(mine_group, cell, mine, Technique.TOTAL, given=given, suppose=suppose)
+            if steps is None or named(steps) != ours:
                 continue
-            if not self.differences:
-                return None
-            moves = self._differences(readings)
-            if not moves:
-                return None
-            deciding = [m for m in moves if m.decides or not m.result.possible]
-            if deciding:
-                best = min(deciding, key=lambda m: (self.cell not in m.rest, m.overlap))
-                index = self._take(best)
-                if not best.result.possible:
-                    return index
-                end = self._learn(self._decided(best.result), index)
-                if end is not None:
-                    return end
-                continue
-            rounds += 1
-            for move in moves[: max(0, ITEMS - len(self.items))]:
-                index = self._take(move)
-                result = move.result
-                held = result.clipped()
-                self.items.append(_Item(frozenset(held.cells), held.lo, held.hi, None, index))
-                self.seen[frozenset(result.cells)] = (result.lo, result.hi)
-            if len(self.items) >= ITEMS:
-                return None
-        return None
-
-    def kept(self, end: int) -> tuple[Step, ...]:
-        """The steps ``end`` rests on, itself included, in order."""
-        needed = {end}
-        todo = [end]
-        while todo:
-            for dep in self.deps[todo.pop()]:
-                if dep not in needed:
-                    needed.add(dep)
-                    todo.append(dep)
-        return tuple(self.steps[i] for i in sorted(needed))
-
-    # -- the moves ----------------------------------------------------------------------------
-
-    def _differences(self, readings: list[tuple[Bound, bool, set[int]]]) -> list[_Move]:
-        """Every difference the rules allow that decides a cell or finds a new bound."""
-        moves = []
-        for i, (inner, inner_narrowed, inner_deps) in enumerate(readings):
-            a = set(inner.cells)
-            if not a or not inner.possible:
-                continue
-            for j, (outer, narrowed, deps) in enumerate(readings):
-                b = set(outer.cells)
-                if i == j or not b or not outer.possible or not a & b:
-                    continue
-                inner_c, outer_c = inner.clipped(), outer.clipped()
-                if a < b:
-                    exact = inner_c.lo == inner_c.hi and outer_c.lo == outer_c.hi
-                    if not (exact or self.any_bounds):
-                        continue
-                    part, overlap = inner_c, False
-                elif a <= b or b <= a or not self.any_bounds or inner.clue is None:
-                    continue
-                else:
-                    part, overlap = _part(inner_c, a & b), True
-                    if not _tighter(part, _part(outer_c, a & b)):
-                        continue
-                rest = tuple(sorted(b - set(part.cells)))
-                result = Bound(rest, outer_c.lo - part.hi, outer_c.hi - part.lo)
-                move = _Move(
-                    i,
-                    j,
-                    inner,
-                    inner_narrowed,
-                    part,
-                    outer,
-                    narrowed,
-                    result,
-                    overlap,
-                    inner_deps | deps,
-                )
-                if move.decides or not result.possible or self._new(result):
-                    moves.append(move)
-        return moves
-
-    def _count(self, index: int, reading: tuple[Bound, bool, set[int]]) -> Step:
-        """A ``count`` step of item ``index``, read as ``reading``: a bound a step found says
-        what it was (as ``given``)."""
-        item = self.items[index]
-        bound, narrowed, _ = reading
-        if item.clue is not None:
-            return Step("count", bound, narrowed)
-        was = Bound(tuple(sorted(item.cells)), item.lo, item.hi).clipped()
-        return Step("count", bound, narrowed, given=was)
-
-    def _take(self, move: _Move) -> int:
-        """Add the steps of ``move``: a clue's ``read`` (unless it is a bound a step found) and
-        the ``difference``; the index of the last."""
-        deps = set(move.deps)
-        item = self.items[move.inner]
-        part = move.part
-        if move.decides:  # only the side of the part that decides
-            n = len(part.cells)
-            safe = move.result.hi <= 0
-            part = Bound(part.cells, part.lo, n) if safe else Bound(part.cells, 0, part.hi)
-        if item.clue is not None:
-            read = Step("read", move.inner_bound, move.inner_narrowed, result=part)
-            deps.add(self._add(read, self._read(item)[2]))
-        found = self._decided(move.result) if move.decides else {}
-        step = Step(
-            "difference",
-            move.outer_bound,
-            move.outer_narrowed,
-            given=part,
-            result=None if found else move.result,
-            found=found,
-        )
-        return self._add(step, deps)
-
-    def _learn(self, found: dict[Cell, bool], index: int) -> int | None:
-        """Record the cells a step decided; the step's index if it decided the cell."""
-        for cell, mine in found.items():
-            self.facts[cell] = (mine, index)
-        return index if self.cell in found and not self.supposed else None
-
-    # -- helpers ------------------------------------------------------------------------------
-
-    def _add(self, step: Step, deps: set[int]) -> int:
-        """Add ``step`` (or find it already taken) resting on the steps ``deps``."""
-        if step in self.steps:
-            return self.steps.index(step)
-        self.steps.append(step)
-        self.deps.append(deps)
-        return len(self.steps) - 1
-
-    def _read(self, item: _Item) -> tuple[Bound, bool, set[int]]:
-        """``item`` less the cells known: the bound, whether any was known, and the steps
-        that knew them (and found it)."""
-        known = [c for c in item.cells if c in self.facts]
-        mines = sum(self.facts[c][0] for c in known)
-        cells = tuple(sorted(c for c in item.cells if c not in self.facts))
-        deps = {self.facts[c][1] for c in known}
-        if item.source is not None:
-            deps.add(item.source)
-        return Bound(cells, item.lo - mines, item.hi - mines, item.clue), bool(known), deps
-
-    def _decided(self, bound: Bound) -> dict[Cell, bool]:
-        """The cells a deciding ``bound`` decides that are not yet known."""
-        mine = bound.lo >= len(bound.cells)
-        return {c: mine for c in bound.cells if c not in self.facts}
-
-    def _new(self, bound: Bound) -> bool:
-        """Whether ``bound`` says more than nothing and than what is held on its cells."""
-        n = len(bound.cells)
-        if not n or (bound.lo <= 0 and bound.hi >= n):
-            return False
-        lo, hi = max(bound.lo, 0), min(bound.hi, n)
-        held = self.seen.get(frozenset(bound.cells))
-        return held is None or lo > held[0] or hi < held[1]
+            steps = tuple(replace(s, total=total) if s.kind == "given" else s for s in steps)
+            if not everyone:
+                return steps, ours
+            lines = [_group(g, r, most_side) for g, r in others]
+            return (*lines, *steps), {c.cell for c in proof.clues}
+    return _counted(clues, proof, everyone)
 
 
-@dataclass(frozen=True)
-class _Move:
-    """A difference a search may take: the bound ``part`` (what ``inner`` says of the cells it
-    shares with ``outer``) taken from ``outer``."""
-
-    inner: int
-    outer: int
-    inner_bound: Bound
-    inner_narrowed: bool
-    part: Bound
-    outer_bound: Bound
-    outer_narrowed: bool
-    result: Bound
-    overlap: bool
-    deps: set[int]
-
-    @property
-    def rest(self) -> tuple[Cell, ...]:
-        return self.result.cells
-
-    @property
-    def decides(self) -> bool:
-        return self.result.decides
+def _group(group: list[ClueConstraint], bounds: tuple[int, int], most: bool | None) -> Step:
+    """A line for one group of clues: a clue's own, or what they need between them (at least,
+    or with ``most`` at most, or with ``None`` both)."""
+    if len(group) == 1:
+        clue = group[0]
+        bound = Bound(clue.cells, clue.mines, clue.mines, clue.cell)
+        return Step("read", bound, result=bound)
+    cells = tuple(sorted({c for clue in group for c in clue.cells}))
+    lo, hi = bounds
+    bound = Bound(cells, 0 if most else lo, len(cells) if most is False else hi)
+    return Step("together", bound, clues=tuple(clue.cell for clue in group))
 
 
-def _part(bound: Bound, cells: set[Cell]) -> Bound:
-    """What ``bound`` says of some of its ``cells``: at least what the others cannot hold, at
-    most its own most."""
-    others = len(bound.cells) - len(cells)
-    return Bound(tuple(sorted(cells)), max(0, bound.lo - others), min(len(cells), bound.hi))
+def _counted(clues: Clues, proof: Proof, everyone: bool) -> tuple[tuple[Step, ...], set[Cell]]:
+    """The placements counted, for a total argument with no shorter chain."""
+    chosen = proof.clues if everyone else clues.constraints
+    step = _placements(chosen, proof.cell, proof.mine, clues)
+    if not everyone:
+        step = replace(step, clues=())
+    return (step,), {c.cell for c in chosen} if everyone else set()
 
 
-def _tighter(a: Bound, b: Bound) -> bool:
-    """Whether ``a`` says more than ``b`` of the same cells."""
-    return a.lo > b.lo or a.hi < b.hi
+def _placements(
+    chosen: Sequence[ClueConstraint], cell: Cell, mine: bool, clues: Clues | None
+) -> Step:
+    """A step counting the placements that meet the ``chosen`` clues (and, given ``clues``, the
+    mines left on their unknown cells), every one with ``cell`` as ``mine`` says."""
+    found: dict[Cell, bool] = {}
+    if clues is None:
+        count = 1
+        for group in components(c.constraint for c in chosen):
+            count *= sum(counted(tuple(group)).placements)
+        total = None
+        if count == 1:  # the one placement: every cell decided, as complete decides it
+            found = rung(Technique.COMPLETE).deduce(Clues(tuple(chosen), ()))
+    else:
+        assert clues.mines_left is not None
+        position = position_from([], [c.constraint for c in chosen], clues.unknown, 0)
+        count = tally(position, clues.mines_left).placements
+        total = Total(clues.mines_left, 0, 0, len(position.unconstrained), 0)
+    bound = Bound((cell,), int(mine), int(mine))
+    cells = tuple(c.cell for c in chosen)
+    return Step("placements", bound, clues=cells, total=total, placements=count, found=found)
 
 
-def named(steps: Sequence[Step]) -> set[Cell]:
-    """The clues ``steps`` name."""
-    return {s.bound.clue for s in steps if s.bound.clue is not None} | {
-        clue for s in steps for clue in s.clues
-    }
+def _linked(constraints: Sequence[ClueConstraint]) -> list[list[ClueConstraint]]:
+    """The clues in components, linked by shared cells directly or not: each in the order
+    given, the components in the order of their first clue (:func:`~.position.components`,
+    given each clue's cells and, where it keeps a constraint's mines, the clue's index)."""
+    pairs = [(clue.cells, index) for index, clue in enumerate(constraints)]
+    return [[constraints[index] for _, index in group] for group in components(pairs)]
+
+
+def _range(group: Sequence[ClueConstraint]) -> tuple[int, int]:
+    """The fewest and the most mines a group of linked clues can hold on its cells."""
+    placements = counted(tuple(clue.constraint for clue in group)).placements
+    held = [k for k, n in enumerate(placements) if n]
+    return held[0], held[-1]

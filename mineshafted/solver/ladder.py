@@ -1,64 +1,113 @@
-"""The ladder of techniques: each rung in two forms behind one call, and the one question
-"which rung decides this?" that rating, certifying and explaining all ask.
+"""The ladder of techniques: each rung in three forms, and the sweep's own question, a
+board's rating.
 
-A rung (:class:`Rung`) is one technique with one call, :meth:`Rung.deduce`, from what the
-clues say (:class:`~.clues.Clues`) to the cells it decides, each run to its own fixed point:
+A rung (:class:`Rung`) is one technique in three forms:
 
 - its **plain** form (:mod:`.plain`): a few lines over plain sets, to read beside the
   assignment; the specification;
-- its **fast** form (here): the package's own code, bitmasks and incremental queues (the
-  clue-domain CSP of :mod:`.csp`, the component search of :mod:`.search`, the subset closure of
-  :mod:`.subset`, the counts of :mod:`.count` and :mod:`.total`), tested against the plain form.
+- its **fast** form: one call, :meth:`Rung.deduce`, from what the clues say
+  (:class:`~.clues.Clues`) to the cells it decides, run to its own fixed point, by the
+  package's own machinery (the count's work list, the subset closure of :mod:`.subset`, the
+  clue-domain CSP of :mod:`.csp`, the component search of :mod:`.search`, the counts of
+  :mod:`.count` and :mod:`.total`), tested against the plain form;
+- its **step** (:attr:`Rung.step`): the same machinery driven incrementally, one round of a
+  sweep (:class:`~.sweep.Sweep`) at a time, over what the sweep keeps between rounds
+  (:class:`Sweeper`): the CSP holds its domains and its queue, the search knows which
+  components changed, and each step stops at its first conclusions for the sweep to explore
+  what they open. The count's step is the explore loop itself (:class:`~.explore.Explorer`),
+  which counts as it moves.
 
-A sweep (:class:`~.sweep.Sweep`) climbs the same rungs over a board, incrementally: explore,
-then the first rung that decides something, repeat. What the rungs answer:
-
-- a board's **rating** (:func:`rating`): the strongest rung a sweep up the whole ladder
-  needed, which is the first rung whose own sweep solves the board;
-- a cell's **rung** on a position (:func:`first_rung`): the first rung that decides it;
-- a cell's **proof** (:func:`prove`): that rung, and a minimal set of clues enough for it.
-
-Why the strongest rung used is the first that solves: each rung's deductions are sound and
-monotone (knowing more never makes it deduce less), so its loop ends at one fixed point
-whatever the order of its steps; and the sweep uses a rung only when every weaker one has
-reached its own fixed point without deciding everything.
+A sweep climbs the rungs over a board: the count's step (explore), then the step of the first
+rung above it that decides something, repeat. Its **rating** (:func:`rating`) is the strongest
+rung it needed, which is the first rung whose own sweep solves the board: each rung's
+deductions are sound and monotone (knowing more never makes it deduce less), so its loop ends
+at one fixed point whatever the order of its steps; and the sweep uses a rung only when every
+weaker one has reached its own fixed point without deciding everything. Which rung decides a
+cell of a position, and with which clues, is :mod:`.proof`'s question.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+import logging
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..board import Cell
 from ..errors import ContradictionError
 from . import plain
-from .clues import ClueConstraint, Clues, position_from
-from .count import counted
+from .clues import Clues, position_from
+from .count import CountTooLargeError, counted
 from .csp import ClueCSP
-from .search import backbone
+from .explore import Explorer
+from .knowledge import CellState, Knowledge
+from .manager import Manager
+from .position import Constraint, Position
+from .search import ComponentSearch, backbone
 from .subset import subset_facts
-from .technique import Technique
-from .total import combine
+from .technique import Stage, Technique
+from .total import combine, decided_by_total
 
-__all__ = ["RUNGS", "Facts", "Proof", "Rung", "first_rung", "prove", "rating", "rung"]
+__all__ = ["RUNGS", "Facts", "Rung", "Sweeper", "rating", "rung"]
+
+log = logging.getLogger("mineshafted.solver.sweep")
+"""The sweep's logger: the steps below are the rounds of a sweep, and log as the sweep's."""
 
 Facts = dict[Cell, bool]
 """cell -> whether it holds a mine, for the cells a rung decides."""
 
 Deduction = Callable[[Clues], Facts]
-"""One form of a rung: from what the clues say, the cells decided."""
+"""The plain or the fast form of a rung: from what the clues say, the cells decided."""
+
+
+class Sweeper(Protocol):
+    """What a sweep keeps from round to round, which the rungs' steps read and grow
+    (:class:`~.sweep.Sweep` is one)."""
+
+    bm: Manager
+    """The board, behind the assignment's interface."""
+    knowledge: Knowledge
+    """The facts: cell states, clues, rings."""
+    explorer: Explorer
+    """The explore loop over :attr:`knowledge` (the count's step)."""
+    csp: ClueCSP
+    """The clue-domain CSP: AC-3's variables, domains and queue, kept between rounds."""
+    variables: bool
+    """Whether explored clues become CSP variables (for ``ac3`` and ``complete``)."""
+    search: ComponentSearch
+    """The component-search engine (``complete``)."""
+    searches: int
+    """How many components were searched."""
+    mines: int | None
+    """The mine total, when known (``total``)."""
+
+    def constraints(self) -> list[Constraint]:
+        """The constraint of every explored clue beside an unknown cell."""
+        ...  # pragma: no cover - protocol
+
+    def position(self) -> Position:
+        """The position as known: constraints by component, and more."""
+        ...  # pragma: no cover - protocol
+
+    def prove(self, cell: Cell, *, mine: bool, stage: Stage) -> bool:
+        """Record that ``stage`` decided ``cell``; whether it was news."""
+        ...  # pragma: no cover - protocol
+
+
+Step = Callable[[Sweeper], bool]
+"""The incremental form of a rung: one round of it in a sweep; whether it decided a cell."""
 
 
 @dataclass(frozen=True)
 class Rung:
-    """One technique of the ladder, with its plain and its fast form behind one call.
+    """One technique of the ladder, in its three forms: plain, fast, and a sweep's step.
 
     Examples
     --------
     >>> from mineshafted.solver.clues import clues_of
     >>> clues = clues_of([[None, None, None], [1, 1, 1]])
     >>> rung(Technique.SUBSET).deduce(clues), rung(Technique.SUBSET).deduce(clues, plain=True)
-    ({0: False, 1: True, 2: False}, {0: False, 2: False, 1: True})
+    ({0: False, 1: True, 2: False}, {0: False, 1: True, 2: False})
     >>> rung(Technique.COUNT).deduce(clues)
     {}
     """
@@ -67,7 +116,9 @@ class Rung:
     plain: Deduction
     """The plain form (:mod:`.plain`): the specification."""
     fast: Deduction
-    """The fast form: the package's own code."""
+    """The fast form: the package's own code, on a position."""
+    step: Step
+    """The incremental form: the fast form's machinery, one round of a sweep at a time."""
 
     def deduce(self, clues: Clues, *, plain: bool = False) -> Facts:
         """The cells this rung decides from ``clues``, run to its fixed point (the fast form,
@@ -157,12 +208,96 @@ def _csp(clues: Clues) -> ClueCSP:
     return csp
 
 
+# -- the steps: each fast form driven incrementally, over what a sweep keeps ------------------
+
+
+def _explore(sweep: Sweeper) -> bool:
+    """``count``'s step, the explore loop: move onto every cell proven safe and let each
+    clue's count decide what it can on its own (:meth:`~.explore.Explorer.explore`); the clues
+    it leaves open become CSP variables. Whether it moved.
+
+    A clue whose count alone decides its unknown neighbours (a zero, say) decides them. The
+    others become CSP variables only when no safe cell and no such clue is left: by then most
+    have been decided by their neighbours and need no variable.
+    """
+    knowledge, explorer = sweep.knowledge, sweep.explorer
+    before = knowledge.explored
+    fresh = explorer.explore(sweep.bm.move, sweep.bm.get_adjacent)
+    if sweep.variables:
+        csp = sweep.csp
+        for cell in fresh:
+            unknown, mines = explorer.constraint(cell)
+            csp.add(cell, unknown, mines)
+    explored = knowledge.explored - before
+    log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, len(fresh))
+    return explored > 0
+
+
+def _derive_subsets(sweep: Sweeper) -> bool:
+    """``subset``'s step: what the subset closure of the frontier's constraints decides, up to
+    its first facts (:func:`~.subset.subset_facts`); whether it decided a cell."""
+    if CellState.UNKNOWN not in sweep.knowledge.state:
+        return False
+    progress = False
+    for cell, mine in subset_facts(sweep.constraints()):
+        progress |= sweep.prove(cell, mine=mine, stage=Stage.SUBSET)
+    log.debug("subset: decided cells: %s", progress)
+    return progress
+
+
+def _propagate(sweep: Sweeper) -> bool:
+    """``ac3``'s step: tell the CSP the cells decided since the last round, then AC-3 from the
+    queue it left until it draws a fact; whether it drew one (else it reached its fixed
+    point)."""
+    csp = sweep.csp
+    csp.learn(sweep.explorer.take_facts())
+    facts = csp.propagate(until_facts=True)
+    for cell, mine in facts:
+        sweep.prove(cell, mine=mine, stage=Stage.AC3)
+    log.debug("propagate: AC-3 decided %d cell(s)", len(facts))
+    return bool(facts)
+
+
+def _search_components(sweep: Sweeper) -> bool:
+    """``complete``'s step: search each component of the CSP changed since the last search
+    for its backbone (the sweep's engine, :func:`~.search.backbone` by default); whether it
+    decided a cell."""
+    csp = sweep.csp
+    searched = list(csp.components(csp.take_touched()))
+    progress = False
+    for component in searched:
+        sweep.searches += 1
+        for cell, mine in sweep.search(component, csp.graph).items():
+            progress |= sweep.prove(cell, mine=mine, stage=Stage.COMPLETE)
+    log.debug("search: %d component(s) searched, news: %s", len(searched), progress)
+    return progress
+
+
+def _count_total(sweep: Sweeper) -> bool:
+    """``total``'s step, with the mine total: the cells safe, or mined, in every placement of
+    the remaining mines (:func:`~.total.decided_by_total`); whether it decided a cell."""
+    if sweep.mines is None:  # pragma: no cover - never climbed without the total
+        return False
+    if CellState.UNKNOWN not in sweep.knowledge.state:
+        return False
+    try:
+        facts = decided_by_total(sweep.position(), sweep.mines)
+    except CountTooLargeError as error:  # too wide to count: the total decides nothing
+        log.warning("total: not counted, %s", error)
+        return False
+    progress = False
+    for cell, mine in facts:
+        progress |= sweep.prove(cell, mine=mine, stage=Stage.TOTAL)
+    log.debug("total: the mine count decided %d cell(s)", len(facts))
+    return progress
+
+
 RUNGS: tuple[Rung, ...] = (
-    Rung(Technique.COUNT, plain.count, _count),
-    Rung(Technique.SUBSET, plain.subset, _subset),
-    Rung(Technique.AC3, plain.ac3, _ac3),
-    Rung(Technique.COMPLETE, plain.complete, _complete),
-    Rung(Technique.TOTAL, plain.total, _total),
+    Rung(Technique.COUNT, plain.count, _count, _explore),
+    Rung(Technique.SUBSET, plain.subset, _subset, _derive_subsets),
+    Rung(Technique.AC3, plain.ac3, _ac3, _propagate),
+    Rung(Technique.COMPLETE, plain.complete, _complete, _search_components),
+    Rung(Technique.TOTAL, plain.total, _total, _count_total),
 )
 """The ladder, weakest first: one rung for each technique that can solve a board."""
 
@@ -180,7 +315,7 @@ def rung(technique: Technique) -> Rung:
     return RUNGS[technique.rank]
 
 
-# -- the questions ----------------------------------------------------------------------------
+# -- the sweep's question ---------------------------------------------------------------------
 
 
 def rating(used: Iterable[Technique], climbed: Collection[Technique]) -> Technique | None:
@@ -204,133 +339,3 @@ def rating(used: Iterable[Technique], climbed: Collection[Technique]) -> Techniq
     if below is not Technique.COUNT and below not in climbed:
         return None
     return strongest
-
-
-def first_rung(clues: Clues, cell: Cell, *, plain: bool = False) -> Technique:
-    """The first rung, weakest first, that decides ``cell`` from ``clues`` (``guess`` when none
-    does; ``total`` is tried only when the mines left are known).
-
-    Every rung below ``total`` decides a cell from the clues linked to it alone, so those are
-    asked about the cell's component only.
-
-    Examples
-    --------
-    >>> from mineshafted.solver.clues import clues_of
-    >>> grid = [[None, None, None, None], [None, 3, 2, 1], [2, -1, None, None], [None, 3, None, 2]]
-    >>> clues = clues_of(grid, mines=4)
-    >>> [(cell, first_rung(clues, cell).value) for cell in (1, 2, 0)]
-    [(1, 'subset'), (2, 'ac3'), (0, 'complete')]
-    >>> first_rung(clues_of([[0, 1, -1, None]], mines=2), 3).value
-    'total'
-    >>> first_rung(clues_of([[1, None], [None, None]], mines=1), 3).value
-    'guess'
-    """
-    return _first(clues, cell, plain=plain)[0]
-
-
-def _first(clues: Clues, cell: Cell, *, plain: bool = False) -> tuple[Technique, bool]:
-    """:func:`first_rung`, and whether the cell holds a mine (``False`` for ``guess``)."""
-    near = clues.only(component(clues.constraints, cell))
-    for each in RUNGS:
-        if each.technique is Technique.TOTAL and clues.mines_left is None:
-            break
-        facts = each.deduce(clues if each.technique is Technique.TOTAL else near, plain=plain)
-        if cell in facts:
-            return each.technique, facts[cell]
-    return Technique.GUESS, False
-
-
-@dataclass(frozen=True)
-class Proof:
-    """Why the clues decide a cell: the first rung that does, and clues enough for it."""
-
-    cell: Cell
-    mine: bool
-    """Whether the cell holds a mine (else it is safe)."""
-    technique: Technique
-    """The first rung that decides the cell from all the clues."""
-    clues: tuple[ClueConstraint, ...]
-    """Clues that are enough for that rung to decide the cell, nearest first; minimal: without
-    any one of them it does not (``total`` also counts the unknown cells and the mines left)."""
-
-
-def prove(clues: Clues, cell: Cell) -> Proof:
-    """The first rung that decides ``cell`` and a minimal set of clues enough for it.
-
-    How the clues are found: a single clue that sees the cell, if one is enough; otherwise the
-    clues linked to the cell taken in rings of distance (those that see it, then those sharing
-    a cell with one of them, ...) until they are enough, then each dropped in turn, farthest
-    first, when the rest are still enough (deletion: a rung only decides more with more clues,
-    so the result is minimal). For ``total`` the deletion starts from every clue.
-
-    Raises
-    ------
-    ValueError
-        No rung decides ``cell``.
-
-    Examples
-    --------
-    >>> from mineshafted.solver.clues import clues_of
-    >>> proof = prove(clues_of([[None, None, None], [1, 1, 1]], mines=1), 2)
-    >>> proof.mine, proof.technique.value, [clue.cell for clue in proof.clues]
-    (False, 'subset', [4, 3])
-
-    Notes
-    -----
-    One climb of the ladder over the cell's component (and the whole position for
-    ``total``); then one deduction by that rung per ring and per clue dropped.
-    """
-    technique, mine = _first(clues, cell)
-    if technique is Technique.GUESS:
-        raise ValueError(f"no rung decides cell {cell}")
-    deduce = rung(technique).deduce
-
-    def enough(chosen: Sequence[ClueConstraint]) -> bool:
-        return deduce(clues.only(chosen)).get(cell) is mine
-
-    rings = _rings(clues.constraints, cell)
-    for clue in rings[0] if rings else ():
-        if enough([clue]):
-            return Proof(cell, mine, technique, (clue,))
-    chosen: list[ClueConstraint] = []
-    if technique is Technique.TOTAL:
-        chosen = [clue for ring in rings for clue in ring]
-        near = {clue.cell for clue in chosen}
-        chosen += [clue for clue in clues.constraints if clue.cell not in near]
-    else:
-        for ring in rings:
-            chosen += ring
-            if enough(chosen):
-                break
-    for clue in reversed(list(chosen)):
-        trial = [c for c in chosen if c is not clue]
-        if enough(trial):
-            chosen = trial
-    return Proof(cell, mine, technique, tuple(chosen))
-
-
-def component(constraints: Sequence[ClueConstraint], cell: Cell) -> list[ClueConstraint]:
-    """The clues linked to ``cell`` through shared unknown cells, nearest first (none if no
-    clue sees it)."""
-    return [clue for ring in _rings(constraints, cell) for clue in ring]
-
-
-def _rings(constraints: Sequence[ClueConstraint], cell: Cell) -> list[list[ClueConstraint]]:
-    """The clues linked to ``cell``, by distance: those that see it, then those sharing an
-    unknown cell with one of them, and so on (breadth first, in the given order within a
-    ring)."""
-    holders: dict[Cell, list[int]] = {}
-    for index, clue in enumerate(constraints):
-        for unknown in clue.cells:
-            holders.setdefault(unknown, []).append(index)
-    seen_cells = {cell}
-    seen: set[int] = set()
-    ring = sorted(set(holders.get(cell, ())))
-    rings: list[list[ClueConstraint]] = []
-    while ring:
-        seen.update(ring)
-        rings.append([constraints[i] for i in ring])
-        reached = {u for i in ring for u in constraints[i].cells} - seen_cells
-        seen_cells |= reached
-        ring = sorted({i for u in reached for i in holders.get(u, ()) if i not in seen})
-    return rings

@@ -16,8 +16,8 @@ before it decide, and more.
 ``ac3``
     AC-3 over the clue variables: each clue's domain is every arrangement of its mines among
     its unknown cells; an arc joins two clues that share a cell; revising an arc removes the
-    values that no value of the other clue agrees with; a cell mined in every value of some
-    domain, or in none, is decided.
+    values that no value of the other clue agrees with, and puts the arcs into it back on the
+    queue; a cell mined in every value of some domain, or in none, is decided.
 ``complete``
     Every placement of mines that meets all the clues together; a cell with one value in all
     of them is decided.
@@ -27,7 +27,10 @@ before it decide, and more.
 These are the specification: the fast rungs behind the same call (:mod:`.ladder`) and the
 sweep (:mod:`.sweep`) are tested against them on every board the tests can make. They are
 exponential where the fast ones are not (``complete`` and ``total`` list placements), so they
-are for reading and for checking, on small boards.
+are for reading and for checking, on small boards. ``count``, ``subset`` and ``ac3`` tell an
+:class:`Observer` what they do as they go: a trace (:mod:`.trace`) is that, told. (One module
+past the package's usual 450 lines, on purpose: the whole specification, its observer and its
+sweep read on one page, which the docs' solver page shows.)
 
 Glossary
 --------
@@ -36,6 +39,12 @@ arrangement
     hold its mines (the fast rungs keep it as a bitmask).
 placement
     A choice of which unknown cells hold mines: here cell -> is a mine.
+constraint
+    ``(cells, mines)``: exactly ``mines`` mines among ``cells`` (a clue's, or one ``subset``
+    derived).
+pass
+    One look of ``count`` or ``subset`` at every constraint; the rung repeats it, what it
+    decided taken as known, until a pass decides nothing.
 """
 
 from __future__ import annotations
@@ -43,24 +52,25 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from ..board import MINE, Cell, PartialGrid
 from ..errors import ContradictionError
 from .clues import ClueConstraint, Clues, clue_constraint
+from .manager import Manager
 from .technique import Technique
 
-if TYPE_CHECKING:
-    from .sweep import Manager
-
 __all__ = [
+    "REQUEUE",
     "RUNGS",
     "Facts",
     "Observer",
+    "Requeue",
     "Swept",
     "ac3",
     "complete",
     "count",
+    "each_clue",
     "placements",
     "subset",
     "sweep",
@@ -76,43 +86,109 @@ Arrangement = frozenset[Cell]
 Arc = tuple[Cell, Cell]
 """``(x, y)``: the clue variables ``x`` and ``y`` share a cell; revising it narrows ``x``."""
 
+Constraint = tuple[frozenset[Cell], int]
+"""``(cells, mines)``: exactly ``mines`` mines among ``cells``."""
+
+Requeue = Literal["assignment", "textbook"]
+"""Which arcs a revision of ``(x, y)`` that narrowed ``x`` puts back on AC-3's queue:
+``assignment``, every arc into ``x`` (``(y, x)`` too), as the Mine Shafted assignment words it
+("all arcs containing the left-sided variable on the right side"); ``textbook``, every arc
+into ``x`` but ``(y, x)``, as AIMA's AC-3 does (``y`` was just checked against the larger
+domain of ``x``, so revising it again removes nothing). Either way the queue is a set: an arc
+already on it is not put on again. The fixed point is the same."""
+
+REQUEUE: Final[tuple[Requeue, ...]] = ("assignment", "textbook")
+"""Every requeue rule, the default first."""
+
+
+class Observer:
+    """What :func:`count`, :func:`subset` and :func:`ac3` report as they go. Every method does
+    nothing here: a trace overrides the ones it needs (the domains and arcs passed are ac3's
+    own: copy to keep)."""
+
+    def passing(self, clues: Clues) -> None:
+        """A pass of ``count`` or ``subset`` begins, over ``clues`` (what the passes before
+        it decided taken as known)."""
+
+    def counted(self, constraint: Constraint, clue: Cell | None) -> None:
+        """``count`` or ``subset``: ``constraint`` decides its cells on its own (no mine left
+        among them, or as many as cells); told only when it decides a cell that no constraint
+        before it in the same pass did. ``clue``: the clue it is, for ``count``."""
+
+    def derived(self, within: Constraint, of: Constraint, difference: Constraint) -> None:
+        """``subset``: the cells of ``within`` lie within those of ``of``, so ``difference``
+        holds; told once for each constraint new to the closure, with the first pair found."""
+
+    def passed(self, facts: Facts) -> None:
+        """A pass of ``count`` or ``subset`` ended, deciding ``facts`` (taken as known by the
+        next pass; the last pass decides nothing)."""
+
+    def started(self, domains: dict[Cell, set[Arrangement]], arcs: list[Arc]) -> None:
+        """``ac3``: the variables, their first domains and the arcs, in the order queued."""
+
+    def revised(self, arc: Arc, removed: set[Arrangement], requeued: list[Arc]) -> None:
+        """``ac3``: ``arc`` was revised: ``removed`` left the domain of ``arc[0]``,
+        ``requeued`` were put back on the queue (the arcs into ``arc[0]`` the requeue rule
+        names that were not on it already; none when nothing was removed)."""
+
+    def finished(self, domains: dict[Cell, set[Arrangement]], facts: Facts) -> None:
+        """``ac3``: the queue is empty: the domains at the fixed point and the cells they
+        decide."""
+
 
 # -- count and subset -------------------------------------------------------------------------
 
 
 # --8<-- [start:count]
-def count(clues: Clues) -> Facts:
+def count(clues: Clues, observer: Observer | None = None) -> Facts:
     """``count``: each clue on its own, to a fixed point.
 
     >>> from mineshafted.solver.clues import clues_of
     >>> count(clues_of([[None, 2, None], [1, 2, 1]]))
     {0: True, 2: True}
     """
-    return _repeated(_each_clue, clues)
+    observer = observer or Observer()
+    return _repeated(lambda known: each_clue(known, observer), clues, observer)
 
 
-def _each_clue(clues: Clues) -> Facts:
-    """What each clue decides on its own."""
-    return _counted((clue.cells, clue.mines) for clue in clues.constraints)
-
-
-def _counted(constraints: Iterable[tuple[Iterable[Cell], int]]) -> Facts:
-    """The cells some constraint decides alone: no mine left among them, or all mines."""
+def each_clue(clues: Clues, observer: Observer | None = None) -> Facts:
+    """One pass of ``count``: what each clue decides on its own."""
+    observer = observer or Observer()
     facts: Facts = {}
-    for cells, mines in constraints:
-        cells = list(cells)
-        if not 0 <= mines <= len(cells):
-            raise ContradictionError(f"{mines} mine(s) cannot lie among {len(cells)} cell(s)")
-        if mines in (0, len(cells)):
-            facts.update(dict.fromkeys(cells, mines > 0))
+    for clue in clues.constraints:
+        if _decide(facts, clue.cells, clue.mines, clue.cell):
+            observer.counted((frozenset(clue.cells), clue.mines), clue.cell)
     return facts
 
 
-def _repeated(rung: Callable[[Clues], Facts], clues: Clues) -> Facts:
+def _decide(facts: Facts, cells: Iterable[Cell], mines: int, clue: Cell | None) -> bool:
+    """Add to ``facts`` the cells a constraint decides alone (no mine left among them, or all
+    mines); whether one of them was new."""
+    cells = list(cells)
+    what = "a constraint" if clue is None else f"the clue at cell {clue}"
+    if not 0 <= mines <= len(cells):
+        raise ContradictionError(f"{what} cannot hold: {mines} mine(s) among {len(cells)} cell(s)")
+    if mines not in (0, len(cells)):
+        return False
+    new = False
+    for cell in cells:
+        new |= cell not in facts
+        if facts.setdefault(cell, mines > 0) != (mines > 0):
+            raise ContradictionError(
+                f"{what} and another disagree on cell {cell}: a mine for one, safe for the other",
+                cells=[] if clue is None else [clue],
+            )
+    return new
+
+
+def _repeated(rung: Callable[[Clues], Facts], clues: Clues, observer: Observer) -> Facts:
     """Apply ``rung``, take what it decides as known, and apply it again, until nothing new."""
     facts: Facts = {}
     while True:
-        news = rung(clues.reduced(facts))
+        known = clues.reduced(facts)
+        observer.passing(known)
+        news = rung(known)
+        observer.passed(news)
         if not news:
             return facts
         facts |= news
@@ -122,25 +198,45 @@ def _repeated(rung: Callable[[Clues], Facts], clues: Clues) -> Facts:
 
 
 # --8<-- [start:subset]
-def subset(clues: Clues) -> Facts:
+def subset(clues: Clues, observer: Observer | None = None) -> Facts:
     """``subset``: constraints and their differences, counted, to a fixed point.
 
     >>> from mineshafted.solver.clues import clues_of
     >>> subset(clues_of([[None, None, None], [1, 1, 1]]))  # {0, 1} within {0, 1, 2}: 2 safe...
-    {0: False, 2: False, 1: True}
+    {0: False, 1: True, 2: False}
     """
-    return _repeated(_subset_closure, clues)
+    observer = observer or Observer()
+    return _repeated(lambda known: _subset_closure(known, observer), clues, observer)
 
 
-def _subset_closure(clues: Clues) -> Facts:
+def _subset_closure(clues: Clues, observer: Observer) -> Facts:
     """Every constraint, and ``(B - A, mines_B - mines_A)`` for ``A`` within ``B``, derived ones
-    included, until nothing new is derived; then each counted."""
+    included, until nothing new is derived; then each counted (fewest cells first)."""
     known = {(frozenset(clue.cells), clue.mines) for clue in clues.constraints}
     while True:
-        derived = {(b - a, mb - ma) for a, ma in known for b, mb in known if a < b}
-        if derived <= known:
-            return _counted(known)
-        known |= derived
+        ordered = sorted(known, key=_order)
+        derived: dict[Constraint, tuple[Constraint, Constraint]] = {}
+        for a in ordered:
+            for b in ordered:
+                if a[0] < b[0]:
+                    derived.setdefault((b[0] - a[0], b[1] - a[1]), (a, b))
+        new = {difference: ab for difference, ab in derived.items() if difference not in known}
+        if not new:
+            break
+        for difference, (a, b) in new.items():
+            observer.derived(a, b, difference)
+        known |= new.keys()
+    facts: Facts = {}
+    for constraint in ordered:
+        if _decide(facts, *constraint, None):
+            observer.counted(constraint, None)
+    return facts
+
+
+def _order(constraint: Constraint) -> tuple[int, list[Cell], int]:
+    """Fewest cells first, then by cell."""
+    cells, mines = constraint
+    return len(cells), sorted(cells), mines
 
 
 # --8<-- [end:subset]
@@ -149,24 +245,13 @@ def _subset_closure(clues: Clues) -> Facts:
 # -- ac3 --------------------------------------------------------------------------------------
 
 
-class Observer:
-    """What :func:`ac3` reports as it goes. Every method does nothing here: a trace of AC-3
-    overrides the ones it needs (the domains and arcs passed are ac3's own: copy to keep)."""
-
-    def started(self, domains: dict[Cell, set[Arrangement]], arcs: list[Arc]) -> None:
-        """The variables, their first domains and the arcs, in the order queued."""
-
-    def revised(self, arc: Arc, removed: set[Arrangement], requeued: list[Arc]) -> None:
-        """``arc`` was revised: ``removed`` left the domain of ``arc[0]``, ``requeued`` were
-        put back on the queue (none when nothing was removed)."""
-
-    def finished(self, domains: dict[Cell, set[Arrangement]], facts: Facts) -> None:
-        """The queue is empty: the domains at the fixed point and the cells they decide."""
-
-
 # --8<-- [start:ac3]
-def ac3(clues: Clues, observer: Observer | None = None) -> Facts:
-    """``ac3``: arc consistency over the clue variables' domains, as the assignment states it.
+def ac3(
+    clues: Clues, observer: Observer | None = None, *, requeue: Requeue = "assignment"
+) -> Facts:
+    """``ac3``: arc consistency over the clue variables' domains, as the assignment states it:
+    the arcs to revise are a set (an arc on the queue is not put on again), and a revision that
+    narrows ``x`` puts back the arcs into ``x`` that the ``requeue`` rule names (:data:`Requeue`).
 
     Examples
     --------
@@ -185,12 +270,17 @@ def ac3(clues: Clues, observer: Observer | None = None) -> Facts:
         arc for x, y in combinations(scope, 2) if scope[x] & scope[y] for arc in ((x, y), (y, x))
     ]
     observer.started(domains, arcs)
-    queue = deque(arcs)
+    queue, queued = deque(arcs), set(arcs)
     while queue:
         x, y = queue.popleft()
+        queued.remove((x, y))
         removed = revise(domains, scope, x, y)
-        requeued = [(z, w) for z, w in arcs if w == x and z != y] if removed else []
-        queue.extend(requeued)
+        requeued = []
+        if removed:
+            back = [(z, w) for z, w in arcs if w == x and (z != y or requeue == "assignment")]
+            requeued = [arc for arc in back if arc not in queued]
+            queue.extend(requeued)
+            queued.update(requeued)
         observer.revised((x, y), removed, requeued)
         if not domains[x]:
             raise ContradictionError(f"the clue at cell {x} has no value left", cells=[x])

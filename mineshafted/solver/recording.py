@@ -1,6 +1,6 @@
 """record_solve: a sweep of a fixed board played through a game, as a game record with reasons.
 
-Each reveal in the record carries the :class:`~.sweep.Stage` that proved its cell safe, and each
+Each reveal in the record carries the :class:`~.technique.Stage` that proved its cell safe, and each
 proven mine is flagged, with its stage, before the next reveal after it was proven: a replay
 shows what the solver knew, when, and why.
 
@@ -23,7 +23,8 @@ from ..errors import GameOverError
 from ..game import Game, GameManager, GameRecord, Rules
 from .knowledge import CellState
 from .search import ComponentSearch
-from .sweep import Stage, Sweep
+from .sweep import Sweep
+from .technique import Stage
 
 __all__ = ["ReasonedManager", "record_solve"]
 
@@ -54,9 +55,9 @@ def record_solve(
     Returns
     -------
     GameRecord
-        Every reveal with ``reason`` set to the stage's value (``"start"``, ``"clue"``,
-        ``"propagation"``, ``"search"``, ``"total"``); a flag on each proven mine, with its
-        stage as reason, placed before the first reveal that follows its proof. A solved board
+        Every reveal with ``reason`` set to the stage's value (``"start"``, or a rung's word:
+        ``"count"``, ``"ac3"``, ``"complete"``, ``"total"``); a flag on each proven mine, with
+        its stage as reason, placed before the first reveal that follows its proof. A solved board
         ends with a won :class:`~mineshafted.game.Outcome` (mines proven last are in it rather
         than flagged); a stalled solve has no outcome: the record ends with the game still in
         play, at the stall. A start on a mine ends lost.
@@ -70,7 +71,7 @@ def record_solve(
     --------
     >>> record = record_solve(Board.from_grid([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]]))
     >>> [(e.kind, e.cell, e.reason) for e in record.events[:3]]
-    [('reveal', 0, 'start'), ('reveal', 1, 'clue'), ('reveal', 3, 'clue')]
+    [('reveal', 0, 'start'), ('reveal', 1, 'count'), ('reveal', 3, 'count')]
     >>> sorted(e.cell for e in record.events if e.kind == "flag")
     [5, 8]
     >>> record.events[-1].status.value
@@ -196,7 +197,7 @@ class ReasonedManager:
         else:
             self._search_news()  # flag_news, a call less
         try:
-            revealed = self.game.reveal(index, reason=self._safe.get(index, _CLUE)).revealed
+            revealed = self.game.reveal(index, reason=self._safe.get(index, _COUNT)).revealed
         except GameOverError:  # (flag_news flagged nothing then)
             return self.manager.move(index)  # the manager's refusal
         value = revealed[0][1]
@@ -254,7 +255,7 @@ class ReasonedManager:
         for cell in cells:
             border.discard(cell)
             if view[cell] is None:  # a flag already there is left as it is
-                game.flag(cell, reason=self._mined.get(cell, _CLUE))
+                game.flag(cell, reason=self._mined.get(cell, _COUNT))
 
     def _take_proofs(self, proofs: list[tuple[Cell, bool, Stage]]) -> None:
         """Read the proofs not read yet: each stage's reason, each mine to flag, each change."""
@@ -353,5 +354,5 @@ class ReasonedManager:
 _NONE: list[Cell] = []
 """No cell: what a search that found nothing returns (never changed)."""
 _UNKNOWN = CellState.UNKNOWN
-_CLUE = Stage.CLUE.value
+_COUNT = Stage.COUNT.value
 """The reason of a cell the explore loop's counting proved."""

@@ -2,7 +2,8 @@
 
 The solve climbs the ladder of techniques (:mod:`.ladder`), over and over: **explore** every
 cell proven safe, then let the **first rung that decides something** decide, and repeat until
-no rung does. The rungs, as a sweep runs them:
+no rung does. Each round of a rung is its step (:attr:`~.ladder.Rung.step`): its fast form's
+machinery, driven incrementally over what the sweep keeps. The rungs, as a sweep runs them:
 
 1. **explore** (the ``count`` rung, built in): ``move`` onto every cell proven safe, record
    its clue, and let each clue's count decide what it can on its own (a clue whose mines are
@@ -36,37 +37,24 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
+from enum import Enum
 from time import perf_counter
-from typing import Protocol
 
 from ..board import Cell, Grid, PartialGrid
 from ..errors import ManagerError, NeedsGuess, StartError
 from .clues import constraint_of, position_from
-from .count import CountTooLargeError
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
-from .ladder import rating
+from .ladder import rating, rung
+from .manager import Manager
 from .position import Constraint, Position
 from .search import BacktrackingSearch, ComponentSearch
-from .subset import subset_facts
-from .technique import Technique
-from .total import decided_by_total
+from .technique import Stage, Technique
 
 __all__ = ["Manager", "Stage", "Status", "Sweep", "SweepReport", "sweep_mines"]
 
 log = logging.getLogger(__name__)
-
-
-class Manager(Protocol):
-    """The Mine Shafted interface: all a sweep may use of a board manager."""
-
-    size: tuple[int, int]
-
-    def move(self, index: int) -> int: ...  # pragma: no cover - protocol
-
-    def get_adjacent(self, index: int) -> list[int]: ...  # pragma: no cover - protocol
 
 
 class Status(Enum):
@@ -76,49 +64,6 @@ class Status(Enum):
     """Every safe cell explored: the board is complete."""
     NEEDS_GUESS = "needs-guess"
     """Stalled: no unexplored cell is provably safe."""
-
-
-class Stage(StrEnum):
-    """Who decided a cell: the keys of :attr:`SweepReport.proven_by`."""
-
-    START = "start"
-    """The start cell, safe by the rules."""
-    CLUE = "clue"
-    """One clue's count alone (the explore loop)."""
-    SUBSET = "subset"
-    """Differences of constraints (only when the sweep climbs to a
-    :class:`~.technique.Technique`)."""
-    PROPAGATION = "propagation"
-    """AC-3."""
-    SEARCH = "search"
-    """The component search."""
-    GUESS = "guess"
-    """A guess the caller made and survived (:meth:`Sweep.guess`)."""
-    TOLD = "told"
-    """A fact the caller told (:meth:`Sweep.tell`)."""
-    TOTAL = "total"
-    """The mine total: safe, or mined, in every placement of the remaining mines."""
-
-    @property
-    def technique(self) -> Technique:
-        """The rung of the ladder this stage stands for (the start is free to every rung; a
-        guess or a fact told is no deduction: ``guess``).
-
-        >>> Stage.PROPAGATION.technique.value, Stage.START.technique.value
-        ('ac3', 'count')
-        """
-        return _TECHNIQUE_OF.get(self, Technique.GUESS)
-
-
-_TECHNIQUE_OF = {
-    Stage.START: Technique.COUNT,
-    Stage.CLUE: Technique.COUNT,
-    Stage.SUBSET: Technique.SUBSET,
-    Stage.PROPAGATION: Technique.AC3,
-    Stage.SEARCH: Technique.COMPLETE,
-    Stage.TOTAL: Technique.TOTAL,
-}
-"""The technique each deducing stage stands for."""
 
 
 @dataclass
@@ -138,7 +83,8 @@ class SweepReport:
     seconds: float
     """Wall-clock time of the sweep, every advance added up."""
     proven_by: Counter[str] = field(default_factory=Counter)
-    """How many cells each stage decided, keyed by the :class:`Stage`'s value."""
+    """How many cells each stage decided, keyed by the :class:`~.technique.Stage`'s value
+    (the technique's word for a rung: ``count``, ``ac3``, ...)."""
     searches: int = 0
     """How many connected components were searched."""
 
@@ -214,7 +160,7 @@ class Sweep:
     >>> from mineshafted import BoardManager
     >>> report = Sweep(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])).run()
     >>> report.moves, sorted(report.proven_by.items())
-    (10, [('clue', 10), ('propagation', 1), ('start', 1)])
+    (10, [('ac3', 1), ('count', 10), ('start', 1)])
 
     A board that needs a guess (cell 3 is walled in by the mine), advanced again after one:
 
@@ -226,7 +172,7 @@ class Sweep:
     >>> sweep.guess(3)
     >>> report = sweep.advance()
     >>> report.board, report.status.value, sorted(report.proven_by.items())
-    ([[0, 1, -1, 1]], 'solved', [('clue', 2), ('guess', 1), ('start', 1)])
+    ([[0, 1, -1, 1]], 'solved', [('count', 2), ('guess', 1), ('start', 1)])
     """
 
     def __init__(
@@ -266,10 +212,11 @@ class Sweep:
         self.technique = technique
         self.rungs = _rungs(technique, mines)
         """The rungs this sweep climbs after exploring, weakest first."""
-        # The class's functions, not bound methods: a sweep holding its own bound methods is
-        # a reference cycle, freed only by the garbage collector (record_solve pauses it).
-        self._steps = [getattr(Sweep, _STEPS[rung]) for rung in self.rungs]
-        self._variables = Technique.AC3 in self.rungs
+        # The rungs' steps are functions of the sweep, not bound methods: a sweep holding its
+        # own bound methods is a reference cycle, freed only by the garbage collector.
+        self._explore = rung(Technique.COUNT).step
+        self._steps = [rung(technique).step for technique in self.rungs]
+        self.variables = Technique.AC3 in self.rungs
         """Whether explored clues become CSP variables (for AC-3 and the search)."""
         self.bm = bm
         self.start = start
@@ -277,6 +224,8 @@ class Sweep:
         self.knowledge = Knowledge(rows, cols)
         self.explorer = Explorer(self.knowledge)
         self.search = search if search is not None else BacktrackingSearch()
+        self.searches = 0
+        """How many connected components were searched (:attr:`SweepReport.searches`)."""
         self.mines = mines
         """The mine total, when known: the last stage counts placements under it."""
         self.deadline = deadline
@@ -310,12 +259,13 @@ class Sweep:
         began = perf_counter()
         if not self._started:
             self._started = True
-            self._prove(self.start, mine=False, stage=Stage.START)
-        steps, deadline = self._steps, self.deadline
+            self.prove(self.start, mine=False, stage=Stage.START)
+        explore, steps, deadline = self._explore, self._steps, self.deadline
         while True:
-            self._explore()
+            explore(self)  # count's step
             if deadline is not None and perf_counter() > deadline:
                 self.report.seconds += perf_counter() - began
+                self.report.moves, self.report.searches = self.knowledge.explored, self.searches
                 raise TimeoutError("the sweep's deadline passed")
             for step in steps:
                 if step(self):  # the first rung that decides something: explore again
@@ -328,7 +278,7 @@ class Sweep:
 
         A guess on a mine raises whatever the manager's ``move`` raises, then.
         """
-        self._prove(cell, mine=False, stage=Stage.GUESS)
+        self.prove(cell, mine=False, stage=Stage.GUESS)
 
     def tell(self, cell: Cell, *, mine: bool) -> None:
         """Record a fact learnt outside the sweep; it takes effect at the next :meth:`advance`.
@@ -338,7 +288,7 @@ class Sweep:
         ContradictionError
             The sweep had proven the opposite.
         """
-        self._prove(cell, mine=mine, stage=Stage.TOLD)
+        self.prove(cell, mine=mine, stage=Stage.TOLD)
 
     def position(self) -> Position:
         """The position after the last :meth:`advance`: constraints by component, and more.
@@ -350,7 +300,7 @@ class Sweep:
         unknown = CellState.UNKNOWN
         return position_from(
             knowledge.partial_grid(),
-            self._constraints(),
+            self.constraints(),
             [c for c, s in enumerate(knowledge.state) if s is unknown],
             knowledge.mines_found(),
         )
@@ -377,85 +327,17 @@ class Sweep:
         used = [Stage(stage).technique for stage, n in report.proven_by.items() if n]
         return rating(used, self.rungs)
 
-    # -- the stages -----------------------------------------------------------------------
-
-    def _explore(self) -> None:
-        """Explore: move onto every proven-safe cell and apply each clue on its own.
-
-        A clue whose count alone decides its unknown neighbours (a zero, say) decides them.
-        The others become CSP variables only when no safe cell and no such clue is left: by
-        then most have been decided by their neighbours and need no variable.
-        """
-        knowledge, explorer = self.knowledge, self.explorer
-        before = knowledge.explored
-        fresh = explorer.explore(self.bm.move, self.bm.get_adjacent)
-        if self._variables:
-            for cell in fresh:
-                unknown, mines = explorer.constraint(cell)
-                self.csp.add(cell, unknown, mines)
-        explored = knowledge.explored - before
-        self.report.moves += explored
-        log.debug("explore: %d cell(s) explored, %d clue(s) became variables", explored, len(fresh))
-
-    def _derive_subsets(self) -> bool:
-        """The ``subset`` rung: decide what the subset closure of the frontier's constraints
-        decides, up to its first facts; ``True`` on news."""
-        if CellState.UNKNOWN not in self.knowledge.state:
-            return False
-        progress = False
-        for cell, mine in subset_facts(self._constraints()):
-            progress |= self._prove(cell, mine=mine, stage=Stage.SUBSET)
-        log.debug("subset: decided cells: %s", progress)
-        return progress
-
-    def _propagate(self) -> bool:
-        """The ``ac3`` rung: tell the CSP the new facts, AC-3 until it draws one; ``True``
-        then.
-
-        ``False`` means AC-3 reached a fixed point without deciding anything.
-        """
-        self.csp.learn(self.explorer.take_facts())
-        facts = self.csp.propagate(until_facts=True)
-        for cell, mine in facts:
-            self._prove(cell, mine=mine, stage=Stage.PROPAGATION)
-        log.debug("propagate: AC-3 decided %d cell(s)", len(facts))
-        return bool(facts)
-
-    def _search_components(self) -> bool:
-        """The ``complete`` rung: search each component changed since the last search; ``True``
-        on news."""
-        csp = self.csp
-        searched = list(csp.components(csp.take_touched()))
-        progress = False
-        for component in searched:
-            self.report.searches += 1
-            for cell, mine in self.search(component, csp.graph).items():
-                progress |= self._prove(cell, mine=mine, stage=Stage.SEARCH)
-        log.debug("search: %d component(s) searched, news: %s", len(searched), progress)
-        return progress
-
-    def _count_total(self) -> bool:
-        """The ``total`` rung, with the mine total: decide the cells that are safe, or mined, in
-        every placement of the remaining mines; ``True`` on news."""
-        if self.mines is None:  # pragma: no cover - never climbed without the total
-            return False
-        if CellState.UNKNOWN not in self.knowledge.state:
-            return False
-        try:
-            facts = decided_by_total(self.position(), self.mines)
-        except CountTooLargeError as error:  # too wide to count: the total decides nothing
-            log.warning("total: not counted, %s", error)
-            return False
-        progress = False
-        for cell, mine in facts:
-            progress |= self._prove(cell, mine=mine, stage=Stage.TOTAL)
-        log.debug("total: the mine count decided %d cell(s)", len(facts))
-        return progress
-
     # -- helpers --------------------------------------------------------------------------
 
-    def _prove(self, cell: Cell, *, mine: bool, stage: Stage) -> bool:
-        """Record a fact (the explore loop tells the CSP); ``True`` if it was news."""
+    def prove(self, cell: Cell, *, mine: bool, stage: Stage) -> bool:
+        """Record that ``stage`` decided ``cell`` (the explore loop tells the CSP); ``True`` if
+        it was news.
+
+        Raises
+        ------
+        ContradictionError
+            The sweep had proven the opposite.
+        """
         knowledge = self.knowledge
         news = knowledge.prove_mine(cell) if mine else knowledge.prove_safe(cell)
         if news:
@@ -463,7 +345,7 @@ class Sweep:
             self.proofs.append((cell, mine, stage))
         return news
 
-    def _constraints(self) -> list[Constraint]:
+    def constraints(self) -> list[Constraint]:
         """The constraint of every explored clue beside an unknown cell, by clue cell (at a
         stall: every cell proven safe is explored)."""
         explorer, knowledge = self.explorer, self.knowledge
@@ -477,11 +359,12 @@ class Sweep:
         """Bring the report up to date after an advance of ``seconds``."""
         report, knowledge = self.report, self.knowledge
         report.seconds += seconds
+        report.moves, report.searches = knowledge.explored, self.searches
         report.board = knowledge.partial_grid()
         report.undetermined = knowledge.undetermined()
         decided = len(knowledge.state) - len(report.undetermined)
-        others = sum(n for stage, n in report.proven_by.items() if stage != Stage.CLUE)
-        report.proven_by[Stage.CLUE.value] = decided - others
+        others = sum(n for stage, n in report.proven_by.items() if stage != Stage.COUNT)
+        report.proven_by[Stage.COUNT.value] = decided - others
         if not report.undetermined:
             report.status, report.frontier = Status.SOLVED, []
             log.info(
@@ -499,21 +382,12 @@ class Sweep:
         return report
 
 
-_STEPS = {
-    Technique.SUBSET: "_derive_subsets",
-    Technique.AC3: "_propagate",
-    Technique.COMPLETE: "_search_components",
-    Technique.TOTAL: "_count_total",
-}
-"""The method of a sweep that climbs each rung above ``count`` (explore's own)."""
-
-
 def _rungs(technique: Technique | None, mines: int | None) -> tuple[Technique, ...]:
     """The rungs a sweep climbs after exploring, weakest first (see :class:`Sweep`)."""
     if technique is None:
         default = (Technique.AC3, Technique.COMPLETE, Technique.TOTAL)
         return default if mines is not None else default[:2]
-    return tuple(t for t in _STEPS if t <= technique)
+    return tuple(t for t in Technique.solving() if Technique.COUNT < t <= technique)
 
 
 def _size(bm: Manager) -> tuple[int, int]:

@@ -6,8 +6,8 @@ cell explored, every clue that decides its cells alone, AC-3's clue variables, d
 arcs, every revision with the values it removed and why, the arcs put back on the queue,
 and at the fixed point the cells decided and the variables whose domains decide them. The
 events are plain JSON objects; ``mineshafted trace`` prints them (``--json``: as they are)
-and the live page's Learn tab steps through the same list. This module is the one place
-their fields are defined (:data:`KINDS`, and a ``TypedDict`` per kind below).
+and the live page's Learn tab steps through the same list; their fields are defined in one
+place, :mod:`.events`.
 
 Rounds
 ------
@@ -21,50 +21,7 @@ A position has one round: nothing can be explored in it.
 
 Events
 ------
-Every event has ``event`` (its kind) and ``round`` (from 1; the ``board`` event's is 0).
-Cells are row-major indices, as the assignment numbers them. A *value* of a clue variable
-(one way to place its mines among its unknown cells) is written as the sorted list of the
-cells it mines (``domain``), and also in the assignment's notation (``notation``): each of
-the variable's cells, negative when safe, ``[2, 5, -8]``. (Index 0 has no negative: where a
-variable's cells hold index 0, read ``domain``.)
-
-``board``
-    ``rows``, ``cols``, ``technique``, ``start`` (the first move's index; ``null`` for a
-    position), ``mines`` (the mine total, ``null`` when not given), ``grid`` (the cells as
-    known before the first move: a clue 0-8, ``-1`` a known mine, ``null`` unknown).
-``explore``
-    A move onto a safe cell: ``cell`` and the ``clue`` it shows.
-``count``
-    One clue decides its cells alone: ``variable`` (the clue's index), ``clue`` (its
-    number), ``cells`` (its unknown cells), ``mines`` (the mines among them: the clue less
-    the known mines around it), ``mine`` (``true``: all mines; ``false``: all safe).
-``variables``
-    AC-3 starts: ``variables``, each with ``variable``, ``clue``, ``cells``, ``mines``,
-    ``domain`` and ``notation`` (its first domain: every arrangement of its mines among its
-    cells); ``arcs``, every arc ``[x, y]`` (x and y share a cell) in the order queued.
-``arc``
-    An arc taken from the queue to be revised: ``arc`` and the ``shared`` cells.
-``revise``
-    The arc revised: ``arc``; ``removed``, the values of x that no value of y agrees with on
-    the shared cells (each as the cells it mines, with ``notation``); ``others``, why: the
-    values y allows on the shared cells (each as the shared cells it mines); ``left``, the
-    number of values x keeps.
-``requeue``
-    After a revision that removed something: ``arc`` and ``arcs``, every arc into x but the
-    one from y, put back on the queue.
-``subset``
-    One constraint's cells lie within another's: ``within`` and ``of``, and their
-    ``difference``, each ``{"cells", "mines", "clues"}`` (the clues it comes from).
-``decided``
-    The rung's fixed point: ``technique``; ``cells``, each ``{"cell", "mine", "by"}`` (the
-    clues whose constraints, or variables whose domains, decide it: for ``ac3`` every
-    variable whose values all mine the cell, or all leave it free); ``domains`` (``ac3``:
-    each variable's domain at the fixed point, with ``variable``, ``domain``, ``notation``).
-``end``
-    ``solved`` (every cell decided), ``grid`` (as found: clues, ``-1`` the mines decided or
-    known, ``null`` not explored), ``safe`` (the cells decided safe but not explored: a
-    position's), ``undetermined`` (the cells no step decided), ``contradiction`` (the clues
-    admit no placement: one line; else ``null``).
+The kinds and fields of the events are :mod:`.events`'s.
 
 Examples
 --------
@@ -79,23 +36,42 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final, Literal, TypedDict
+import logging
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import Final
 
 from ..board import MINE, Cell, Geometry, PartialGrid
-from ..errors import ContradictionError
+from ..errors import ContradictionError, NoPlacementError, Why
 from . import plain
-from .clues import Clues, clue_constraint, clues_of
+from .clues import Clues, clue_constraint, clues_of, position_from
+from .count import CountTooLargeError, counted
+from .events import (
+    KINDS,
+    ArcEvent,
+    BoardEvent,
+    Constraint,
+    CountEvent,
+    DecidedEvent,
+    EndEvent,
+    Event,
+    ExploreEvent,
+    Recorder,
+    RequeueEvent,
+    ReviseEvent,
+    SubsetEvent,
+    VariablesEvent,
+    notation,
+)
+from .manager import Manager
 from .technique import Technique
-
-if TYPE_CHECKING:
-    from .sweep import Manager
+from .total import tally
 
 __all__ = [
     "KINDS",
     "TRACED",
     "ArcEvent",
     "BoardEvent",
+    "Constraint",
     "CountEvent",
     "DecidedEvent",
     "EndEvent",
@@ -110,181 +86,11 @@ __all__ = [
     "trace_position",
 ]
 
-KINDS: Final = (
-    "board",
-    "explore",
-    "count",
-    "variables",
-    "arc",
-    "revise",
-    "requeue",
-    "subset",
-    "decided",
-    "end",
-)
-"""Every kind of event, in the order a round may show them."""
+log = logging.getLogger(__name__)
 
 TRACED: Final = (Technique.COUNT, Technique.SUBSET, Technique.AC3)
 """The rungs a trace can show: those that reason clue by clue (``complete`` and ``total``
 list placements, which is no story to step through)."""
-
-Value = list[Cell]
-"""A variable's value, as the sorted cells it mines."""
-
-
-class BoardEvent(TypedDict):
-    """``board``: what is traced (see the module's Events)."""
-
-    event: Literal["board"]
-    round: int
-    rows: int
-    cols: int
-    technique: str
-    start: Cell | None
-    mines: int | None
-    grid: PartialGrid
-
-
-class ExploreEvent(TypedDict):
-    """``explore``: a move onto a safe cell."""
-
-    event: Literal["explore"]
-    round: int
-    cell: Cell
-    clue: int
-
-
-class CountEvent(TypedDict):
-    """``count``: one clue decides its cells alone."""
-
-    event: Literal["count"]
-    round: int
-    variable: Cell
-    clue: int
-    cells: list[Cell]
-    mines: int
-    mine: bool
-
-
-class Variable(TypedDict):
-    """A clue variable as AC-3 starts with it."""
-
-    variable: Cell
-    clue: int
-    cells: list[Cell]
-    mines: int
-    domain: list[Value]
-    notation: list[list[int]]
-
-
-class VariablesEvent(TypedDict):
-    """``variables``: AC-3's variables, first domains and arcs."""
-
-    event: Literal["variables"]
-    round: int
-    variables: list[Variable]
-    arcs: list[list[Cell]]
-
-
-class ArcEvent(TypedDict):
-    """``arc``: an arc taken from the queue."""
-
-    event: Literal["arc"]
-    round: int
-    arc: list[Cell]
-    shared: list[Cell]
-
-
-class ReviseEvent(TypedDict):
-    """``revise``: an arc revised."""
-
-    event: Literal["revise"]
-    round: int
-    arc: list[Cell]
-    removed: list[Value]
-    notation: list[list[int]]
-    others: list[Value]
-    left: int
-
-
-class RequeueEvent(TypedDict):
-    """``requeue``: arcs put back after a removal."""
-
-    event: Literal["requeue"]
-    round: int
-    arc: list[Cell]
-    arcs: list[list[Cell]]
-
-
-class Constraint(TypedDict):
-    """A constraint of the subset rung: ``mines`` mines among ``cells``, from ``clues``."""
-
-    cells: list[Cell]
-    mines: int
-    clues: list[Cell]
-
-
-class SubsetEvent(TypedDict):
-    """``subset``: a constraint within another, and their difference."""
-
-    event: Literal["subset"]
-    round: int
-    within: Constraint
-    of: Constraint
-    difference: Constraint
-
-
-class DecidedCell(TypedDict):
-    """A cell a rung decided, and what decides it."""
-
-    cell: Cell
-    mine: bool
-    by: list[Cell]
-
-
-class Domain(TypedDict):
-    """A variable's domain at AC-3's fixed point."""
-
-    variable: Cell
-    domain: list[Value]
-    notation: list[list[int]]
-
-
-class DecidedEvent(TypedDict):
-    """``decided``: a rung's fixed point."""
-
-    event: Literal["decided"]
-    round: int
-    technique: str
-    cells: list[DecidedCell]
-    domains: list[Domain]
-
-
-class EndEvent(TypedDict):
-    """``end``: how the trace ended."""
-
-    event: Literal["end"]
-    round: int
-    solved: bool
-    grid: PartialGrid
-    safe: list[Cell]
-    undetermined: list[Cell]
-    contradiction: str | None
-
-
-Event = (
-    BoardEvent
-    | ExploreEvent
-    | CountEvent
-    | VariablesEvent
-    | ArcEvent
-    | ReviseEvent
-    | RequeueEvent
-    | SubsetEvent
-    | DecidedEvent
-    | EndEvent
-)
-"""One event of a trace: a JSON-ready object."""
 
 
 def trace(
@@ -293,6 +99,7 @@ def trace(
     *,
     start: Cell = 0,
     mines: int | None = None,
+    requeue: plain.Requeue = "assignment",
 ) -> Iterator[Event]:
     """The events of a solve of ``bm`` from ``start`` with ``technique``, one round at a time.
 
@@ -306,6 +113,9 @@ def trace(
         The first move's index: a safe cell.
     mines:
         The mine total, shown in the ``board`` event only (no traced rung uses it).
+    requeue:
+        Which arcs AC-3 puts back after a revision that narrowed a domain
+        (:data:`~.plain.Requeue`): the assignment's rule by default, or the textbook's.
 
     Yields
     ------
@@ -336,25 +146,32 @@ def trace(
     """
     rows, cols = bm.size
     _check(technique)
-    tracer = _Tracer(Geometry(rows, cols), [None] * (rows * cols), technique, bm)
+    tracer = _Tracer(Geometry(rows, cols), [None] * (rows * cols), technique, bm, requeue)
     tracer.safe.add(start)
     yield tracer.board(start, mines)
     yield from tracer.run()
 
 
 def trace_position(
-    grid: PartialGrid, technique: Technique = Technique.AC3, *, mines: int | None = None
+    grid: PartialGrid,
+    technique: Technique = Technique.AC3,
+    *,
+    mines: int | None = None,
+    requeue: plain.Requeue = "assignment",
 ) -> Iterator[Event]:
     """The events of the rung ``technique`` over a position: one round, nothing explored.
 
     ``grid`` is a checked partial grid (rows of clues 0-8, ``-1`` known mines, ``None``
-    unknown); ``mines`` its mine total, shown in the ``board`` event only.
+    unknown); ``mines`` its mine total; ``requeue`` as for :func:`trace`. The position is
+    checked first, as ``mineshafted probabilities`` checks one: it must admit a placement of
+    its mines (of the mine total, when given) that meets every clue.
 
     Raises
     ------
     NoPlacementError
-        A clue its known mines or unknown neighbours cannot meet (from
-        :func:`~.clues.clues_of`).
+        No placement fits: a clue its known mines or unknown neighbours cannot meet (its row
+        and column named, from :func:`~.clues.clues_of`), clues that contradict each other,
+        or a mine total too small or too large for them. Raised before the first event.
     ValueError
         A technique a trace cannot show.
 
@@ -366,10 +183,10 @@ def trace_position(
     [(2, False, [1, 4]), (5, True, [1, 4, 7]), (8, True, [4, 7, 10]), (11, False, [7, 10])]
     """
     _check(technique)
-    clues_of(grid)  # each clue checked on its own, its row and column named
+    _check_position(grid, mines)
     geometry = Geometry(len(grid), len(grid[0]))
     values = [value for row in grid for value in row]
-    tracer = _Tracer(geometry, values, technique, None)
+    tracer = _Tracer(geometry, values, technique, None, requeue)
     for cell, value in enumerate(values):
         if value is not None and value != MINE:
             tracer.rings[cell] = geometry.neighbours(cell)
@@ -377,20 +194,7 @@ def trace_position(
     yield from tracer.run()
 
 
-def notation(value: Sequence[Cell], cells: Sequence[Cell]) -> list[int]:
-    """A value in the assignment's notation: each of ``cells`` (ascending), negative when
-    safe.
-
-    >>> notation([2, 5], [2, 5, 8])
-    [2, 5, -8]
-    """
-    mined = set(value)
-    return [cell if cell in mined else -cell for cell in sorted(cells)]
-
-
 # -- the tracer -------------------------------------------------------------------------------
-
-Facts = dict[Cell, bool]
 
 
 class _Tracer:
@@ -402,11 +206,13 @@ class _Tracer:
         values: list[int | None],
         technique: Technique,
         bm: Manager | None,
+        requeue: plain.Requeue,
     ) -> None:
         self.geometry = geometry
         self.values = values
         self.technique = technique
         self.bm = bm
+        self.requeue: plain.Requeue = requeue
         self.rings: dict[Cell, Sequence[Cell]] = {}
         """Each revealed clue's neighbours."""
         self.safe: set[Cell] = set()
@@ -436,8 +242,7 @@ class _Tracer:
                     yield from self.cascade()
                 if not self.unknown():
                     break
-                found: Facts = {}
-                yield from self.rung(found)
+                found = yield from self.told(self.rung)
                 if self.bm is None or not any(not mine for mine in found.values()):
                     break
         except ContradictionError as error:
@@ -467,113 +272,51 @@ class _Tracer:
         self.safe.clear()
 
     def cascade(self) -> Iterator[Event]:
-        """Count and explore, until no clue decides anything alone."""
+        """One pass of ``count`` (:func:`~.plain.each_clue`) and explore, until no clue decides
+        anything alone: the assignment's explore loop."""
         while True:
-            facts: Facts = {}
-            yield from self.count(facts)
+            facts = yield from self.told(plain.each_clue)
             if not facts:
                 return
             yield from self.explore()
 
-    def rung(self, found: Facts) -> Iterator[Event]:
-        """The rung traced, to its own fixed point; what it decides goes into ``found``."""
+    def rung(self, clues: Clues, recorder: Recorder) -> plain.Facts:
+        """The plain rung traced, to its own fixed point."""
         if self.technique is Technique.AC3:
-            yield from self.ac3(found)
-            return
-        step = self.count if self.technique is Technique.COUNT else self.subset
-        while True:
-            facts: Facts = {}
-            yield from step(facts)
-            if not facts:
-                return
-            found |= facts
+            return plain.ac3(clues, recorder, requeue=self.requeue)
+        if self.technique is Technique.SUBSET:
+            return plain.subset(clues, recorder)
+        return plain.count(clues, recorder)
 
-    def count(self, facts: Facts) -> Iterator[CountEvent]:
-        """One pass of ``count``: each clue on its own."""
-        for clue in self.clues().constraints:
-            cells, mines = clue.cells, clue.mines
-            if not 0 <= mines <= len(cells):
-                raise ContradictionError(f"the clue at cell {clue.cell} cannot hold")
-            if mines not in (0, len(cells)):
-                continue
-            new = [cell for cell in cells if cell not in facts]
-            for cell in cells:
-                if facts.setdefault(cell, mines > 0) != (mines > 0):
-                    raise ContradictionError(
-                        f"the clue at cell {clue.cell} and another disagree on cell {cell}: "
-                        "a mine for one, safe for the other",
-                        cells=[clue.cell],
-                    )
-            if new:
-                yield {
-                    "event": "count",
-                    "round": self.round,
-                    "variable": clue.cell,
-                    "clue": self.clue(clue.cell),
-                    "cells": sorted(cells),
-                    "mines": mines,
-                    "mine": mines > 0,
-                }
-        self.learn(facts)
-
-    def subset(self, facts: Facts) -> Iterator[Event]:
-        """One closure of ``subset``: every difference derived, then every constraint
-        counted (plain :func:`~.plain.subset`'s closure, each derivation said)."""
-        origin: dict[tuple[frozenset[Cell], int], list[Cell]] = {}
-        for clue in self.clues().constraints:
-            origin.setdefault((frozenset(clue.cells), clue.mines), [clue.cell])
-        while True:
-            known = sorted(origin, key=_order)
-            new: dict[tuple[frozenset[Cell], int], list[Cell]] = {}
-            for a in known:
-                for b in known:
-                    difference = (b[0] - a[0], b[1] - a[1])
-                    if a[0] < b[0] and difference not in origin and difference not in new:
-                        new[difference] = sorted({*origin[a], *origin[b]})
-                        yield {
-                            "event": "subset",
-                            "round": self.round,
-                            "within": _constraint(a, origin[a]),
-                            "of": _constraint(b, origin[b]),
-                            "difference": _constraint(difference, new[difference]),
-                        }
-            if not new:
-                break
-            origin |= new
-        by: dict[Cell, list[Cell]] = {}
-        for cells, mines in sorted(origin, key=_order):
-            if not 0 <= mines <= len(cells):
-                raise ContradictionError(f"{mines} mine(s) cannot lie among {len(cells)} cell(s)")
-            if mines in (0, len(cells)):
-                for cell in cells:
-                    facts.setdefault(cell, mines > 0)
-                    by.setdefault(cell, origin[cells, mines])
-        if facts:
-            yield self.decided(facts, by, [])
-        self.learn(facts)
-
-    def ac3(self, found: Facts) -> Iterator[Event]:
-        """The plain :func:`~.plain.ac3`, every step it reports said."""
-        recorder = _Recorder(self, self.clues())
+    def told(
+        self, deduce: Callable[[Clues, Recorder], plain.Facts]
+    ) -> Generator[Event, None, plain.Facts]:
+        """The events of a plain rung (or pass) over the clues as known, as its observer is
+        told them; what it decides is taken as known, and returned."""
+        clues = self.clues()
+        recorder = Recorder(clues, self.values, self.round, self.technique)
         try:
-            facts = plain.ac3(recorder.clues, recorder)
+            facts = deduce(clues, recorder)
         except ContradictionError:
-            yield from recorder.events  # up to the revision that emptied a domain
+            yield from recorder.events  # up to the step that met the contradiction
             raise
         yield from recorder.events
-        found |= facts
         self.learn(facts)
+        return facts
 
     # -- what is known ------------------------------------------------------------------------
 
     def clues(self) -> Clues:
         """What the clues seen say, the cells decided safe taken as known."""
         said = [clue_constraint(self.values, cell, ring) for cell, ring in self.rings.items()]
+        for clue in said:
+            if not clue.cells and clue.mines:  # every cell around it known, and it is not met
+                raise ContradictionError(f"the clue at cell {clue.cell} cannot hold")
         constraints = tuple(sorted((c for c in said if c.cells), key=lambda c: c.cell))
         clues = Clues(constraints, tuple(self.unknown()))
         return clues.reduced(dict.fromkeys(sorted(self.safe), False))
 
-    def learn(self, facts: Facts) -> None:
+    def learn(self, facts: plain.Facts) -> None:
         """Take ``facts`` as known: mines marked, safe cells to explore."""
         for cell, mine in facts.items():
             if mine:
@@ -596,106 +339,38 @@ class _Tracer:
         cols = self.geometry.cols
         return [self.values[r * cols : (r + 1) * cols] for r in range(self.geometry.rows)]
 
-    def decided(
-        self, facts: Facts, by: dict[Cell, list[Cell]], domains: list[Domain]
-    ) -> DecidedEvent:
-        return {
-            "event": "decided",
-            "round": self.round,
-            "technique": self.technique.value,
-            "cells": [{"cell": c, "mine": facts[c], "by": by[c]} for c in sorted(facts)],
-            "domains": domains,
-        }
 
+def _check_position(grid: PartialGrid, mines: int | None) -> None:
+    """Refuse a position no placement fits, as ``mineshafted probabilities`` does: a clue its
+    known mines or unknown neighbours cannot meet (:func:`~.clues.clues_of`, row and column
+    named), then the placements counted (:func:`~.total.tally`, under the mine total when
+    given). A position too wide to count (past :data:`~.count.MEMORY`) is traced unchecked,
+    with a warning: a contradiction its rung meets still ends its trace.
 
-class _Recorder(plain.Observer):
-    """What the plain AC-3 reports, as events."""
-
-    def __init__(self, tracer: _Tracer, clues: Clues) -> None:
-        self.tracer = tracer
-        self.clues = clues
-        self.scope = {clue.cell: sorted(clue.cells) for clue in clues.constraints}
-        self.events: list[Event] = []
-        self.domains: dict[Cell, set[plain.Arrangement]] = {}
-
-    def started(self, domains: dict[Cell, set[plain.Arrangement]], arcs: list[plain.Arc]) -> None:
-        self.domains = domains  # ac3's own: it shrinks as ac3 goes
-        self.events.append(
-            {
-                "event": "variables",
-                "round": self.tracer.round,
-                "variables": [
-                    self.variable(clue.cell, clue.mines, domains[clue.cell])
-                    for clue in self.clues.constraints
-                ],
-                "arcs": [[x, y] for x, y in arcs],
-            }
-        )
-
-    def revised(
-        self, arc: plain.Arc, removed: set[plain.Arrangement], requeued: list[plain.Arc]
-    ) -> None:
-        x, y = arc
-        shared = sorted(set(self.scope[x]) & set(self.scope[y]))
-        round_ = self.tracer.round
-        self.events.append({"event": "arc", "round": round_, "arc": [x, y], "shared": shared})
-        gone, written = self.values(x, removed)
-        others = {tuple(sorted(value.intersection(shared))) for value in self.domains[y]}
-        self.events.append(
-            {
-                "event": "revise",
-                "round": round_,
-                "arc": [x, y],
-                "removed": gone,
-                "notation": written,
-                "others": [list(value) for value in sorted(others)],
-                "left": len(self.domains[x]),
-            }
-        )
-        if removed:
-            self.events.append(
-                {
-                    "event": "requeue",
-                    "round": round_,
-                    "arc": [x, y],
-                    "arcs": [[z, w] for z, w in requeued],
-                }
-            )
-
-    def finished(self, domains: dict[Cell, set[plain.Arrangement]], facts: Facts) -> None:
-        by: dict[Cell, list[Cell]] = {}
-        for x in sorted(domains):
-            for cell in self.scope[x]:
-                mined = {cell in value for value in domains[x]}
-                if len(mined) == 1:
-                    by.setdefault(cell, []).append(x)
-        final: list[Domain] = []
-        for x in sorted(domains):
-            domain, written = self.values(x, domains[x])
-            final.append({"variable": x, "domain": domain, "notation": written})
-        self.events.append(self.tracer.decided(facts, by, final))
-
-    def variable(self, x: Cell, mines: int, domain: set[plain.Arrangement]) -> Variable:
-        """The variable ``x`` as AC-3 starts with it."""
-        values, written = self.values(x, domain)
-        clue = self.tracer.clue(x)
-        cells = self.scope[x]
-        return {
-            "variable": x,
-            "clue": clue,
-            "cells": cells,
-            "mines": mines,
-            "domain": values,
-            "notation": written,
-        }
-
-    def values(
-        self, x: Cell, values: set[plain.Arrangement]
-    ) -> tuple[list[Value], list[list[int]]]:
-        """``values`` of the variable ``x`` in the order the assignment lists them (mines on
-        the lowest cells first): as the cells each mines, and in the assignment's notation."""
-        ordered = sorted(sorted(value) for value in values)
-        return ordered, [notation(value, self.scope[x]) for value in ordered]
+    Raises
+    ------
+    NoPlacementError
+        No placement fits.
+    """
+    clues = clues_of(grid)
+    found = sum(row.count(MINE) for row in grid)
+    if mines is not None and mines < found:
+        raise NoPlacementError(f"{mines} mine(s) in all, but {found} are known", why=Why.TOO_FEW)
+    position = position_from(grid, [c.constraint for c in clues.constraints], clues.unknown, found)
+    try:
+        if mines is not None:
+            tally(position, mines)
+            return
+        for component in position.components:  # without the total: each on its own
+            count = counted(tuple(component))
+            if not any(count.placements):
+                raise NoPlacementError(
+                    f"the clues contradict each other around cells {count.cells}",
+                    why=Why.CLUES,
+                    cells=count.cells,
+                )
+    except CountTooLargeError as error:
+        log.warning("the position is not checked: %s", error)
 
 
 def _check(technique: Technique) -> None:
@@ -703,14 +378,3 @@ def _check(technique: Technique) -> None:
     if technique not in TRACED:
         names = ", ".join(t.value for t in TRACED)
         raise ValueError(f"a trace shows {names}, not {technique.value!r}")
-
-
-def _order(constraint: tuple[frozenset[Cell], int]) -> tuple[int, list[Cell], int]:
-    """The order constraints are compared and counted in: fewest cells first, then by cell."""
-    cells, mines = constraint
-    return len(cells), sorted(cells), mines
-
-
-def _constraint(constraint: tuple[frozenset[Cell], int], clues: list[Cell]) -> Constraint:
-    cells, mines = constraint
-    return {"cells": sorted(cells), "mines": mines, "clues": clues}

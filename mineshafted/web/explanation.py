@@ -1,11 +1,13 @@
 """Explanation: why a position decides a cell, as the ladder proves it.
 
-The proof is the ladder's (:func:`mineshafted.solver.ladder.prove`): the first rung that
+The proof is the ladder's (:func:`mineshafted.solver.proof.prove`): the first rung that
 decides the cell from the position's clues, and a minimal set of clues enough for that rung
-alone. This module checks the request, finds the argument a player can check
-(:mod:`.argument`: a chain of steps over those clues, directly or from the cell supposed the
-other way; the mine total's count against the groups of clues; else the placements counted)
-and words it (:mod:`.wording`).
+alone; the argument a player can check is the solver's too
+(:func:`mineshafted.solver.argument.argument`: a chain of steps over those clues, directly or
+from the cell supposed the other way; the mine total's count against the groups of clues;
+else the placements counted). This module keeps the web's part: it checks the request (the
+cell on the board, unknown, and decided by the position's odds), asks for the proof and its
+argument, and words it (:mod:`.wording`) for the API.
 
 Glossary
 --------
@@ -28,29 +30,20 @@ argument
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
-from ..board import MINE, Cell, PartialGrid
+from ..board import MINE, PartialGrid
 from ..errors import NoPlacementError, Why
 from ..probability import odds, position_of
 from ..solver import Technique
-from ..solver.argument import Bound, Step, Total, argue, named
-from ..solver.clues import ClueConstraint, Clues, clues_of, position_from
-from ..solver.count import counted
-from ..solver.ladder import Proof, prove
-from ..solver.plain import linked, placements
-from ..solver.position import components
-from ..solver.total import tally
+from ..solver.argument import NAMED, Step, argument
+from ..solver.clues import clues_of
+from ..solver.proof import prove
 from .errors import UndecidedError
 from .wording import Words
 
 __all__ = ["NAMED", "Explanation", "explain"]
-
-NAMED = 8
-"""A total argument names its clues when it needs at most this many; beyond, it speaks of the
-border as a whole (and names only the clues of the cell's own group)."""
 
 
 @dataclass(frozen=True)
@@ -174,8 +167,9 @@ probability is 1/3
     Notes
     -----
     One count of the position for the odds; then the ladder's proof
-    (:func:`~mineshafted.solver.ladder.prove`): the rungs over the cell's component until one
-    decides it, and that rung once per ring of clues and per clue dropped.
+    (:func:`~mineshafted.solver.proof.prove`): the rungs over the cell's component until one
+    decides it, and that rung once per ring of clues and per clue dropped; then its argument
+    (:func:`~mineshafted.solver.argument.argument`).
     """
     position = position_of(grid)
     rows, cols = len(grid), len(grid[0])
@@ -201,7 +195,8 @@ probability is 1/3
         )
     clues = clues_of(grid, mines)
     proof = prove(clues, target)
-    steps, ringed = _argument(clues, proof)
+    argued = argument(clues, proof)
+    steps, ringed = argued.steps, set(argued.clues)
     words = Words([value for line in grid for value in line], cols)
     lines = tuple(words.lines(steps))
     others = sorted(words.named - ringed - {target})
@@ -217,130 +212,9 @@ probability is 1/3
         mines_left=mines - position.mines_found,
         steps=lines,
         argument=steps,
-        border=proof.technique is Technique.TOTAL and len(proof.clues) > NAMED,
+        border=argued.border,
         cells=tuple(divmod(other, cols) for other in others),
     )
-
-
-def _argument(clues: Clues, proof: Proof) -> tuple[tuple[Step, ...], set[Cell]]:
-    """The argument for ``proof``'s cell, and the clues it names: the chain of steps
-    (:func:`~.argument.argue`) if one is found that names the proof's clues, directly or from
-    the cell supposed the other way; else the placements counted."""
-    if proof.technique is Technique.TOTAL:
-        return _total(clues, proof)
-    cells = {clue.cell for clue in proof.clues}
-    for suppose in (False, True):
-        if suppose and proof.technique <= Technique.SUBSET:
-            break
-        steps = argue(proof.clues, proof.cell, proof.mine, proof.technique, suppose=suppose)
-        if steps is not None and named(steps) == cells:
-            return steps, cells
-    return (_placements(proof.clues, proof.cell, proof.mine, None),), cells
-
-
-def _total(clues: Clues, proof: Proof) -> tuple[tuple[Step, ...], set[Cell]]:
-    """The argument of a cell the mine total decides: the groups of the proof's clues and the
-    cells away from them, counted against the mines left; the border as a whole when the
-    proof has more than :data:`NAMED` clues."""
-    assert clues.mines_left is not None
-    left, cell, mine = clues.mines_left, proof.cell, proof.mine
-    everyone = len(proof.clues) <= NAMED
-    groups = linked(proof.clues)
-    seen = {c for clue in proof.clues for c in clue.cells}
-    away = [c for c in clues.unknown if c not in seen]
-    ranges = [_range(group) for group in groups]
-    mine_group = next((g for g in groups if any(cell in clue.cells for clue in g)), None)
-    if mine_group is None:
-        least = sum(lo for lo, _ in ranges)
-        most = sum(hi for _, hi in ranges)
-        total = Total(left, least, most, len(away), len(groups), everyone)
-        border = {c for clue in clues.constraints for c in clue.cells}
-        fits = least == left if not mine else most + len(away) == left
-        if fits and (everyone or cell not in border):
-            lines = [_group(g, r, mine) for g, r in zip(groups, ranges, strict=True)]
-            lines = lines if everyone else []
-            found = {c: mine for c in away}
-            end = Step("total", Bound(tuple(away), int(mine), int(mine)), found=found, total=total)
-            return (*lines, end), {c.cell for c in proof.clues} if everyone else set()
-        return _counted(clues, proof, everyone)
-    others = [(g, r) for g, r in zip(groups, ranges, strict=True) if g is not mine_group]
-    least = sum(lo for _, (lo, _) in others)
-    most = sum(hi for _, (_, hi) in others)
-    cells = tuple(sorted({c for clue in mine_group for c in clue.cells}))
-    total = Total(left, least, most, len(away), len(others), everyone)
-    hi = left - least
-    lo = left - most - len(away)
-    tries: list[tuple[Bound, bool | None]] = []
-    if hi < len(cells):
-        tries.append((Bound(cells, 0, hi), False))
-    if lo > 0:
-        tries.append((Bound(cells, lo, len(cells)), True))
-    if len(tries) == 2:
-        tries.append((Bound(cells, lo, hi), None))
-    ours = {clue.cell for clue in mine_group}
-    for given, most_side in tries:
-        for suppose in (False, True):
-            steps = argue(mine_group, cell, mine, Technique.TOTAL, given=given, suppose=suppose)
-            if steps is None or named(steps) != ours:
-                continue
-            steps = tuple(replace(s, total=total) if s.kind == "given" else s for s in steps)
-            if not everyone:
-                return steps, ours
-            lines = [_group(g, r, most_side) for g, r in others]
-            return (*lines, *steps), {c.cell for c in proof.clues}
-    return _counted(clues, proof, everyone)
-
-
-def _group(group: list[ClueConstraint], bounds: tuple[int, int], most: bool | None) -> Step:
-    """A line for one group of clues: a clue's own, or what they need between them (at least,
-    or with ``most`` at most, or with ``None`` both)."""
-    if len(group) == 1:
-        clue = group[0]
-        bound = Bound(clue.cells, clue.mines, clue.mines, clue.cell)
-        return Step("read", bound, result=bound)
-    cells = tuple(sorted({c for clue in group for c in clue.cells}))
-    lo, hi = bounds
-    bound = Bound(cells, 0 if most else lo, len(cells) if most is False else hi)
-    return Step("together", bound, clues=tuple(clue.cell for clue in group))
-
-
-def _counted(clues: Clues, proof: Proof, everyone: bool) -> tuple[tuple[Step, ...], set[Cell]]:
-    """The placements counted, for a total argument with no shorter chain."""
-    chosen = proof.clues if everyone else clues.constraints
-    step = _placements(chosen, proof.cell, proof.mine, clues)
-    if not everyone:
-        step = replace(step, clues=())
-    return (step,), {c.cell for c in chosen} if everyone else set()
-
-
-def _placements(
-    chosen: Sequence[ClueConstraint], cell: Cell, mine: bool, clues: Clues | None
-) -> Step:
-    """A step counting the placements that meet the ``chosen`` clues (and, given ``clues``, the
-    mines left on their unknown cells), every one with ``cell`` as ``mine`` says."""
-    found: dict[Cell, bool] = {}
-    if clues is None:
-        count = 1
-        for group in components(c.constraint for c in chosen):
-            count *= sum(counted(tuple(group)).placements)
-        total = None
-        if count == 1:
-            found = next(placements(chosen))
-    else:
-        assert clues.mines_left is not None
-        position = position_from([], [c.constraint for c in chosen], clues.unknown, 0)
-        count = tally(position, clues.mines_left).placements
-        total = Total(clues.mines_left, 0, 0, len(position.unconstrained), 0)
-    bound = Bound((cell,), int(mine), int(mine))
-    cells = tuple(c.cell for c in chosen)
-    return Step("placements", bound, clues=cells, total=total, placements=count, found=found)
-
-
-def _range(group: Sequence[ClueConstraint]) -> tuple[int, int]:
-    """The fewest and the most mines a group of linked clues can hold on its cells."""
-    placements = counted(tuple(clue.constraint for clue in group)).placements
-    held = [k for k, n in enumerate(placements) if n]
-    return held[0], held[-1]
 
 
 def _at(cell: tuple[int, int]) -> str:

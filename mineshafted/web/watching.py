@@ -51,10 +51,10 @@ RULES: Final = "rules"
 
 REASONS: Final = {
     "start": "the start cell, safe by the rules",
-    "clue": "counting: one clue's count decides it",
+    "count": "counting: one clue's count decides it",
     "subset": "subset: a difference of two clues' constraints decides it",
-    "propagation": "AC-3: arc consistency over the clue variables",
-    "search": "component search: one value in every consistent placement",
+    "ac3": "AC-3: arc consistency over the clue variables",
+    "complete": "component search: one value in every consistent placement",
     "total": "the mine total: the same in every placement of the remaining mines",
     "best guess": "a guess by the best policy",
     "guess": "a guess",
@@ -193,13 +193,13 @@ def steps_of(record: GameRecord) -> list[dict[str, Any]]:
     Examples
     --------
     >>> game = Game.on(Board.from_grid([[0, 1, -1]]), rules=Rules.MINE_SHAFTED)
-    >>> _ = game.reveal(0, reason="start"), game.flag(2, reason="clue")
-    >>> _ = game.reveal(1, reason="clue")
+    >>> _ = game.reveal(0, reason="start"), game.flag(2, reason="count")
+    >>> _ = game.reveal(1, reason="count")
     >>> for step in steps_of(game.record):
     ...     print(step["text"])
     Revealed row 1, column 1: clue 0. Why: start, the start cell, safe by the rules.
-    Flagged row 1, column 3. Why: clue, counting: one clue's count decides it.
-    Revealed row 1, column 2: clue 1. Why: clue, counting: one clue's count decides it. The \
+    Flagged row 1, column 3. Why: count, counting: one clue's count decides it.
+    Revealed row 1, column 2: clue 1. Why: count, counting: one clue's count decides it. The \
 game is won.
     """
     cols = record.header.cols

@@ -271,7 +271,7 @@ def test_solve_record_writes_a_replayable_game_record(puzzle_file: Path, tmp_pat
     assert result.exit_code == 0, result.output
     record = read_record(path)
     reasons = [getattr(event, "reason", None) for event in record.events]
-    assert reasons[0] == "start" and "propagation" in reasons
+    assert reasons[0] == "start" and "ac3" in reasons
     assert rebuild(record).won
     # The solve line times the sweep alone; the recording's own time is said beside it.
     assert "moves in" in result.stdout and "recorded in" not in result.stdout

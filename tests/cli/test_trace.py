@@ -69,7 +69,7 @@ def test_trace_prints_the_assignments_variables_domains_and_arcs() -> None:
         assert line + "\n" in out, line
     assert (
         "  revise (4, 1): remove (2, 5, -8) from 4: 1 allows only (2, -5) (-2, 5) on cells 2, 5;"
-        " requeue (7, 4) (10, 4)\n" in out
+        " requeue (1, 4)\n" in out
     )
     assert (
         "  revise (7, 10): remove (-5, 8, 11) from 7: 10 allows only (8, -11) on cells 8, 11" in out
@@ -94,11 +94,23 @@ def test_fine_steps_show_each_arc_taken_and_the_queue_after_it() -> None:
     assert (
         "  arc (4, 1) from the queue: shared cells 2, 5\n"
         "  revise (4, 1): remove (2, 5, -8) from 4: 1 allows only (2, -5) (-2, 5) on cells 2, 5\n"
-        "  requeue (7, 4) (10, 4)\n"
-        "    queue: (1, 7) (7, 1) (4, 7) (7, 4) (4, 10) (10, 4) (7, 10) (10, 7) (7, 4) (10, 4)\n"
+        "  requeue (1, 4)\n"
+        "    queue: (1, 7) (7, 1) (4, 7) (7, 4) (4, 10) (10, 4) (7, 10) (10, 7) (1, 4)\n"
     ) in out
-    assert out.count("arc (") == 20  # every revision of the run
+    assert out.count("arc (") == 19  # every revision of the run
+    assert "  requeue none (each arc into 7 is queued already)\n" in out
     assert "    queue: empty\n" in out
+
+
+def test_the_requeue_rule_is_the_assignments_unless_told_the_textbooks() -> None:
+    assignment = _run(str(SHIPPED_SAMPLE), "--steps", "fine")
+    assert _run(str(SHIPPED_SAMPLE), "--steps", "fine", "--requeue", "assignment") == assignment
+    textbook = _run(str(SHIPPED_SAMPLE), "--steps", "fine", "--requeue", "textbook")
+    assert "  revise (4, 1): remove (2, 5, -8) from 4" in textbook
+    assert "  requeue none (no other arc into 4, or each is queued already)\n" in textbook
+    assert textbook.count("arc (") == 15
+    fixed = "  fixed point (variable, clue: domain; removed by arc):\n"
+    assert textbook[textbook.index(fixed) :] == assignment[assignment.index(fixed) :]
 
 
 def test_round_steps_give_one_table_per_round_and_no_revision() -> None:
@@ -106,7 +118,7 @@ def test_round_steps_give_one_table_per_round_and_no_revision() -> None:
     assert "revise (" not in out and "  explore " not in out
     assert (
         "round 1\n  8 cell(s) explored, 3 clue(s) decided their cells alone, 4 variable(s), "
-        "10 arc(s), 20 revision(s)\n  fixed point (variable, clue: domain; removed by arc):\n"
+        "10 arc(s), 19 revision(s)\n  fixed point (variable, clue: domain; removed by arc):\n"
     ) in out
     assert "round 2\n  2 cell(s) explored\nsolved in 2 round(s):" in out
 
@@ -166,15 +178,14 @@ def test_a_position_is_traced_for_one_round(tmp_path: Path) -> None:
     assert printed == list(trace_position(SAMPLE_SEEN, mines=2))
 
 
-def test_a_position_whose_clues_disagree_prints_its_trace_then_fails(tmp_path: Path) -> None:
+def test_a_position_whose_clues_disagree_is_refused_before_anything_is_traced(
+    tmp_path: Path,
+) -> None:
     path = _write(
         tmp_path / "clash.json", {"board": [[None, 2, None], [None, 1, None]], "mines": 2}
     )
-    result = runner.invoke(app, ["trace", path])
-    assert result.exit_code == 2
-    assert "contradiction after 1 round(s): the clue at cell 1 has no value left" in result.stdout
-    assert result.stderr == (
-        f"error: {path}: the clues contradict each other: the clue at cell 1 has no value left\n"
+    assert _refused(path) == (
+        f"error: {path}: the clues contradict each other around cells [0, 2, 3, 5]"
     )
 
 
@@ -242,6 +253,48 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert "row 0, column 0: clue 3 needs 3 more mine(s)" in _refused(wrong)
     bad = _write(tmp_path / "bad.json", {"board": [[9, None]], "mines": 1})
     assert "9 is not a clue" in _refused(bad)
+    assert _refused(sample, "--requeue", "aima") == (
+        "error: --requeue: 'aima' is not one of assignment, textbook"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"board": [[1, null, 1, null, 1]], "mines": 2}', "around cells [1, 3]"),
+        (
+            '{"board": [[null, null], [null, null]], "mines": 100}',
+            "100 mine(s) left, but at most 4",
+        ),
+        ('{"board": [[null, null], [null, null]], "mines": 1' + "0" * 30 + "}", "at most 4 fit"),
+        ('{"board": [[0, 1, null]], "mines": 0}', "0 mine(s) left, but the clues need at least 1"),
+        ('{"board": [[1, null]], "mines": 1, "mines": 1}', "field 'mines' is given twice"),
+        ('{"board": [[1, null]], "mines": 5, "mines": 1}', "field 'mines' is given twice"),
+        ('{"board": [[1, null]], "board": [[1, null]], "mines": 1}', "'board' is given twice"),
+    ],
+)
+@pytest.mark.parametrize(
+    "options", [[], ["--json"], ["--technique", "count"], ["--technique", "subset"]]
+)
+def test_a_position_no_placement_fits_is_refused_in_one_line_with_nothing_traced(
+    tmp_path: Path, text: str, message: str, options: list[str]
+) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(text)
+    result = runner.invoke(app, ["trace", str(path), *options])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"error: {path}: ") and message in line
+
+
+def test_a_puzzle_file_that_gives_a_field_twice_is_refused(tmp_path: Path) -> None:
+    lines = json.dumps({"board": SAMPLE}) + "\n" + '{"board": [[0]], "name": "a", "name": "b"}\n'
+    path = tmp_path / "twice.jsonl"
+    path.write_text(lines)
+    assert (
+        _refused(str(path))
+        == f"error: {path}: field 'name' is given twice in one object: give it once"
+    )
 
 
 def test_a_board_past_the_cap_is_refused_before_anything_is_traced(tmp_path: Path) -> None:

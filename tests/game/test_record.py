@@ -86,7 +86,7 @@ def test_the_header_holds_the_setup_and_the_first_move(game: Game) -> None:
     header = json.loads(lines_of(game.record)[0])
     assert header == {
         "format": "mineshafted-game",
-        "version": 1,
+        "version": 2,
         "rows": 3,
         "cols": 4,
         "mines": 2,
@@ -201,13 +201,31 @@ def header(**change: object) -> str:
     return json.dumps(obj)
 
 
+def test_a_version_1_record_is_read_in_the_ladders_words_and_a_version_2_as_written() -> None:
+    events = [
+        {"event": "reveal", "cell": 0, "revealed": [[0, 1]], "reason": "start"},
+        {"event": "flag", "cell": 1, "reason": "clue"},
+        {"event": "reveal", "cell": 2, "revealed": [[2, 1]], "reason": "propagation"},
+        {"event": "reveal", "cell": 3, "revealed": [[3, 1]], "reason": "search"},
+        {"event": "reveal", "cell": 4, "revealed": [[4, 1]], "reason": "my rule"},
+    ]
+    text = "\n".join([header(version=1), *map(json.dumps, events)])
+    old = read_record(io.StringIO(text))
+    assert [e.reason for e in old.events] == ["start", "count", "ac3", "complete", "my rule"]
+    new = read_record(io.StringIO(text.replace('"version": 1', '"version": 2', 1)))
+    assert [e.reason for e in new.events] == ["start", "clue", "propagation", "search", "my rule"]
+    out = io.StringIO()
+    write_record(old, out)
+    assert json.loads(out.getvalue().splitlines()[0])["version"] == 2
+
+
 @pytest.mark.parametrize(
     ("lines", "line", "field", "message"),
     [
         ([], 1, None, "empty"),
         (["", "   "], 1, None, "empty"),
         ([header(format="mines")], 1, "format", "not a game record"),
-        ([header(version=2)], 1, "version", "unknown format version 2"),
+        ([header(version=3)], 1, "version", "unknown format version 3"),
         ([header(version="1")], 1, "version", "'1' is not of type int"),
         ([header(seed=...)], 1, "seed", "missing"),
         ([header(rows=0)], 1, "rows", "has no cells"),

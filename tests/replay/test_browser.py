@@ -238,9 +238,9 @@ def test_the_outcome_and_each_reason_are_always_said(tab: Tab, lost_game: GameRe
     ("reason", "said"),
     [
         ("start", "start, the start cell"),
-        ("clue", "clue, counting"),
-        ("propagation", "propagation, AC-3"),
-        ("search", "search, component search"),
+        ("count", "count, counting"),
+        ("ac3", "ac3, AC-3"),
+        ("complete", "complete, component search"),
     ],
 )
 def test_a_solve_says_which_stage_proved_each_cell(tab: Tab, reason: str, said: str) -> None:

@@ -17,7 +17,8 @@ from mineshafted.board import MINE, Cell, Geometry, PartialGrid
 from mineshafted.errors import ContradictionError, NoPlacementError
 from mineshafted.solver import Technique, plain
 from mineshafted.solver.clues import ClueConstraint, Clues, clues_of
-from mineshafted.solver.ladder import RUNGS, first_rung, prove, rating, rung
+from mineshafted.solver.ladder import RUNGS, rating, rung
+from mineshafted.solver.proof import first_rung, prove
 
 from . import brute
 
@@ -242,9 +243,15 @@ def test_the_plain_ac3_removes_what_the_assignment_removes_and_ends_with_its_fac
     removed = {(e[1][0], v) for e in trace.events if e[0] == "revised" for v in e[2]}
     assert (4, (2, 5, -8)) in removed and (7, (-5, 8, 11)) in removed
     arcs = trace.events[0][2]
+    queue = list(arcs)
     for _, (x, y), gone, requeued in (e for e in trace.events if e[0] == "revised"):
-        # Put back exactly when x shrank: every arc into x but the one from y.
-        assert requeued == ([(z, w) for z, w in arcs if w == x and z != y] if gone else [])
+        assert queue.pop(0) == (x, y)
+        # Put back exactly when x shrank: every arc into x, the one from y too, but those
+        # already on the queue.
+        into = [(z, w) for z, w in arcs if w == x and (z, w) not in queue]
+        assert requeued == (into if gone else [])
+        queue += requeued
+    assert queue == []
     assert trace.events[-1] == ("finished", {2: False, 5: True, 8: True, 11: False})
     assert facts == {2: False, 5: True, 8: True, 11: False}
 

@@ -69,8 +69,8 @@ def test_each_reveal_names_the_stage_a_separate_sweep_proved_its_cell_by() -> No
     assert reveals[0].cell == start and reveals[0].reason == "start"
     assert {e.reason for e in reveals} <= STAGES
     for event in reveals:
-        assert event.reason == stages.get(event.cell, Stage.CLUE.value)
-    assert "search" in {e.reason for e in record.events}
+        assert event.reason == stages.get(event.cell, Stage.COUNT.value)
+    assert "complete" in {e.reason for e in record.events}
 
 
 def test_flags_are_proven_mines_with_their_stage_and_never_a_safe_cell() -> None:
@@ -81,7 +81,7 @@ def test_flags_are_proven_mines_with_their_stage_and_never_a_safe_cell() -> None
     assert flags
     assert {e.cell for e in flags} <= board.mines
     for event in flags:
-        assert event.reason == stages.get(event.cell, Stage.CLUE.value)
+        assert event.reason == stages.get(event.cell, Stage.COUNT.value)
 
 
 def test_a_stalled_solve_ends_in_play_without_an_outcome_and_reads_back() -> None:
@@ -181,7 +181,7 @@ def test_the_search_flags_what_the_plain_watch_flags_on_shipped_puzzles(name: st
     for total in (None, board.mine_count):
         searched = _recorded(board, start, total, plain=False)
         assert searched == _recorded(board, start, total, plain=True)
-        assert any(isinstance(e, Flag) and e.reason == "clue" for e in searched.events)
+        assert any(isinstance(e, Flag) and e.reason == "count" for e in searched.events)
 
 
 def test_classic_play_flags_what_the_plain_watch_flags(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,7 +196,7 @@ def test_classic_play_flags_what_the_plain_watch_flags(monkeypatch: pytest.Monke
     assert searched == [played(seed) for seed in range(6)]
     events = [e for record in searched for e in record.events]
     assert any(isinstance(e, Reveal) and e.guess and len(e.revealed) > 1 for e in events)
-    assert any(isinstance(e, Flag) and e.reason == "clue" for e in events)
+    assert any(isinstance(e, Flag) and e.reason == "count" for e in events)
 
 
 @pytest.mark.parametrize(

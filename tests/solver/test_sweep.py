@@ -84,7 +84,7 @@ class NoSearch:
 def test_search_is_what_solves_a_board_arc_consistency_cannot() -> None:
     board = Board.from_grid(HUNTED)
     report = Sweep(BoardManager(board)).run()
-    assert report.solved and report.proven_by["search"] > 0
+    assert report.solved and report.proven_by["complete"] > 0
     assert report.board == HUNTED
     assert not Sweep(BoardManager(board), search=NoSearch()).run().solved
 
@@ -113,7 +113,7 @@ def test_report_counts_moves_and_stages(sample: list[list[int]]) -> None:
     assert report.status is Status.SOLVED and report.solved
     assert report.moves == 10 and report.seconds > 0
     # The start, then the clues of the left column; AC-3 proves the first cell of the right.
-    assert report.proven_by == {"start": 1, "propagation": 1, "clue": 10}
+    assert report.proven_by == {"start": 1, "ac3": 1, "count": 10}
     assert report.searches == 0 and report.undetermined == [] and report.frontier == []
 
 
@@ -124,7 +124,7 @@ def test_proofs_list_each_cell_decided_outside_the_counting_in_order(
     sweep.run()
     assert [(cell, mine, stage.value) for cell, mine, stage in sweep.proofs] == [
         (0, False, "start"),
-        (8, True, "propagation"),
+        (8, True, "ac3"),
     ]
 
 
@@ -132,10 +132,10 @@ def test_report_of_a_stall_and_of_searches() -> None:
     board = Board.from_grid(HUNTED)
     report = Sweep(BoardManager(board), search=NoSearch()).run()
     assert report.status is Status.NEEDS_GUESS and not report.solved
-    assert report.searches > 0 and report.proven_by["search"] == 0
+    assert report.searches > 0 and report.proven_by["complete"] == 0
     assert report.frontier and set(report.frontier) <= set(report.undetermined)
     solved = Sweep(BoardManager(board)).run()
-    assert solved.proven_by["search"] > 0 and solved.searches > 0
+    assert solved.proven_by["complete"] > 0 and solved.searches > 0
 
 
 def test_sweep_mines_uses_the_search_it_is_given() -> None:
@@ -323,7 +323,7 @@ def test_a_stalled_report_has_every_field(ticking: None) -> None:
     assert report.undetermined == [20, 21, 24, 25, 26, 27, 30, 31]
     assert report.frontier == [20, 21, 24, 25, 26, 27]
     assert (report.moves, report.seconds, report.searches) == (23, 1.0, 2)
-    assert report.proven_by == {"start": 1, "propagation": 5, "search": 1, "clue": 21}
+    assert report.proven_by == {"start": 1, "ac3": 5, "complete": 1, "count": 21}
 
 
 def test_the_seconds_of_every_advance_add_up(ticking: None) -> None:
@@ -362,7 +362,7 @@ def test_a_solved_sweep_logs_its_moves_and_proofs(caplog: pytest.LogCaptureFixtu
     caplog.set_level(logging.INFO, logger="mineshafted.solver.sweep")
     Sweep(BoardManager([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])).run()
     assert [r.getMessage() for r in caplog.records] == [
-        "solved: 10 move(s), cells proven by stage {'start': 1, 'propagation': 1, 'clue': 10}"
+        "solved: 10 move(s), cells proven by stage {'start': 1, 'ac3': 1, 'count': 10}"
     ]
 
 
@@ -401,7 +401,7 @@ def test_the_rating_a_sweep_tells_is_the_strongest_rung_it_needed_or_none_if_it_
     assert ladder.rating() is Technique.SUBSET
     plain_sweep = Sweep(BoardManager(SAMPLE))  # no subset rung: AC-3 may have done its work
     plain_sweep.run()
-    assert plain_sweep.report.proven_by["propagation"] and plain_sweep.rating() is None
+    assert plain_sweep.report.proven_by["ac3"] and plain_sweep.rating() is None
     stalled = Sweep(BoardManager(SAMPLE), technique=Technique.COUNT)
     assert not stalled.run().solved and stalled.rating() is Technique.GUESS
 
@@ -418,7 +418,7 @@ def test_a_sweep_past_its_deadline_gives_up_and_carries_on_when_given_time() -> 
 def test_a_total_too_wide_to_count_decides_nothing_and_says_so(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mineshafted.solver import sweep as sweep_module
+    from mineshafted.solver import ladder as ladder_module
     from mineshafted.solver.count import CountTooLargeError
 
     def too_wide(*_: object) -> list[tuple[int, bool]]:
@@ -426,7 +426,7 @@ def test_a_total_too_wide_to_count_decides_nothing_and_says_so(
 
     board = [[0, 1, -1, -1]]  # the last mine is walled in by the first: only the total finds it
     assert Sweep(BoardManager(board), mines=2).run().solved
-    monkeypatch.setattr(sweep_module, "decided_by_total", too_wide)
+    monkeypatch.setattr(ladder_module, "decided_by_total", too_wide)
     with caplog.at_level("WARNING", logger="mineshafted.solver.sweep"):
         report = Sweep(BoardManager(board), mines=2).run()
     assert report.status is Status.NEEDS_GUESS and report.undetermined == [3]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import deque
 from typing import Any, get_type_hints
 
@@ -189,7 +190,9 @@ def test_every_ac3_run_replays_to_its_own_fixed_point(rows: int, cols: int, data
     if not safe:
         return
     start = data.draw(st.sampled_from(safe))
-    check_ac3_runs(list(trace(BoardManager(board), Technique.AC3, start=start)))
+    requeue = data.draw(st.sampled_from(plain.REQUEUE))
+    events = list(trace(BoardManager(board), Technique.AC3, start=start, requeue=requeue))
+    check_ac3_runs(events, requeue)
 
 
 def test_every_ac3_run_of_the_seeded_positions_replays_to_its_own_fixed_point() -> None:
@@ -197,9 +200,11 @@ def test_every_ac3_run_of_the_seeded_positions_replays_to_its_own_fixed_point() 
         check_ac3_runs(list(trace_position(grid)))
 
 
-def check_ac3_runs(events: list[Any]) -> None:
-    """Replay each AC-3 run: the queue (an arc taken from its front, arcs put back at its end),
-    each revision against the domains as they stand, the fixed point."""
+def check_ac3_runs(events: list[Any], requeue: plain.Requeue = "assignment") -> None:
+    """Replay each AC-3 run: the queue (an arc taken from its front; after a revision that
+    removed something, the arcs into x the ``requeue`` rule names put back at its end, but
+    those on it already), each revision against the domains as they stand, the fixed
+    point."""
     run: dict[str, Any] | None = None
     for event in events:
         kind = event["event"]
@@ -236,7 +241,10 @@ def check_ac3_runs(events: list[Any]) -> None:
             assert run is not None and run["removed"]
             x, y = event["arc"]
             back = [tuple(a) for a in event["arcs"]]
-            assert back == [(z, w) for z, w in run["arcs"] if w == x and z != y]
+            named = [
+                (z, w) for z, w in run["arcs"] if w == x and (z != y or requeue == "assignment")
+            ]
+            assert back == [arc for arc in named if arc not in run["queue"]]
             run["queue"].extend(back)
         elif kind == "decided" and event["technique"] == "ac3":
             assert run is not None and not run["queue"]
@@ -282,16 +290,57 @@ def test_every_event_has_exactly_the_fields_of_its_kind_and_is_json() -> None:
     assert seen == set(KINDS)
 
 
-def test_a_position_whose_clues_disagree_ends_in_a_contradiction_naming_the_clue() -> None:
-    events = list(trace_position([[1, None, 0]]))
+@pytest.mark.parametrize(
+    ("grid", "mines", "message"),
+    [
+        ([[1, None, 1, None, 1]], 2, "the clues contradict each other around cells [1, 3]"),
+        ([[1, None, 1, None, 1]], None, "the clues contradict each other around cells [1, 3]"),
+        ([[1, None, 0]], None, "the clues contradict each other around cells [1]"),
+        ([[None, 2, None], [None, 1, None]], 2, "the clues contradict each other"),
+        ([[None, None], [None, None]], 100, "100 mine(s) left, but at most 4 fit"),
+        ([[None, None], [None, None]], 10**30, f"{10**30} mine(s) left, but at most 4 fit"),
+        ([[0, 1, None]], 0, "0 mine(s) left, but the clues need at least 1"),
+        ([[1, -1], [-1, None]], 1, "row 0, column 0: clue 1 but 2 known mines around it"),
+        ([[1, -1, None]], 0, "0 mine(s) in all, but 1 are known"),
+    ],
+)
+@pytest.mark.parametrize("technique", TRACED, ids=lambda t: t.value)
+def test_a_position_no_placement_fits_is_refused_before_its_first_event(
+    grid: PartialGrid, mines: int | None, message: str, technique: Technique
+) -> None:
+    events = trace_position(grid, technique, mines=mines)
+    with pytest.raises(NoPlacementError, match=re.escape(message)):
+        next(events)
+
+
+def test_a_position_a_placement_fits_is_traced_with_or_without_its_total() -> None:
+    for mines in (None, 1, 2):  # 2: one more mine, on the cell no clue sees
+        events = list(trace_position([[1, None, 1, None, None]], mines=mines))
+        assert events[0]["mines"] == mines and events[-1]["contradiction"] is None
+
+
+class Lying:
+    """A manager whose clues contradict each other: 0 at cell 0, then 2 at cell 1, whose only
+    other neighbour is cell 2."""
+
+    size = (1, 3)
+
+    def move(self, index: int) -> int:
+        return [0, 2, 0][index]
+
+    def get_adjacent(self, index: int) -> list[int]:
+        return [n for n in (index - 1, index + 1) if 0 <= n < 3]
+
+
+@pytest.mark.parametrize("technique", TRACED, ids=lambda t: t.value)
+def test_a_manager_whose_clues_contradict_ends_the_trace_naming_the_clue(
+    technique: Technique,
+) -> None:
+    events = list(trace(Lying(), technique))
+    assert [e["event"] for e in events][:3] == ["board", "explore", "count"]
     end = events[-1]
-    assert end["contradiction"] == (
-        "the clue at cell 2 and another disagree on cell 1: a mine for one, safe for the other"
-    )
+    assert end["contradiction"] == "the clue at cell 1 cannot hold: 2 mine(s) among 1 cell(s)"
     assert end["solved"] is False
-    emptied = list(trace_position([[None, 2, None], [None, 1, None]]))  # 2 and 1 on one scope
-    assert emptied[-1]["contradiction"] == "the clue at cell 1 has no value left"
-    assert of_kind(emptied, "revise")[-1]["left"] == 0
 
 
 def test_a_position_a_clue_cannot_meet_is_refused_with_its_row_and_column() -> None:

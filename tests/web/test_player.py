@@ -418,7 +418,7 @@ def test_watch_steps_back_scrubs_rings_its_proof_and_can_be_taken_over(tab: Tab)
     tab.settle()
     assert tab.page.inner_text("#w-count") == f"3 / {total}" and tab.glyphs("w-board") == after3
     steps = tab.js("window.mineshafted.w.steps")
-    k = next(j for j, s in enumerate(steps) if s["reason"] in ("clue", "subset", "propagation"))
+    k = next(j for j, s in enumerate(steps) if s["reason"] in ("count", "subset", "ac3"))
     tab.page.eval_on_selector(
         "#w-scrub", f"e => {{ e.value = '{k + 1}'; e.dispatchEvent(new Event('input')); }}"
     )

@@ -15,7 +15,7 @@ from mineshafted import Board
 from mineshafted.solver import Technique, plain
 from mineshafted.solver.argument import Bound, Step, Total
 from mineshafted.solver.clues import clues_of
-from mineshafted.solver.ladder import prove
+from mineshafted.solver.proof import prove
 from mineshafted.web import Explanation, explain
 from mineshafted.web.explanation import NAMED
 from mineshafted.web.hints import hint

@@ -393,7 +393,7 @@ function describe(e, s) {
         " on cells " + list(shared) + ".";
     }
     case "requeue":
-      return "Requeue " + (e.arcs.map(pair).join(" ") || "nothing (no other arc into " + e.arc[0] + ")") +
+      return "Requeue " + (e.arcs.map(pair).join(" ") || "nothing new (each arc into " + e.arc[0] + " is queued already)") +
         ": " + e.arc[0] + " shrank, so the arcs into it are checked again.";
     case "subset":
       return "Subset: " + constraint(e.within) + " lies within " + constraint(e.of) + ", so " +

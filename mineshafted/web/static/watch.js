@@ -8,7 +8,7 @@ export const w = {
 };
 export const wBoard = new Board($("w-board"), {});
 const say = sayer("w-say");
-const DEDUCED = new Set(["clue", "subset", "propagation", "search", "total"]);
+const DEDUCED = new Set(["count", "subset", "ac3", "complete", "total"]);
 
 export async function startWatch(from) {
   cleared();
