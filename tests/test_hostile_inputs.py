@@ -136,13 +136,7 @@ def _odd_name(folder: Path) -> str:
 @_kind("fifo")
 def _fifo(folder: Path) -> str:
     path = folder / "fifo.json"
-    os.mkfifo(path)
-
-    def feed() -> None:  # one writer, for the command's one read
-        with open(path, "wb") as writer:
-            writer.write(b"not json at all")
-
-    threading.Thread(target=feed, daemon=True).start()
+    os.mkfifo(path)  # no writer: a command that opened it would wait for ever
     return str(path)
 
 
@@ -180,14 +174,29 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, command: str, kind: st
     path = INPUTS[kind](folder)
     before = _snapshot(folder)
     started = time.perf_counter()
-    result = runner.invoke(app, _args(command, path, tmp_path))
+    result = _invoke_freeing(_args(command, path, tmp_path), path if kind == "fifo" else None)
     took = time.perf_counter() - started
     assert result.exit_code == 2, (result.exit_code, result.output[-500:], result.exception)
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.output
     assert took < SECONDS, f"took {took:.1f} s"
-    if kind != "fifo":
-        assert _snapshot(folder) == before, "the bad input was changed"
+    assert _snapshot(folder) == before, "the bad input was changed"
+
+
+def _invoke_freeing(args: list[str], fifo: str | None) -> Any:
+    """``runner.invoke(app, args)``; a command still waiting on ``fifo`` after
+    :data:`SECONDS` is given a writer that leaves at once, so the row ends (and fails on its
+    time) instead of hanging the run."""
+    if fifo is None:
+        return runner.invoke(app, args)
+    results: list[Any] = []
+    run = threading.Thread(target=lambda: results.append(runner.invoke(app, args)), daemon=True)
+    run.start()
+    run.join(SECONDS)
+    if run.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        run.join(SECONDS)
+    return results[0]
 
 
 def _snapshot(folder: Path) -> dict[str, bytes | None]:
@@ -338,3 +347,128 @@ def test_a_full_output_is_one_line_and_no_traceback(tmp_path: Path, command: str
     assert child.returncode == 2, stderr[-500:]
     assert _one_line(stderr) == "error: cannot write the output: no space left on device\n"
     assert took < SECONDS
+
+
+# -- output paths (issue 40 item 1) -------------------------------------------------------------
+
+OUTPUTS: dict[str, list[str]] = {
+    "solve --record": ["solve", "{sample}", "--record", "{}"],
+    "play --record": ["play", "4", "4", "2", "--record", "{}"],
+    "play --out": ["play", "4", "4", "2", "-n", "2", "--out", "{}"],
+    "replay --out": ["replay", "{sample}", "--out", "{}"],
+    "rules eval --record": [
+        "rules",
+        "eval",
+        "rules/examples/corner.s4",
+        "0",
+        "{sample}",
+        "--record",
+        "{}",
+    ],
+    "generate --out": ["generate", "3", "3", "1", "--seed", "1", "--out", "{dir}"],
+    "experiment density --out": [
+        "experiment",
+        "density",
+        "--size",
+        "5",
+        "--runs",
+        "1",
+        "--densities",
+        "0.1:0.2:0.1",
+        "--out",
+        "{dir}",
+    ],
+    "experiment presets --record": [
+        "experiment",
+        "presets",
+        "--games",
+        "1",
+        "--agents",
+        "kb",
+        "--record",
+        "--out",
+        "{dir}",
+    ],
+}
+"""Every option that names a file a command writes: ``{}`` the file, or ``{dir}`` the folder
+whose file (:data:`IN_FOLDER`) is the target."""
+
+IN_FOLDER = {
+    "generate --out": "3x3-1-001.json",
+    "experiment density --out": "density.csv",
+    "experiment presets --record": "easy-8x8-kb.jsonl",
+}
+"""The file an output folder's command writes first, for the rows that name a folder."""
+
+APPENDED = {"play --out"}
+"""Results files: appended to and resumed, so an existing regular file is not a refusal."""
+
+
+def _target(kind: str, path: Path) -> str:
+    """Leave a bad target of ``kind`` at ``path``; the line that refuses it (after ``PATH: ``)."""
+    if kind == "fifo":
+        os.mkfifo(path)
+        return "not a regular file (a FIFO)"
+    if kind == "folder":
+        path.mkdir()
+        return "not a regular file (a directory)"
+    if kind == "link to a file":
+        (path.parent / "elsewhere").write_text("kept")
+        path.symlink_to(path.parent / "elsewhere")
+        return (
+            f"a symbolic link (to {path.parent / 'elsewhere'}), not followed: name the file itself"
+        )
+    if kind == "dangling link":
+        path.symlink_to(path.parent / "nowhere")
+        return f"a symbolic link (to {path.parent / 'nowhere'}), not followed: name the file itself"
+    path.write_text("kept")
+    return "exists (use --force to replace it)"
+
+
+TARGETS = ["existing file", "fifo", "folder", "link to a file", "dangling link"]
+
+
+@pytest.mark.parametrize(
+    ("output", "kind"),
+    [
+        pytest.param(output, kind, id=f"{output}: {kind}")
+        for output in OUTPUTS
+        for kind in TARGETS
+        if not (kind == "existing file" and output in APPENDED)  # resumed, not replaced
+    ],
+)
+@pytest.mark.slow  # 40 commands
+def test_an_output_is_never_written_over_what_it_may_not_replace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output: str, kind: str
+) -> None:
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])  # rules/examples/...
+    folder = tmp_path / "out"
+    folder.mkdir()
+    target = folder / IN_FOLDER.get(output, "target")
+    why = _target(kind, target)
+    before = _snapshot(tmp_path)
+    args = [
+        a.replace("{sample}", str(SAMPLE)).replace("{dir}", str(folder)).replace("{}", str(target))
+        for a in OUTPUTS[output]
+    ]
+    forced = ["--force"] if kind != "existing file" else []  # --force changes none of these
+    result = runner.invoke(app, [*args, *forced])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: {target}: {why}\n"
+    assert _snapshot(tmp_path) == before, "the target or what it points to was changed"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("output", [o for o in OUTPUTS if o not in IN_FOLDER])
+@pytest.mark.slow  # five commands
+def test_an_output_naming_a_device_leaves_the_device(
+    monkeypatch: pytest.MonkeyPatch, output: str
+) -> None:
+    import stat
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    args = [a.replace("{sample}", str(SAMPLE)).replace("{}", "/dev/full") for a in OUTPUTS[output]]
+    result = runner.invoke(app, [*args, "--force"] if output not in APPENDED else args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == "error: /dev/full: not a regular file (a character device)\n"
+    assert stat.S_ISCHR(os.lstat("/dev/full").st_mode)

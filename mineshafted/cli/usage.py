@@ -23,7 +23,6 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from .output import say, written
-from .status import EXIT_INVALID
 
 __all__ = ["NUMBERS", "App", "Command", "group", "show_help_without_command"]
 
@@ -135,7 +134,7 @@ class Command(TyperCommand):
 
 def group(name: str, help: str) -> typer.Typer:
     """A command group (``mineshafted rules``, ``experiment``, ``autograder``), set as the main
-    app is: no completion, no rich tracebacks or markup, and its help (on stderr, exit 2) when
+    app is: no completion, no rich tracebacks or markup, and its help (on stdout, exit 0) when
     named without a command."""
     app = typer.Typer(
         name=name,
@@ -151,11 +150,18 @@ def group(name: str, help: str) -> typer.Typer:
 
 def show_help_without_command(ctx: typer.Context) -> None:
     """For a group's callback (``invoke_without_command=True``): named without a command
-    (``mineshafted rules``), print the group's help on stderr and exit 2, as click does for
-    ``no_args_is_help``."""
+    (``mineshafted``, ``mineshafted rules``), print the group's help on stdout and exit 0.
+
+    The name alone asks what the program does, and the help is that answer: nothing failed, so
+    it goes where ``--help`` goes, to stdout (``mineshafted | less`` pages it), with status 0,
+    as bare ``pip`` answers (bare ``git`` prints to stdout too, with status 1). click's own
+    ``no_args_is_help`` treats it as a usage error instead (the whole help on stderr, status
+    2), which would break the rule that an error is one line; a real usage error (an unknown
+    command) still is one line, status 2.
+    """
     if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help(), err=True)
-        raise typer.Exit(EXIT_INVALID)
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)
 
 
 def _is_usage_error(error: Exception) -> bool:

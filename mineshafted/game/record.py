@@ -349,7 +349,7 @@ class _Reader:
         except json.JSONDecodeError as error:
             raise self.error(f"not JSON: {error.msg} at column {error.colno}") from None
         if not isinstance(obj, dict):
-            raise self.error(f"a line must be a JSON object, not {type(obj).__name__}")
+            raise self.error(f"a line must be a JSON object, not {_as_json(obj)}")
         self.obj: dict[str, Any] = obj
 
     def error(self, message: str, field: str | None = None) -> RecordFormatError:
@@ -370,8 +370,8 @@ class _Reader:
         else:
             value_ok = isinstance(value, kinds)
         if not value_ok:
-            wanted = " or ".join(k.__name__ for k in kinds)
-            raise self.error(f"{value!r} is not of type {wanted}", key)
+            wanted = " or ".join(_JSON_KINDS.get(k, k.__name__) for k in kinds)
+            raise self.error(f"{_as_json(value)} is not {wanted}", key)
         return value
 
     def cell(self, key: str, cells: int, value: object = ...) -> Cell:
@@ -455,3 +455,25 @@ class _Reader:
         if type(value) is not int or not MINE <= value <= 8:
             raise self.error(f"{value!r} is not a clue 0-8 or a mine -1", "revealed")
         return cell, value
+
+
+_JSON_KINDS: Final[dict[type, str]] = {
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    bool: "true or false",
+    list: "a list",
+    dict: "an object",
+}
+"""A field's type as the file's words name it (``null is not an integer``, not Python's
+``None is not of type int``)."""
+
+
+def _as_json(value: object) -> str:
+    """A value read from a line, as the line spells it (cut past 40 characters).
+
+    >>> _as_json(None), _as_json(True), _as_json("1"), _as_json([1, 2])
+    ('null', 'true', '"1"', '[1, 2]')
+    """
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."

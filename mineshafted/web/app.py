@@ -4,8 +4,8 @@ Needs the ``web`` extra (FastAPI). The routes are FastAPI routers by concern
 (:mod:`.routes`); this module puts them together with the guard, the refusals and the
 worker processes. Every answer carries a content security policy that lets the page load
 only its own server's script and style and talk only to its own server; every refusal is
-one line of JSON, ``{"error": "..."}``, with a 4xx status (503 past the compute budget),
-never a traceback.
+one line of JSON, ``{"error": "..."}``, with a 4xx status (413 for a body or a position
+too large, 503 past the compute budget or busy), never a traceback.
 
 Glossary
 --------

@@ -67,8 +67,9 @@ class _Model(BaseModel):
 
 
 class ErrorOut(_Model):
-    """Any refusal: 400 not JSON, 404 no such game, 409 not now, 413 too large, 415 not
-    JSON's content type, 422 malformed or undecided, 503 past the compute budget or busy."""
+    """Any refusal: 400 not JSON, 404 no such game, 409 not now, 413 too large (a body, or a
+    position to count), 415 not JSON's content type, 422 malformed or undecided, 503 past the
+    compute budget or busy."""
 
     error: str = Field(description="One line saying what is wrong and where.")
 

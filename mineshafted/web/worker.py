@@ -17,7 +17,7 @@ from typing import Any, Final
 from ..lifetime import end_with_parent
 from .errors import RequestError
 
-__all__ = ["READY", "Reply", "reply_to", "serve"]
+__all__ = ["READY", "TOO_LARGE", "Reply", "reply_to", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,13 @@ message)``: an HTTP status and one line."""
 
 READY: Final = "ready"
 """What a worker says once it has booted (its imports done)."""
+
+TOO_LARGE: Final = 413
+"""The status of a position too large to count within a worker's memory (by the count's
+estimate, or by running out of it): 413, Content Too Large, as for a body past its cap. The
+same request gets the same answer on any retry, so not 503 ("try again later"), which the
+compute budget (time, and so the server's load) answers; not 422 either: the position is
+well formed."""
 
 
 def serve(conn: Connection, memory: int | None, parent: int) -> None:
@@ -67,16 +74,17 @@ def reply_to(
     except CountTooLargeError as error:  # the position is fine, only too wide for the budget
         return (
             "error",
-            503,
+            TOO_LARGE,
             f"counting its placements would take more than {error.memory:g} MiB: the clues' "
-            f"frontier ({error.cells} unknown cells) is too wide to count exactly",
+            f"frontier ({error.cells} unknown cells) is too wide to count exactly; give a "
+            "position with fewer unknown cells beside its clues",
         )
     except MineshaftedError as error:
         return ("error", 422, " ".join(str(error).split()))
     except MemoryError:
         return (
             "error",
-            503,
+            TOO_LARGE,
             f"the computation ran out of memory (each worker may use {memory} MiB): the "
             "position is too large to count",
         )

@@ -178,10 +178,10 @@ class Workers:
         Raises
         ------
         RequestError
-            The job's own refusal (its status and message); 503 when no worker is free
-            within the budget of the arrival, the job runs past its deadline (its process is
-            then killed and replaced), runs out of memory, or its process dies; 500 for a
-            bug, in one line.
+            The job's own refusal (its status and message: 413 when it runs out of memory);
+            503 when no worker is free within the budget of the arrival, the job runs past
+            its deadline (its process is then killed and replaced), or its process dies; 500
+            for a bug, in one line.
         asyncio.CancelledError
             The awaiting task was cancelled (its client went away): a job waiting for a
             worker leaves the queue; a running job's worker is killed and replaced.

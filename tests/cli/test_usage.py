@@ -42,10 +42,15 @@ def test_a_value_s_control_characters_are_escaped_in_the_line() -> None:
     assert result.stderr == "error: No such command 'no\\x1b[2J'. (see 'mineshafted --help')\n"
 
 
-@pytest.mark.parametrize("args", [[], ["rules"], ["experiment"]])
-def test_a_group_without_a_command_still_shows_its_help(args: list[str]) -> None:
+@pytest.mark.parametrize("args", [[], ["rules"], ["experiment"], ["autograder"]])
+def test_a_group_without_a_command_shows_its_help_on_stdout_with_status_0(
+    args: list[str],
+) -> None:
     result = runner.invoke(app, args)
-    assert "Usage: mineshafted" in result.output and "error:" not in result.output
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Usage: {' '.join(['mineshafted', *args])} [OPTIONS]")
+    assert result.stdout == runner.invoke(app, [*args, "--help"]).stdout
+    assert result.stderr == ""
 
 
 def test_help_is_not_a_usage_error() -> None:

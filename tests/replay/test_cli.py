@@ -64,7 +64,7 @@ def test_an_existing_page_is_kept_without_force(record_file: Path) -> None:
     page.write_text("keep")
     result = runner.invoke(app, ["replay", str(record_file)])
     assert result.exit_code == 2
-    assert result.output == f"error: {page}: exists; use --force to overwrite it\n"
+    assert result.output == f"error: {page}: exists (use --force to replace it)\n"
     assert page.read_text() == "keep"
     assert runner.invoke(app, ["replay", str(record_file), "--force"]).exit_code == 0
     assert page.read_text() != "keep"

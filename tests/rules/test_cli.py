@@ -191,4 +191,5 @@ def test_eval_record_writes_each_move_with_the_rule_that_made_it(tmp_path: Path)
     again = runner.invoke(
         app, ["rules", "eval", "rules/champion.s4", str(board), "--record", str(path)]
     )
-    assert again.exit_code == 2 and "already exists" in again.stderr
+    assert again.exit_code == 2
+    assert again.stderr == f"error: {path}: exists (use --force to replace it)\n"

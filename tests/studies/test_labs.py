@@ -221,7 +221,7 @@ def test_existing_results_are_kept_without_force(tmp_path: Path) -> None:
     result = runner.invoke(app, ["experiment", "density", *SMALL, "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        f"error: {tmp_path / 'density.csv'}: already exists (use --force to overwrite)"
+        f"error: {tmp_path / 'density.csv'}: exists (use --force to replace it)"
     ]
     assert (tmp_path / "density.csv").read_text() == "mine, keep out"
     forced = runner.invoke(
@@ -295,7 +295,8 @@ def test_experiment_presets_record_writes_one_record_per_preset_and_agent(
     assert [p.name for p in records][:2] == ["easy-10x10-kb.jsonl", "easy-8x8-kb.jsonl"]
     assert len(records) == 6 and all(rebuild(read_record(p)).over for p in records)
     again = CliRunner().invoke(app, [*arguments, "--record"])
-    assert again.exit_code == 2 and "already exists" in again.stderr
+    assert again.exit_code == 2
+    assert again.stderr == f"error: {out / 'presets.csv'}: exists (use --force to replace it)\n"
 
 
 # -- the labs on the one runner -----------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The JSON API through an ASGI test client: every endpoint, and every kind of bad input answered
-with a 4xx (503 past the budget) and one line, never a 500 or a traceback."""
+with a 4xx (413 too large, 503 past the budget) and one line, never a 500 or a traceback."""
 
 from __future__ import annotations
 
@@ -270,6 +270,20 @@ def test_a_position_beyond_the_compute_budget_is_a_503_and_the_server_goes_on() 
         # That worker was killed (and another is booting in its place): the server answers.
         again = _post(budgeted, "/api/analyze", {"board": [[1, None]], "mines": 1})
         assert again.status_code == 200, again.text
+
+
+@pytest.mark.slow  # about 3 s of counting before the estimate passes the budget
+def test_a_position_too_wide_to_count_in_memory_is_a_413_with_the_reason(
+    client: TestClient,
+) -> None:
+    side = 16  # one frontier of 192 unknowns: its tables would pass the 512 MiB budget
+    board = [[1 if r % 2 == 0 and c % 2 == 0 else None for c in range(side)] for r in range(side)]
+    message = _error(_post(client, "/api/analyze", {"board": board, "mines": 32}), 413)
+    assert message.startswith("counting its placements would take more than 512 MiB")
+    assert "(192 unknown cells) is too wide to count exactly" in message
+    document = client.get("/openapi.json").json()
+    refusals = document["paths"]["/api/analyze"]["post"]["responses"]
+    assert "too large to count" in refusals["413"]["description"]
 
 
 # -- explain ----------------------------------------------------------------------------------

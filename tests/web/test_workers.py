@@ -55,7 +55,7 @@ def test_a_library_error_in_a_job_is_a_422_in_one_line(pool: Workers) -> None:
     assert refused.value.status == 422 and "\n" not in str(refused.value)
 
 
-def test_a_count_past_the_memory_budget_is_a_503_naming_the_frontier() -> None:
+def test_a_count_past_the_memory_budget_is_a_413_naming_the_frontier() -> None:
     from mineshafted.solver.count import CountTooLargeError
     from mineshafted.web.worker import reply_to
 
@@ -63,8 +63,20 @@ def test_a_count_past_the_memory_budget_is_a_503_naming_the_frontier() -> None:
         raise CountTooLargeError(cells=432, memory=512)
 
     status, code, message = reply_to({"analyze": wide}, "analyze", None, 1024)
-    assert (status, code) == ("error", 503)  # the position is valid: too wide, not wrong
+    # The position is valid (not 422), and too wide on every retry (not 503: "try later").
+    assert (status, code) == ("error", 413)
     assert "512 MiB" in message and "432 unknown cells" in message and "--memory" not in message
+
+
+def test_a_worker_out_of_memory_is_a_413_not_a_try_later() -> None:
+    from mineshafted.web.worker import reply_to
+
+    def huge(_: object) -> object:
+        raise MemoryError
+
+    status, code, message = reply_to({"analyze": huge}, "analyze", None, 2048)
+    assert (status, code) == ("error", 413)
+    assert message.startswith("the computation ran out of memory (each worker may use 2048 MiB)")
 
 
 def test_an_unknown_job_is_an_internal_error_not_a_crash(pool: Workers) -> None:

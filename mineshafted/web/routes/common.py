@@ -19,7 +19,8 @@ ERRORS: Final[dict[int | str, dict[str, Any]]] = {
         404: "No such live game.",
         408: "The body did not arrive in time.",
         409: "Not now (the game is over, or not started).",
-        413: "The body is larger than 8 MiB.",
+        413: "The body is larger than 8 MiB, or the position too large to count within the "
+        "server's memory (the same answer on any retry).",
         415: "The body is not declared application/json.",
         422: "Malformed, off the board, or not decided.",
         503: "Past the compute budget, every worker busy, or every live game in use.",
