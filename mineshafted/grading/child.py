@@ -768,9 +768,9 @@ def _describe(error: BaseException, submission: str) -> dict[str, Any]:
     own code (or, for a misfit, how it does not fit)."""
     if isinstance(error, _Misfit):
         return {"type": "sweep_mines", "message": error.found, "misfit": error.kind}
-    own = isinstance(error, SyntaxError) and error.filename in _OWN_FILES
-    try:
-        message = str(error.msg if own else error)  # a SyntaxError's own line is a frame
+    try:  # a SyntaxError in the submission: its line is a frame, its message the rest
+        own = isinstance(error, SyntaxError) and error.filename in _OWN_FILES
+        message = str(error.msg if isinstance(error, SyntaxError) and own else error)
     except Exception:
         message = "(an exception whose message cannot be read)"
     described: dict[str, Any] = {"type": type(error).__name__[:100], "message": message[:500]}

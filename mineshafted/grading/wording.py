@@ -456,7 +456,8 @@ def explain(b: BoardResult, puzzle: Puzzle | None) -> Explanation:
     """What went wrong on one board, in the student's terms (``puzzle`` names the safe cells
     never moved onto and draws the board at a mine; without it those are left out)."""
     found = _loop_said(b)
-    detail = visible(b.detail.removesuffix(f"; {loop(b.loop, b.cols)}") if found else b.detail)
+    said = b.detail.removesuffix(f"; {loop(b.loop, b.cols)}") if b.loop and found else b.detail
+    detail = visible(said)
     if b.outcome is Verdict.WRONG and b.wrong:
         return _wrong(b, puzzle, found)
     if b.outcome is Verdict.WRONG:

@@ -39,8 +39,10 @@ def moves_page(
 
     Raises
     ------
-    RecordFormatError
-        A move or a judgement's cell is not a cell of the board.
+    IllegalMoveError
+        A move is not a cell of the board.
+    ValueError
+        A cell of the judgement is not a cell of the board.
 
     Examples
     --------

@@ -99,6 +99,8 @@ def script(
     ------
     RecordFormatError
         The record does not replay (see :func:`mineshafted.game.replay`).
+    ValueError
+        A cell of the judgement is not a cell of the board.
 
     Examples
     --------
@@ -182,12 +184,12 @@ def _judged(judgement: Judgement, cells: int) -> dict[str, Any]:
 
     Raises
     ------
-    RecordFormatError
+    ValueError
         One of its cells is not a cell of the board.
     """
     outside = [c for c in judgement.cells if not 0 <= c < cells]
     if outside:
-        raise RecordFormatError(f"judgement: {outside[0]} is not a cell 0..{cells - 1}")
+        raise ValueError(f"judgement: {outside[0]} is not a cell 0..{cells - 1}")
     return {
         "verdict": judgement.verdict,
         "text": judgement.text,
