@@ -4,8 +4,8 @@ Per board the outcome; then what went wrong, in the student's own terms and in t
 :mod:`.wording`, the boards that failed the same way grouped into one message with the list of
 boards (the exception raised, with the line of the student's own code; the cells of the board
 returned wrong and what they are; the safe cells never moved onto; the move onto a mine with
-the board as the sweep had uncovered it then; the time limit, and the moves the sweep went
-round; a ``sweep_mines`` that does not fit the contract); and for the first board not solved,
+the board as the sweep had uncovered it then; the time limit, and the cells the sweep went
+back over; a ``sweep_mines`` that does not fit the contract); and for the first board not solved,
 a replay of the student's own moves (drawn by the caller, which may use
 :mod:`mineshafted.replay` and :func:`~.wording.replay_words`: grading does not).
 

@@ -14,8 +14,8 @@ from .wording import wrong_cell
 __all__ = ["LOOP_KEPT", "Referee"]
 
 LOOP_KEPT = 64
-"""Moves after the last move onto a new cell kept to find the round they repeat; the moves
-after them are only checked against that round (and counted)."""
+"""Moves after the last move onto a new cell kept to find the cycle they repeat; the moves
+after them are only checked against that cycle (and counted)."""
 
 
 class Referee:
@@ -58,7 +58,7 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
         """The first :data:`LOOP_KEPT` moves after it."""
         self._again_cells: set[Cell] = set()
         self._period = 0
-        """The round the kept moves repeat (0: not found yet, or none)."""
+        """The length of the cycle the kept moves repeat (0: not found yet, or none)."""
         self._periodic = True
 
     @property
@@ -134,7 +134,7 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
             self._period, self._periodic = 0, True
 
     def _went_back(self, index: Cell) -> None:
-        """A move onto a cell already moved onto: kept, or checked against the round."""
+        """A move onto a cell already moved onto: kept, or checked against the cycle."""
         self._again_cells.add(index)
         again = self._again
         if len(again) < LOOP_KEPT:
@@ -238,7 +238,7 @@ valid indices are 0..3'), (<Reply.MINE: 'mine'>, True), (<Reply.OVER: 'over'>, T
 
 
 def _period(moves: list[Cell]) -> int:
-    """The length of the shortest round ``moves`` repeat, made at least twice; 0 for none.
+    """The length of the shortest cycle ``moves`` repeat, gone through at least twice; 0 for none.
 
     Examples
     --------

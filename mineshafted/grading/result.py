@@ -40,7 +40,7 @@ class Loop:
     Examples
     --------
     >>> loop = Loop(first=15, moves=71_011, cells=(3, 4), periodic=True, distinct=2)
-    >>> loop.last, loop.rounds
+    >>> loop.last, loop.repeats
     (71025, 35505)
     """
 
@@ -49,10 +49,10 @@ class Loop:
     moves: int
     """How many there were (at least 1)."""
     cells: tuple[int, ...]
-    """The cells they repeat, one round of them, when :attr:`periodic`; else the first of
+    """The cells they repeat, one cycle of them, when :attr:`periodic`; else the first of
     them, in order (at most :data:`~.referee.LOOP_KEPT`)."""
     periodic: bool
-    """Whether every one of these moves follows the round :attr:`cells` (the round made at
+    """Whether every one of these moves follows the cycle :attr:`cells` (the cycle gone through at
     least twice)."""
     distinct: int
     """How many different cells they went to."""
@@ -63,8 +63,8 @@ class Loop:
         return self.first + self.moves - 1
 
     @property
-    def rounds(self) -> int:
-        """Whole rounds of :attr:`cells` made (for a periodic loop)."""
+    def repeats(self) -> int:
+        """Whole times :attr:`cells` were gone through (for a periodic loop)."""
         return self.moves // len(self.cells) if self.cells else 0
 
 

@@ -344,7 +344,7 @@ never a new cell
         verb = "are all" if found.moves > 1 else "is"
         return f"{span} {verb} onto {cell(found.cells[0], cols)}, already moved onto"
     if found.periodic:
-        round_ = cell_list(found.cells, cols)
+        cycle = cell_list(found.cells, cols)
         again = ", ".join(str(c) for c in found.cells[:4])
         what = (
             _cells_word(len(found.cells))
@@ -352,8 +352,8 @@ never a new cell
             else (f"{len(found.cells)} moves")
         )
         return (
-            f"{span} repeat cells {round_}, {again}, ... (the same {what} "
-            f"{found.rounds:,} times), never a new cell"
+            f"{span} repeat cells {cycle}, {again}, ... (the same {what} "
+            f"{found.repeats:,} times), never a new cell"
         )
     return (
         f"{span} go back over {_cells_word(found.distinct)} already moved onto "
@@ -407,7 +407,7 @@ class ReplayWords(NamedTuple):
     """The moves after the last step (each onto a cell already moved onto), when they
     matter."""
     cells: tuple[int, ...] = ()
-    """The cells those moves went round (or the first of them)."""
+    """The cells those moves went through again and again (or the first of them)."""
 
 
 def replay_words(b: BoardResult, puzzle: Puzzle | None) -> ReplayWords:

@@ -152,7 +152,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <span class="c v4">4</span> clues</li>
 <li><span class="c now"></span>changed at this step</li>
 <li><span class="c h truth"></span>a mine never found (after the end)</li>
-<li id="loop-key" hidden><span class="c loop"></span>gone round again after the last step</li>
+<li id="loop-key" hidden><span class="c loop"></span>moved onto again after the last step</li>
 </ul>
 <label><input id="tint" type="checkbox" checked> Colour revealed cells by reason</label>
 <ul id="reasons"></ul>

@@ -1,7 +1,7 @@
 """Feedback, the gradebook and similarity: what a student and an instructor read.
 
 Feedback a student can act on: a crash names the student's own lines, a sweep that stopped
-early its safe cells never moved onto, a loop its length and its round, an older interface the
+early its safe cells never moved onto, a loop its length and its cycle, an older interface the
 contract; boards that failed the same way are one message; every output says the same."""
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def test_boards_not_run_for_time_are_told_so_together() -> None:
     )
 
 
-def test_a_loop_is_told_with_its_length_and_the_round_it_repeats() -> None:
+def test_a_loop_is_told_with_its_length_and_the_cycle_it_repeats() -> None:
     loop = Loop(first=4, moves=71_011, cells=(1, 2), periodic=True, distinct=2)
     detail = f"no answer within 30 s; {wording.loop(loop, 4)}"
     grade = graded(result(Verdict.TIMED_OUT, detail=detail, opened=(0, 1, 2), loop=loop))
@@ -358,7 +358,7 @@ def test_a_sweep_that_stops_early_is_told_the_safe_cells_it_never_moved_onto(
 
 
 @pytest.mark.slow
-def test_a_loop_is_told_with_its_length_and_its_round(tmp_path: Path) -> None:
+def test_a_loop_is_told_with_its_length_and_its_cycle(tmp_path: Path) -> None:
     code = "def sweep_mines(bm):\n    for c in (0, 1, 2):\n        bm.move(c)\n    while True:\n"
     code += "        bm.move(1)\n        bm.move(2)\n"
     result = one_board(submission(tmp_path, code, "ann.py"), timeout=1.0)

@@ -90,13 +90,13 @@ def test_no_loop_when_the_last_move_was_onto_a_new_cell() -> None:
     assert _moved([0, 1, 0, 1, 2]).loop is None  # a new cell starts the count afresh
 
 
-def test_a_long_loop_is_counted_whole_and_its_round_kept_once() -> None:
+def test_a_long_loop_is_counted_whole_and_its_cycle_kept_once() -> None:
     loop = _moved([0, 1, 2] + [1, 2] * 35_505 + [1]).loop
     assert loop == Loop(first=4, moves=71_011, cells=(1, 2), periodic=True, distinct=2)
-    assert (loop.last, loop.rounds) == (71_014, 35_505)
+    assert (loop.last, loop.repeats) == (71_014, 35_505)
 
 
-def test_a_round_broken_after_the_moves_kept_is_no_round() -> None:
+def test_a_cycle_broken_after_the_moves_kept_is_no_cycle() -> None:
     moves = [0, 1, 2] + [1, 2] * LOOP_KEPT + [0]
     loop = _moved(moves).loop
     assert loop is not None and not loop.periodic
@@ -105,7 +105,7 @@ def test_a_round_broken_after_the_moves_kept_is_no_round() -> None:
 
 def _plain_loop(moves: list[int]) -> Loop | None:
     """The loop of ``moves`` by its definition: the moves after the last one onto a new cell;
-    periodic when they all follow a round of at most half the kept moves, made twice."""
+    periodic when they all follow a cycle of at most half the kept moves, made twice."""
     seen: set[int] = set()
     last_new = 0
     for number, cell in enumerate(moves, 1):
@@ -128,7 +128,7 @@ def _plain_loop(moves: list[int]) -> Loop | None:
     st.lists(st.integers(0, 5), max_size=3),
 )
 def test_the_loop_kept_online_is_the_loop_of_the_whole_list_of_moves(
-    start: list[int], round_: list[int], times: int, end: list[int]
+    start: list[int], cycle: list[int], times: int, end: list[int]
 ) -> None:
-    moves = [0, *start, *(round_ * times), *end]
+    moves = [0, *start, *(cycle * times), *end]
     assert _moved(moves).loop == _plain_loop(moves)
