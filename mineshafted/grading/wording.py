@@ -338,9 +338,13 @@ never a new cell
     >>> print(loop(Loop(15, 40, (3, 4, 3, 5), False, 3), 9))
     moves 15-54 go back over 3 cells already moved onto (3 (0, 3), 4 (0, 4), 3 (0, 3), 5 \
 (0, 5), ...), never a new cell
+    >>> print(loop(Loop(15, 2, (3, 4), False, 2), 9))
+    moves 15-16 go back over 2 cells already moved onto (3 (0, 3), 4 (0, 4)), never a new cell
+    >>> print(loop(Loop(15, 1, (3,), False, 1), 9))
+    move 15 is onto cell 3 (row 0, column 3), already moved onto
     """
     span = f"moves {found.first:,}-{found.last:,}" if found.moves > 1 else f"move {found.first:,}"
-    if found.periodic and len(found.cells) == 1:
+    if found.distinct == 1:
         verb = "are all" if found.moves > 1 else "is"
         return f"{span} {verb} onto {cell(found.cells[0], cols)}, already moved onto"
     if found.periodic:
@@ -355,9 +359,11 @@ never a new cell
             f"{span} repeat cells {cycle}, {again}, ... (the same {what} "
             f"{found.repeats:,} times), never a new cell"
         )
+    shown = cell_list(found.cells[:4], cols)
+    more = ", ..." if found.moves > 4 else ""
     return (
         f"{span} go back over {_cells_word(found.distinct)} already moved onto "
-        f"({cell_list(found.cells, cols, shown=4)}, ...), never a new cell"
+        f"({shown}{more}), never a new cell"
     )
 
 

@@ -4,7 +4,7 @@ counts them, and the moves it keeps after the last new cell (no child process he
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mineshafted import Board
@@ -121,6 +121,7 @@ def _plain_loop(moves: list[int]) -> Loop | None:
     return Loop(last_new + 1, len(tail), tuple(tail[:LOOP_KEPT]), False, len(set(tail)))
 
 
+@settings(max_examples=50)
 @given(
     st.lists(st.integers(0, 5), max_size=12),
     st.lists(st.integers(0, 5), min_size=1, max_size=5),
