@@ -41,15 +41,15 @@ __all__ = [
     "NOT_RUN",
     "PICTURE",
     "SHOWN_CELLS",
-    "Explanation",
+    "Account",
     "Frame",
     "Group",
     "Misfit",
     "ReplayWords",
+    "account",
     "cell",
     "cell_list",
     "crash",
-    "explain",
     "exploded",
     "groups",
     "lines",
@@ -375,16 +375,17 @@ def loop_matters(b: BoardResult) -> bool:
     return b.outcome is Verdict.TIMED_OUT or b.loop.moves > b.rows * b.cols
 
 
-# The feedback: each board's explanation, boards that failed the same way grouped.
+# The feedback: an account of each board, boards that failed the same way grouped.
 
 
 PICTURE = "The board as your sweep had uncovered it then (`#` not moved onto, `X` the mine):"
-"""What an :attr:`Explanation.picture` shows."""
+"""What an :attr:`Account.picture` shows."""
 
 
 @dataclass(frozen=True)
-class Explanation:
-    """What went wrong on one board: the headline its group shares, and its own specifics."""
+class Account:
+    """An account of what went wrong on one board: the headline its group shares, and its
+    own specifics."""
 
     headline: str
     specifics: tuple[str, ...] = ()
@@ -394,11 +395,6 @@ class Explanation:
     picture: str = ""
     """The board as the sweep had uncovered it, one line per row (a move onto a mine):
     :data:`PICTURE`."""
-
-    @property
-    def told(self) -> str:
-        """The headline and the specifics, the loop included, as one paragraph."""
-        return " ".join((self.headline, *self.specifics, *([self.loop] if self.loop else [])))
 
 
 class ReplayWords(NamedTuple):
@@ -431,7 +427,7 @@ Wrong at 1 cell: 2 (0, 2): you returned 0, it is -1.')
             b.outcome.value,
             "Solved: the board returned is right, and every safe cell was moved onto.",
         )
-    said = explain(b, puzzle)
+    said = account(b, puzzle)
     text = " ".join((said.headline, *said.specifics))
     if b.loop is not None and said.loop:
         return ReplayWords(b.outcome.value, text, said.loop, b.loop.cells)
@@ -444,7 +440,7 @@ class Group:
 
     outcome: Verdict
     headline: str
-    boards: tuple[tuple[BoardResult, Explanation], ...]
+    boards: tuple[tuple[BoardResult, Account], ...]
 
     @property
     def labels(self) -> str:
@@ -458,7 +454,7 @@ class Group:
         return f"{self.outcome.value} on {n} board{'s' * (n != 1)}: {self.labels}"
 
 
-def explain(b: BoardResult, puzzle: Puzzle | None) -> Explanation:
+def account(b: BoardResult, puzzle: Puzzle | None) -> Account:
     """What went wrong on one board, in the student's terms (``puzzle`` names the safe cells
     never moved onto and draws the board at a mine; without it those are left out)."""
     found = _loop_said(b)
@@ -467,24 +463,22 @@ def explain(b: BoardResult, puzzle: Puzzle | None) -> Explanation:
     if b.outcome is Verdict.WRONG and b.wrong:
         return _wrong(b, puzzle, found)
     if b.outcome is Verdict.WRONG:
-        return Explanation(
-            f"The value your sweep returned is not the board: it {detail}.", (), found
-        )
+        return Account(f"The value your sweep returned is not the board: it {detail}.", (), found)
     if b.outcome is Verdict.NOT_EXPLORED:
         headline = (
             "You returned the right board, but your sweep did not move onto every safe cell: a "
             "sweep must move onto every safe cell, and learn the board only by moving."
         )
-        return Explanation(headline, _unexplored(b, puzzle), found)
+        return Account(headline, _unexplored(b, puzzle), found)
     if b.outcome is Verdict.EXPLODED:
         return _exploded(b, puzzle)
     if b.outcome is Verdict.TIMED_OUT:
-        return Explanation(f"Your sweep gave no answer in time: {detail}.", (), found or _last(b))
+        return Account(f"Your sweep gave no answer in time: {detail}.", (), found or _last(b))
     if b.outcome is Verdict.CRASHED:
-        return Explanation(f"Your sweep stopped without an answer: {detail}.", (), found)
+        return Account(f"Your sweep stopped without an answer: {detail}.", (), found)
     if b.outcome is Verdict.OUT_OF_TIME:
-        return Explanation(f"{NOT_RUN[0].upper()}{NOT_RUN[1:]}.")
-    return Explanation(detail)
+        return Account(f"{NOT_RUN[0].upper()}{NOT_RUN[1:]}.")
+    return Account(detail)
 
 
 def groups(boards: Iterable[BoardResult], puzzles: Mapping[str, Puzzle]) -> list[Group]:
@@ -500,10 +494,10 @@ def groups(boards: Iterable[BoardResult], puzzles: Mapping[str, Puzzle]) -> list
     -----
     O(boards), and each board's explanation.
     """
-    found: dict[tuple[Verdict, str], list[tuple[BoardResult, Explanation]]] = {}
+    found: dict[tuple[Verdict, str], list[tuple[BoardResult, Account]]] = {}
     for b in boards:
         if b.outcome is not Verdict.SOLVED:
-            said = explain(b, puzzles.get(b.puzzle))
+            said = account(b, puzzles.get(b.puzzle))
             found.setdefault((b.outcome, said.headline), []).append((b, said))
     return [Group(verdict, said, tuple(members)) for (verdict, said), members in found.items()]
 
@@ -530,7 +524,7 @@ def lines(boards: Iterable[BoardResult]) -> list[str]:
     ]
 
 
-def _wrong(b: BoardResult, puzzle: Puzzle | None, found: str) -> Explanation:
+def _wrong(b: BoardResult, puzzle: Puzzle | None, found: str) -> Account:
     """A board returned wrong: the cells never moved onto, then the cells wrong."""
     if b.unexplored:
         headline = (
@@ -546,7 +540,7 @@ def _wrong(b: BoardResult, puzzle: Puzzle | None, found: str) -> Explanation:
     )
     first = f", the first {len(b.wrong)}" if count > len(b.wrong) else ""
     said = f"Wrong at {_cells_word(count)}{first}: {listed}."
-    return Explanation(headline, (*_unexplored(b, puzzle), said), found)
+    return Account(headline, (*_unexplored(b, puzzle), said), found)
 
 
 def _unexplored(b: BoardResult, puzzle: Puzzle | None) -> tuple[str, ...]:
@@ -563,16 +557,16 @@ def _unexplored(b: BoardResult, puzzle: Puzzle | None) -> tuple[str, ...]:
     )
 
 
-def _exploded(b: BoardResult, puzzle: Puzzle | None) -> Explanation:
+def _exploded(b: BoardResult, puzzle: Puzzle | None) -> Account:
     """A move onto a mine: which move, which cell, and the board as uncovered then."""
     headline = "Your sweep moved onto a mine."
     if not b.opened or puzzle is None:
-        return Explanation(headline, (f"It {visible(b.detail)}.",))
+        return Account(headline, (f"It {visible(b.detail)}.",))
     said = (
         f"Move {len(b.opened)} of your sweep (counting each cell once) was onto the mine at "
         f"{cell(b.opened[-1], b.cols)}."
     )
-    return Explanation(headline, (said,), picture=_uncovered(b, puzzle))
+    return Account(headline, (said,), picture=_uncovered(b, puzzle))
 
 
 def _uncovered(b: BoardResult, puzzle: Puzzle) -> str:
