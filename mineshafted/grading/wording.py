@@ -492,7 +492,7 @@ def groups(boards: Iterable[BoardResult], puzzles: Mapping[str, Puzzle]) -> list
 
     Notes
     -----
-    O(boards), and each board's explanation.
+    O(boards), and each board's account.
     """
     found: dict[tuple[Verdict, str], list[tuple[BoardResult, Account]]] = {}
     for b in boards:
