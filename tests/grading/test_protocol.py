@@ -73,24 +73,27 @@ def test_well_formed_failures_and_unreadable_results_are_parsed() -> None:
 
 
 def test_an_error_s_frames_are_kept_cut_to_their_caps_and_made_visible() -> None:
-    line = "x = 1  # " + "y" * 200 + "\x1b[2J"
+    line = "x = 1  # \x1b[2J\u202e" + "y" * 200
     payload = {
         "type": "IndexError",
         "message": "list index out of range",
         "frames": [
             ["ann.py", 30, "sweep_mines", "n = around(r, c)", 1],
-            ["ann.py", 12, "f", line, 3],
+            ["ann.py", 12, "f\x9b", line, 3],
         ],
         "skipped": 2,
     }
     kind, failure = parse(json.dumps({"error": payload}).encode())
     assert kind is Message.ERROR and failure.skipped == 2
     assert failure.frames[0] == Frame("ann.py", 30, "sweep_mines", "n = around(r, c)")
-    assert failure.frames[1].text == line[:LINE_CAP] + f"... ({len(line)} characters)"
+    kept = line[:LINE_CAP].replace("\x1b", "\\x1b").replace("\u202e", "\\u202e")
+    assert failure.frames[1].text == kept + f"... ({len(line)} characters)"
+    assert failure.frames[1].function == "f\\x9b"
     assert failure.frames[1].times == 3
     assert str(failure).startswith(
-        "IndexError: list index out of range (in ann.py, innermost last, 2 calls before left out:"
-        " line 30, in sweep_mines: n = around(r, c); line 12, in f: x = 1  # yyy"
+        "IndexError: list index out of range (in ann.py, innermost last, 2 calls before left "
+        "out: line 30, in sweep_mines: n = around(r, c); line 12, in f\\x9b: x = 1  # "
+        "\\x1b[2J\\u202eyyy"
     )
 
 
