@@ -30,7 +30,12 @@ order:
 - child -> parent: ``{"ready": true}`` (imported) or ``{"error": ...}`` (the import raised);
   then ``{"start": true}`` (the sweep is about to begin), any number of ``{"move": i}``, and
   one answer: ``{"result": board}``, ``{"unreadable": {"type": ..., "repr": ...}}`` (a value
-  JSON cannot carry) or ``{"error": {"type": ..., "message": ...}}``;
+  JSON cannot carry) or ``{"error": {"type": ..., "message": ..., "frames": [...],
+  "skipped": n}}`` (the exception, and the last few frames of the submission's own code in
+  its traceback, innermost last, each ``[file, line, function, text, times]``); an import
+  whose ``sweep_mines`` does not fit the assignment's contract (none, a class, a generator, a
+  coroutine, or one that cannot be called with the manager alone) is an error with
+  ``"misfit"``, what was found as its message;
 - parent -> child: ``{"go": true}`` to the start (the child calls ``sweep_mines`` only then,
   so the parent's clock, started before it answers, never misses any of the sweep however
   busy the machine), then to each move ``{"clue": n}``, ``{"mine": true}`` (the game is
@@ -171,7 +176,7 @@ def _play(
             _police_imports(allow)
         sweep = _load(submission, read_from=read_from)
     except BaseException as error:
-        channel.send({"error": _describe(error)})
+        channel.send({"error": _describe(error, submission)})
         return
     channel.send({"ready": True})
     if check:
@@ -181,7 +186,7 @@ def _play(
     try:
         result = sweep(manager)
     except BaseException as error:
-        channel.send({"error": _describe(error)})
+        channel.send({"error": _describe(error, submission)})
         return
     try:
         channel.send({"result": result})
@@ -360,11 +365,73 @@ def _load(path: str, *, read_from: str | None = None) -> Any:
             raise ImportError(f"{path} cannot be read")
     module = importlib.util.module_from_spec(spec)
     sys.modules["submission"] = module
+    _OWN_FILES.add(spec.origin or path)
     loader.exec_module(module)
     sweep = getattr(module, "sweep_mines", None)
-    if not callable(sweep):
-        raise AttributeError("the submission defines no function sweep_mines(bm)")
+    if sweep is None:
+        raise _Misfit("missing", _functions(module))
+    _check_fits(sweep)
     return sweep
+
+
+class _Misfit(Exception):
+    """``sweep_mines`` does not fit the contract: how (``wording.Misfit``'s value), and what
+    was found."""
+
+    def __init__(self, kind: str, found: str) -> None:
+        super().__init__(found)
+        self.kind = kind
+        self.found = found
+
+
+_CO_VARARGS, _CO_GENERATOR = 0x04, 0x20
+_CO_COROUTINE, _CO_ITERABLE_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x100, 0x200
+
+
+def _check_fits(sweep: Any) -> None:
+    """Raise :class:`_Misfit` if ``sweep`` is not a function to call with the manager alone.
+
+    Read from its code object (``inspect`` would cost every board its import): a class, a
+    value that is not callable, a generator or coroutine function, or parameters that the
+    manager alone does not fill. A callable it cannot read (a builtin, an object with
+    ``__call__``) is let through, to be called.
+    """
+    if isinstance(sweep, type):
+        raise _Misfit("class", "")
+    if not callable(sweep):
+        raise _Misfit("not callable", type(sweep).__name__[:100])
+    function = getattr(sweep, "__func__", sweep)  # a bound method: its function
+    code = getattr(function, "__code__", None)
+    if not isinstance(code, type(_check_fits.__code__)):
+        return
+    flags = code.co_flags
+    if flags & (_CO_GENERATOR | _CO_ASYNC_GENERATOR):
+        raise _Misfit("generator", "")
+    if flags & (_CO_COROUTINE | _CO_ITERABLE_COROUTINE):
+        raise _Misfit("coroutine", "")
+    bound = 1 if function is not sweep and getattr(sweep, "__self__", None) is not None else 0
+    positional = code.co_argcount - bound
+    required = positional - len(getattr(function, "__defaults__", None) or ())
+    keywords = code.co_kwonlyargcount - len(getattr(function, "__kwdefaults__", None) or {})
+    if required > 1 or keywords > 0 or (positional < 1 and not flags & _CO_VARARGS):
+        names = code.co_varnames[bound : code.co_argcount + code.co_kwonlyargcount]
+        raise _Misfit("parameters", ", ".join(names)[:100])
+
+
+def _functions(module: Any) -> str:
+    """The public functions and classes the submission defines, by name (the first five)."""
+    try:
+        names = [
+            name
+            for name, value in list(vars(module).items())
+            if not name.startswith("_")
+            and callable(value)
+            and getattr(value, "__module__", None) == "submission"
+        ]
+    except Exception:
+        return ""
+    shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+    return shown[:200]
 
 
 NOT_ALLOWED = "import not allowed"
@@ -686,12 +753,73 @@ def _write(path: str, text: str) -> None:
         os.close(fd)
 
 
-def _describe(error: BaseException) -> dict[str, str]:
-    try:
-        message = str(error)
+_OWN_FILES: set[str] = set()
+"""The submission's file, as its code objects name it (once it is being imported)."""
+
+_FRAMES = 4
+"""Frames of the submission's code sent at most (``text.FRAMES_KEPT``)."""
+
+_LINE = 120
+"""Characters of a line of its code sent (``text.LINE_CAP``)."""
+
+
+def _describe(error: BaseException, submission: str) -> dict[str, Any]:
+    """The error message for ``error``: its type and message, and where in the submission's
+    own code (or, for a misfit, how it does not fit)."""
+    if isinstance(error, _Misfit):
+        return {"type": "sweep_mines", "message": error.found, "misfit": error.kind}
+    try:  # a SyntaxError in the submission: its line is a frame, its message the rest
+        own = isinstance(error, SyntaxError) and error.filename in _OWN_FILES
+        message = str(error.msg if isinstance(error, SyntaxError) and own else error)
     except Exception:
         message = "(an exception whose message cannot be read)"
-    return {"type": type(error).__name__, "message": message[:500]}
+    described: dict[str, Any] = {"type": type(error).__name__[:100], "message": message[:500]}
+    try:
+        frames, skipped = _frames(error, os.path.basename(submission))
+    except BaseException:  # out of memory, a poisoned line cache: the message is enough
+        return described
+    if frames:
+        described["frames"] = frames
+    if skipped:
+        described["skipped"] = skipped
+    return described
+
+
+def _frames(error: BaseException, name: str) -> tuple[list[list[Any]], int]:
+    """The last :data:`_FRAMES` runs of frames of the submission's own code in ``error``'s
+    traceback, innermost last, as ``[file, line, function, text, times]`` (a run: calls in a
+    row from one line), and how many of its frames came before them.
+
+    A :class:`SyntaxError` in the submission names its line itself. The grader's frames (this
+    script's) and the standard library's are never kept: the last frame kept is the
+    submission's line that raised, or that made the call that raised.
+    """
+    import collections
+    import linecache
+
+    runs: collections.deque[list[Any]] = collections.deque()
+    skipped = 0
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename in _OWN_FILES:
+            line, function = tb.tb_lineno or 0, getattr(code, "co_qualname", code.co_name)
+            if runs and runs[-1][:3] == [code.co_filename, line, function]:
+                runs[-1][3] += 1
+            else:
+                runs.append([code.co_filename, line, function, 1])
+                if len(runs) > _FRAMES:
+                    skipped += runs.popleft()[3]
+        tb = tb.tb_next
+    if isinstance(error, SyntaxError) and error.filename in _OWN_FILES and error.lineno:
+        runs.append([error.filename, error.lineno, "", 1])
+        if len(runs) > _FRAMES:
+            skipped += runs.popleft()[3]
+    frames = []
+    for file, line, function, times in runs:
+        text = linecache.getline(file, line).strip()[:_LINE]
+        frames.append([name[:100], line, str(function)[:100], text, times])
+    return frames, skipped
 
 
 def _short(value: Any) -> str:

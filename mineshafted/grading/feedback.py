@@ -1,10 +1,13 @@
 """Feedback: what a student reads about their grade, as Markdown and as one HTML page.
 
-Per board the outcome; for each board not solved, what went wrong in the student's own terms
-(the cells of the board returned wrong and what they are, the safe cells never moved onto,
-the move onto a mine with the board as the sweep had uncovered it then, the exception raised,
-the time limit); and for the first board not solved, a replay of the student's own moves
-(drawn by the caller, which may use :mod:`mineshafted.replay`: grading does not).
+Per board the outcome; then what went wrong, in the student's own terms and in the words of
+:mod:`.wording`, the boards that failed the same way grouped into one message with the list of
+boards (the exception raised, with the line of the student's own code; the cells of the board
+returned wrong and what they are; the safe cells never moved onto; the move onto a mine with
+the board as the sweep had uncovered it then; the time limit, and the cells the sweep went
+back over; a ``sweep_mines`` that does not fit the contract); and for the first board not solved,
+a replay of the student's own moves (drawn by the caller, which may use
+:mod:`mineshafted.replay` and :func:`~.wording.replay_words`: grading does not).
 
 The feedback names the board set and shows its boards: a student's next grading is on other
 boards (a class run's key is fresh; an autograder's boards are made per submission).
@@ -23,15 +26,16 @@ from dataclasses import dataclass, field
 from ..formats import Puzzle
 from ..text import visible
 from .classrun import StudentGrade
-from .result import BoardResult, Verdict
+from .result import BoardResult
+from .wording import PICTURE, Group, groups
 
 __all__ = ["Block", "ReplayDrawer", "blocks", "html_text", "markdown_text"]
 
 ReplayDrawer = Callable[[BoardResult, Puzzle, str], str]
 """Draws the replay page of a board's moves: ``(result, puzzle, title) -> HTML document``."""
 
-_SHOWN_CELLS = 20
-"""Cells listed by name at most (wrong ones, safe ones never moved onto)."""
+_SHOWN_BOARDS = 3
+"""Boards of a group whose own cells are told (the others are named)."""
 
 
 @dataclass(frozen=True)
@@ -102,91 +106,50 @@ def blocks(
         )
     out.append(Block("h2", "Boards"))
     out.append(Block("table", rows=table))
-    failed = [b for b in report.boards if b.outcome is not Verdict.SOLVED]
-    if not failed:
+    found = groups(report.boards, puzzles)
+    if not found:
         out.append(Block("p", "Every board was solved."))
         return out
     out.append(Block("h2", "What went wrong"))
-    for b in failed:
-        out.append(Block("h3", f"{visible(b.puzzle)}: {b.outcome.value}"))
-        out += _explained(b, puzzles.get(b.puzzle))
-    first = failed[0]
+    for group in found:
+        out += _told(group)
+    first = found[0].boards[0][0]
     puzzle = puzzles.get(first.puzzle)
     if replay is not None and puzzle is not None and first.opened:
         out.append(Block("h2", f"Your moves on {visible(first.puzzle)}"))
         out.append(
             Block(
                 "p",
-                "A replay of your sweep on the first board it did not solve, move by move "
-                "(step through it with the arrow keys).",
+                "A replay of your sweep on the first board it did not solve: each cell the "
+                "first time your sweep moved onto it (step through it with the arrow keys).",
             )
         )
         out.append(Block("replay", replay(first, puzzle, f"{name}: {visible(first.puzzle)}")))
     return out
 
 
-def _explained(b: BoardResult, puzzle: Puzzle | None) -> list[Block]:
-    """What went wrong on one board, in the student's terms."""
-    detail = visible(b.detail)
-    if b.outcome is Verdict.WRONG and b.wrong:
-        cells = "; ".join(
-            f"({r}, {c}): you returned {visible(got)}, it is {want}" for r, c, got, want in b.wrong
-        )
-        more = " (the first ones)" if len(b.wrong) >= _SHOWN_CELLS else ""
-        return [
-            Block("p", f"The board you returned is wrong at {len(b.wrong)} cell(s){more}: {cells}.")
-        ]
-    if b.outcome is Verdict.WRONG:
-        return [Block("p", f"The value returned is not the board: it {detail}.")]
-    if b.outcome is Verdict.NOT_EXPLORED:
-        missed = _never_opened(b, puzzle)
-        listed = ", ".join(f"({r}, {c})" for r, c in missed[:_SHOWN_CELLS])
-        more = ", ..." if len(missed) > _SHOWN_CELLS else ""
-        return [
+def _told(group: Group) -> list[Block]:
+    """One group of boards that failed the same way: its boards, its headline, and what each
+    of its first :data:`_SHOWN_BOARDS` boards adds."""
+    out = [Block("h3", group.title), Block("p", group.headline)]
+    several = len(group.boards) > 1
+    told = [(b, said) for b, said in group.boards if said.specifics or said.loop or said.picture]
+    for b, said in told[:_SHOWN_BOARDS]:
+        lines = [*said.specifics, *([said.loop] if said.loop else [])]
+        if lines:
+            prefix = f"On {visible(b.puzzle)}: " if several else ""
+            out.append(Block("p", prefix + " ".join(lines)))
+        if said.picture:
+            out += [Block("p", PICTURE), Block("pre", said.picture)]
+    rest = told[_SHOWN_BOARDS:]
+    if rest:
+        names = ", ".join(visible(b.puzzle) for b, _ in rest)
+        out.append(
             Block(
-                "p",
-                f"You returned the right board, but your sweep never moved onto "
-                f"{b.unexplored} safe cell(s): {listed}{more}. A sweep must move onto every "
-                "safe cell, and learn the board only by moving.",
+                "p", f"The other {len(rest)} boards ({names}) failed the same way, at other cells."
             )
-        ]
-    if b.outcome is Verdict.EXPLODED and b.opened and puzzle is not None:
-        mine = b.opened[-1]
-        row, col = divmod(mine, b.cols)
-        return [
-            Block(
-                "p",
-                f"Move {len(b.opened)} of your sweep (counting each cell once) was onto the "
-                f"mine at ({row}, {col}). The board as your sweep had uncovered it then "
-                "(`#` not moved onto, `X` the mine):",
-            ),
-            Block("pre", _uncovered(b, puzzle)),
-        ]
-    if b.outcome is Verdict.TIMED_OUT:
-        return [Block("p", f"Your sweep gave no answer in time: {detail}.")]
-    if b.outcome is Verdict.CRASHED:
-        return [Block("p", f"Your sweep stopped without an answer: {detail}.")]
-    return [Block("p", detail)]
-
-
-def _never_opened(b: BoardResult, puzzle: Puzzle | None) -> list[tuple[int, int]]:
-    """The safe cells of the board never moved onto, row by row."""
-    if puzzle is None:
-        return []
-    opened = set(b.opened)
-    values = puzzle.board.values
-    return [divmod(i, b.cols) for i, v in enumerate(values) if v >= 0 and i not in opened]
-
-
-def _uncovered(b: BoardResult, puzzle: Puzzle) -> str:
-    """The board as the sweep had uncovered it: its clues, ``#`` elsewhere, ``X`` the mine."""
-    values = puzzle.board.values
-    shown = {cell: str(values[cell]) for cell in b.opened[:-1]}
-    shown[b.opened[-1]] = "X"
-    lines = []
-    for r in range(b.rows):
-        lines.append(" ".join(shown.get(r * b.cols + c, "#") for c in range(b.cols)))
-    return "\n".join(lines)
+        )
+    return out
 
 
 def markdown_text(parts: list[Block], replay_file: str | None = None) -> str:

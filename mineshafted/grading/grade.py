@@ -35,9 +35,11 @@ import stat
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from ..formats import Puzzle
+from . import wording
 from .cgroup import unenforced
 from .errors import GradingError, PuzzleStartError, SubmissionError, os_reason
 from .limits import Limits, board_timeout
@@ -45,7 +47,7 @@ from .referee import Referee
 from .result import WRONG_CELLS, BoardResult, GradeReport, Verdict
 from .rubric import achievements
 from .sandbox import Sandbox, choose_sandbox
-from .session import Ending, Session
+from .session import Ending, Session, SessionEnd
 from .zygote import Zygote
 
 __all__ = [
@@ -118,7 +120,8 @@ def check_submission(
     chosen = choose_sandbox(sandbox)
     end = Session(submission, limits, None, chosen, zygote=zygote, allow=allow).run()
     if end.ending is Ending.UNIMPORTABLE:
-        raise SubmissionError(submission, end.detail + _hidden_package(end.detail, chosen))
+        reason = wording.unimportable(end.detail)
+        raise SubmissionError(submission, reason + _hidden_package(end.detail, chosen))
     if end.ending is Ending.TIMED_OUT:
         raise SubmissionError(submission, f"timed out while being imported: {end.detail}")
     if end.ending is not Ending.READY:
@@ -163,16 +166,28 @@ def grade_board(
     limits = Limits(timeout=timeout or board_timeout(cells), memory_mb=memory_mb)
     chosen = zygote.sandbox if zygote is not None else choose_sandbox(sandbox)
     end = Session(submission, limits, referee, chosen, zygote=zygote, allow=allow).run()
+    return _judged(label, puzzle, referee, end)
+
+
+def _judged(label: str, puzzle: Puzzle, referee: Referee, end: SessionEnd) -> BoardResult:
+    """A board's result from its session's end and its referee, worded by :mod:`.wording`."""
+    geometry = puzzle.board.geometry
     outcome, detail = _OUTCOMES[end.ending], end.detail
     wrong: tuple[tuple[int, int, str, int], ...] = ()
+    count = 0
     if end.ending is Ending.RESULT:
         detail = referee.judge(end.answer)
         outcome = Verdict.WRONG if detail else Verdict.SOLVED
         wrong = tuple(referee.differences(end.answer, WRONG_CELLS))
+        if wrong:
+            count = referee.wrong_count(end.answer)
+            detail = wording.wrong_board(detail, count, referee.unexplored)
         if outcome is Verdict.SOLVED and referee.unexplored:
-            outcome, detail = Verdict.NOT_EXPLORED, _unexplored(referee.unexplored)
-    geometry = puzzle.board.geometry
-    return BoardResult(
+            outcome = Verdict.NOT_EXPLORED
+            detail = wording.never_explored(referee.unexplored_cells(), geometry.cols)
+    elif end.ending is Ending.EXPLODED and referee.exploded is not None:
+        detail = wording.exploded(referee.exploded, geometry.cols)
+    result = BoardResult(
         puzzle=label,
         rows=geometry.rows,
         cols=geometry.cols,
@@ -187,7 +202,12 @@ def grade_board(
         unexplored=referee.unexplored,
         opened=tuple(referee.opened),
         wrong=wrong,
+        wrong_count=count,
+        loop=referee.loop,
     )
+    if result.loop is not None and wording.loop_matters(result):
+        result = replace(result, detail=f"{detail}; {wording.loop(result.loop, geometry.cols)}")
+    return result
 
 
 def grade(
@@ -335,11 +355,6 @@ def _unreadable(submission: Path) -> str:
     except OSError as error:
         return f"cannot be read: {os_reason(error)}"
     return ""
-
-
-def _unexplored(cells: int) -> str:
-    """The detail of a right board returned before the sweep was done."""
-    return f"returned the right board with {cells} safe cell{'s' * (cells != 1)} never moved onto"
 
 
 def _hidden_package(detail: str, sandbox: Sandbox) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from ..text import visible
 from .classrun import StudentGrade
 from .feedback import blocks, markdown_text
-from .result import Verdict
+from .wording import lines
 
 __all__ = ["VISIBILITIES", "gradescope_results", "prairielearn_results"]
 
@@ -102,7 +102,8 @@ def prairielearn_results(grade: StudentGrade, board_set: str) -> dict[str, Any]:
 
 
 def _tests(grade: StudentGrade) -> list[tuple[str, int, bool, str]]:
-    """Each achievement: its name, weight, whether earned, and its boards in a few words."""
+    """Each achievement: its name, weight, whether earned, and its boards not solved in a few
+    words (those that failed the same way in one line: :func:`~.wording.lines`)."""
     from .rubric import RUBRIC
 
     if grade.report is None:
@@ -111,9 +112,7 @@ def _tests(grade: StudentGrade) -> list[tuple[str, int, bool, str]]:
     found = []
     for achievement in grade.report.achievements:
         tier = achievement.tier
-        lines = [f"{achievement.solved} of {achievement.graded} boards solved"]
-        for b in grade.report.boards:
-            if tier.covers(b.mines) and b.outcome is not Verdict.SOLVED:
-                lines.append(f"{visible(b.puzzle)}: {b.outcome.value}: {visible(b.detail)}")
-        found.append((achievement.name, achievement.weight, achievement.earned, "\n".join(lines)))
+        told = [f"{achievement.solved} of {achievement.graded} boards solved"]
+        told += lines(b for b in grade.report.boards if tier.covers(b.mines))
+        found.append((achievement.name, achievement.weight, achievement.earned, "\n".join(told)))
     return found

@@ -18,7 +18,8 @@ from typing import Any
 
 from ..text import cut, visible
 from .errors import GradingError
-from .text import KIND_CAP, MESSAGE_CAP, REPR_CAP
+from .text import FRAMES_KEPT, KIND_CAP, LINE_CAP, MESSAGE_CAP, REPR_CAP
+from .wording import Frame, Misfit, crash, misfit
 
 __all__ = [
     "CHANNEL_LOST",
@@ -57,7 +58,11 @@ class Message(Enum):
     UNREADABLE = "unreadable"
     """``sweep_mines`` returned a value JSON cannot carry (payload ``{"type", "repr"}``)."""
     ERROR = "error"
-    """The import or ``sweep_mines`` raised (payload ``{"type", "message"}``)."""
+    """The import or ``sweep_mines`` raised (payload ``{"type", "message"}``, and where in the
+    submission's code: ``"frames"``, the last few of its frames, innermost last, each
+    ``[file, line, function, text, times]``, and ``"skipped"``, how many frames before them
+    were left out), or ``sweep_mines`` does not fit the contract (``"misfit"``: a
+    :class:`~.wording.Misfit` value; the message says what was found)."""
 
 
 class Reply(Enum):
@@ -85,13 +90,30 @@ class ProtocolViolation(GradingError):
 
 @dataclass(frozen=True)
 class Failure:
-    """An exception raised by the submission (on import or in ``sweep_mines``)."""
+    """An exception raised by the submission (on import or in ``sweep_mines``), or a
+    ``sweep_mines`` that does not fit the contract; its ``str`` is how a report words it
+    (:mod:`.wording`).
+
+    Examples
+    --------
+    >>> str(Failure("KeyError", "k", (Frame("a.py", 3, "f", "d[k]"),)))
+    'KeyError: k (in a.py, innermost last: line 3, in f: d[k])'
+    """
 
     kind: str
     message: str
+    frames: tuple[Frame, ...] = ()
+    """The submission's own frames, innermost last (at most :data:`~.text.FRAMES_KEPT`)."""
+    skipped: int = 0
+    """The submission's frames before :attr:`frames`, left out."""
+    misfit: Misfit | None = None
+    """How ``sweep_mines`` does not fit the contract (then :attr:`message` is what was
+    found, and there is no exception)."""
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.message}" if self.message else self.kind
+        if self.misfit is not None:
+            return misfit(self.misfit, self.message)
+        return crash(self.kind, self.message, self.frames, self.skipped)
 
 
 @dataclass(frozen=True)
@@ -139,8 +161,15 @@ def parse(line: bytes) -> tuple[Message, Any]:
     --------
     >>> parse(b'{"move": 7}')
     (<Message.MOVE: 'move'>, 7)
-    >>> parse(b'{"error": {"type": "ValueError", "message": "no"}}')[1]
-    Failure(kind='ValueError', message='no')
+    >>> str(parse(b'{"error": {"type": "ValueError", "message": "no"}}')[1])
+    'ValueError: no'
+    >>> frames = b'"frames": [["a.py", 3, "f", "g()", 1]]'
+    >>> str(parse(b'{"error": {"type": "E", "message": "x", ' + frames + b'}}')[1])
+    'E: x (in a.py, innermost last: line 3, in f: g())'
+    >>> str(parse(b'{"error": {"type": "sweep_mines", "message": "", "misfit": "class"}}')[1])
+    'sweep_mines is a class, not a function: sweep_mines(bm) takes the manager and returns the \
+board as a list of rows'
+
     >>> parse(b'hello')
     Traceback (most recent call last):
     ...
@@ -173,14 +202,65 @@ def parse(line: bytes) -> tuple[Message, Any]:
     second = "message" if kind is Message.ERROR else "repr"
     if (
         not isinstance(payload, dict)
-        or set(payload) != {"type", second}
-        or not all(isinstance(v, str) for v in payload.values())
+        or not {"type", second} <= set(payload) <= {"type", second, *_WHERE[kind]}
+        or not all(isinstance(payload[k], str) for k in ("type", second))
     ):
         raise ProtocolViolation(f"sent a malformed {key!r} message: {_excerpt(line)}")
     name = visible(cut(payload["type"], KIND_CAP))
-    if kind is Message.ERROR:
-        return kind, Failure(name, visible(cut(payload["message"], MESSAGE_CAP)))
-    return kind, Unreadable(name, visible(cut(payload["repr"], REPR_CAP)))
+    if kind is Message.UNREADABLE:
+        return kind, Unreadable(name, visible(cut(payload["repr"], REPR_CAP)))
+    try:
+        frames, skipped, misfit_ = _where(payload)
+    except ValueError:
+        raise ProtocolViolation(f"sent a malformed {key!r} message: {_excerpt(line)}") from None
+    message = visible(cut(payload["message"], MESSAGE_CAP))
+    return kind, Failure(name, message, frames, skipped, misfit_)
+
+
+_WHERE = {Message.ERROR: ("frames", "skipped", "misfit"), Message.UNREADABLE: ()}
+"""The optional keys of a payload."""
+
+
+def _where(payload: dict[str, Any]) -> tuple[tuple[Frame, ...], int, Misfit | None]:
+    """An error's frames, frames skipped and misfit, checked, their strings cut and visible.
+
+    Raises
+    ------
+    ValueError
+        One of them is not of its shape.
+    """
+    raw = payload.get("frames", [])
+    skipped = payload.get("skipped", 0)
+    if not isinstance(raw, list) or len(raw) > FRAMES_KEPT:
+        raise ValueError("frames")
+    if type(skipped) is not int or skipped < 0:
+        raise ValueError("skipped")
+    frames = []
+    for item in raw:
+        if not (isinstance(item, list) and len(item) == 5):
+            raise ValueError("frame")
+        file, number, function, text, times = item
+        texts = (file, function, text)
+        counts = (number, times)
+        if not all(isinstance(t, str) for t in texts) or not all(
+            type(n) is int and n >= 0 for n in counts
+        ):
+            raise ValueError("frame")
+        frames.append(
+            Frame(
+                visible(cut(file, KIND_CAP)),
+                number,
+                visible(cut(function, KIND_CAP)),
+                visible(cut(text, LINE_CAP)),
+                max(times, 1),
+            )
+        )
+    found = payload.get("misfit")
+    try:
+        misfit_ = None if found is None else Misfit(found)
+    except ValueError:
+        raise ValueError("misfit") from None
+    return tuple(frames), skipped, misfit_
 
 
 def encode(reply: Reply, value: Any = True) -> bytes:

@@ -9,7 +9,7 @@ from typing import Any
 from ..text import visible
 from .rubric import Achievement
 
-__all__ = ["WRONG_CELLS", "BoardResult", "GradeReport", "Verdict"]
+__all__ = ["WRONG_CELLS", "BoardResult", "GradeReport", "Loop", "Verdict"]
 
 WRONG_CELLS = 20
 """Wrong cells of a wrong board kept for feedback."""
@@ -27,6 +27,45 @@ class Verdict(Enum):
     CRASHED = "crashed"
     """The submission raised, did not import, exited, or broke the grading protocol."""
     TIMED_OUT = "timed out"
+    OUT_OF_TIME = "out of time"
+    """Not run: the submission had already let as many boards time out as it may
+    (:attr:`~.options.GradeOptions.max_timeouts`), so its remaining boards were not played."""
+
+
+@dataclass(frozen=True)
+class Loop:
+    """The moves a sweep made after its last move onto a new cell: each onto a cell it had
+    already moved onto (:attr:`~.referee.Referee.loop`).
+
+    Examples
+    --------
+    >>> loop = Loop(first=15, moves=71_011, cells=(3, 4), periodic=True, distinct=2)
+    >>> loop.last, loop.repeats
+    (71025, 35505)
+    """
+
+    first: int
+    """The number of the first of these moves (moves onto safe cells counted from 1)."""
+    moves: int
+    """How many there were (at least 1)."""
+    cells: tuple[int, ...]
+    """The cells they repeat, one cycle of them, when :attr:`periodic`; else the first of
+    them, in order (at most :data:`~.referee.LOOP_KEPT`)."""
+    periodic: bool
+    """Whether every one of these moves follows the cycle :attr:`cells` (the cycle gone through at
+    least twice)."""
+    distinct: int
+    """How many different cells they went to."""
+
+    @property
+    def last(self) -> int:
+        """The number of the last of these moves."""
+        return self.first + self.moves - 1
+
+    @property
+    def repeats(self) -> int:
+        """Whole times :attr:`cells` were gone through (for a periodic loop)."""
+        return self.moves // len(self.cells) if self.cells else 0
 
 
 @dataclass(frozen=True)
@@ -59,6 +98,11 @@ class BoardResult:
     wrong: tuple[tuple[int, int, str, int], ...] = ()
     """For a wrong board, its first wrong cells (at most :data:`WRONG_CELLS`): ``(row, col,
     what was returned there, what the cell is)``."""
+    wrong_count: int = 0
+    """For a wrong board of the right shape, how many of its cells are wrong in all (0 when
+    not counted: :attr:`wrong` is then all that is known)."""
+    loop: Loop | None = None
+    """The moves after the sweep's last move onto a new cell, if it made any."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ h1 { font-size: 1.2em; margin: 0 0 4px; }
 #slider { flex: 1 1 240px; }
 #step, #status { font-variant-numeric: tabular-nums; font-weight: 600; }
 #status[data-status=won] { color: #0072B2; }
-#status[data-status=lost] { color: #D55E00; }
+#status[data-status=lost], #status[data-judged] { color: #D55E00; }
+#verdict { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #D55E00; background: #fff; }
 #what { min-height: 2.6em; padding: 4px 8px; border-left: 4px solid #999; background: #fff; }
 #main { display: flex; gap: 16px; align-items: flex-start; }
 #wrap { overflow: auto; flex: 0 1 auto; min-width: 0; }
@@ -41,6 +42,7 @@ h1 { font-size: 1.2em; margin: 0 0 4px; }
 .v7 { color: #000; } .v8 { color: #808080; }
 .now { outline: 3px solid #000; outline-offset: -3px; position: relative; z-index: 1; }
 .truth { box-shadow: inset 0 0 0 2px #D55E00; }
+.loop { box-shadow: inset 0 0 0 3px #CC79A7; }
 .tint .c[data-w] { background: color-mix(in srgb, var(--w) 50%, #fff); }
 .heat .h[data-p], .heat .f[data-p] { background: var(--p); color: #000; }
 .heat .f[data-p].dark { color: #fff; }
@@ -83,7 +85,9 @@ for (let k = 0; k < steps; k++) {
 }
 let step = 0, timer = null, marked = [];
 
-function where(cell) { return "(" + Math.floor(cell / cols) + ", " + (cell % cols) + ")"; }
+function where(cell) {  // index first, as the Mine Shafted assignment names a cell
+  return "cell " + cell + " (row " + Math.floor(cell / cols) + ", column " + (cell % cols) + ")";
+}
 function pct(p) { return (100 * p).toFixed(p < 0.01 || p > 0.99 ? 2 : 1) + "%"; }
 
 function paint(cell) {
@@ -127,8 +131,9 @@ function apply(k, forward) {  // step k (1-based), forward or undone
   }
 }
 
-function statusAt(k) {
-  const o = D.outcome;
+function statusAt(k) {  // a judgement, at the last step, stands in for the game's status
+  const o = D.outcome, j = D.judgement;
+  if (j) { return k === steps ? j.verdict : "playing"; }
   return o.status && k >= o.step ? o.status : "playing";
 }
 
@@ -158,13 +163,16 @@ function describe(k) {
   if (hits.has(k)) { parts.push("A mine was hit."); }
   if (D.details[k]) { parts.push("Detail: " + JSON.stringify(D.details[k])); }
   if (D.odds[k]) { parts.push("Heat map available (H)."); }
-  const o = D.outcome;
-  if (o.status && k === o.step) { parts.push("The game is " + o.status + "."); }
+  const o = D.outcome, j = D.judgement;
+  if (j && k === steps) {
+    parts.push("Verdict: " + j.verdict + ". " + j.text);
+    if (j.after) { parts.push(j.after); }
+  } else if (!j && o.status && k === o.step) { parts.push("The game is " + o.status + "."); }
   return parts.join(" ");
 }
 
 function unmark() {
-  for (const c of marked) { board.children[c].classList.remove("now", "truth"); }
+  for (const c of marked) { board.children[c].classList.remove("now", "truth", "loop"); }
   marked = [];
   for (const el of board.querySelectorAll("[data-p]")) {
     el.removeAttribute("data-p"); el.classList.remove("dark"); el.removeAttribute("title");
@@ -197,6 +205,10 @@ function mark(k) {
       }
     }
   }
+  const j = D.judgement;
+  if (j && k === steps) {
+    for (const c of j.cells) { board.children[c].classList.add("loop"); marked.push(c); }
+  }
 }
 
 const RAMP = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
@@ -220,6 +232,8 @@ function go(k) {
   const status = statusAt(k);
   $("status").textContent = status;
   $("status").dataset.status = status;
+  if (D.judgement && k === steps && status !== "solved") { $("status").dataset.judged = "1"; }
+  else { delete $("status").dataset.judged; }
   $("what").textContent = describe(k);
   const w = k > 0 ? D.why[k - 1] : -1;
   $("what").style.borderLeftColor = w >= 0 ? reasonColour[w] : "#999";
@@ -247,13 +261,21 @@ function build() {
   document.documentElement.style.setProperty("--size", size + "px");
   board.innerHTML = '<div class="c h" data-s="?"></div>'.repeat(cells);
   slider.max = String(steps);
-  const o = D.outcome, rules = D.rules;
+  const o = D.outcome, rules = D.rules, j = D.judgement;
+  const result = j ? j.verdict + " after step " + steps :
+    o.status ? o.status + " at step " + o.step : "no outcome: the record ends in play (a stall)";
   $("summary").textContent = rows + "\u00d7" + cols + ", " + D.mines + " mines" +
     (D.total_known ? " (total shown)" : " (total hidden)") + " \u00b7 rules: first move " +
     rules.first_move + ", zeros " + (rules.auto_expand ? "expand" : "do not expand") +
-    ", after a mine " + rules.after_mine + " \u00b7 result: " +
-    (o.status ? o.status + " at step " + o.step : "no outcome: the record ends in play (a stall)") +
+    ", after a mine " + rules.after_mine + " \u00b7 result: " + result +
     " \u00b7 " + steps + " steps";
+  if (j) {
+    $("status-name").textContent = "Verdict";
+    $("verdict").textContent = "Verdict: " + j.verdict + ". " + j.text +
+      (j.after ? " " + j.after : "");
+    $("verdict").hidden = false;
+    $("loop-key").hidden = !j.cells.length;
+  }
   const legend = $("reasons");
   D.reasons.forEach((r, i) => {
     const li = document.createElement("li");

@@ -17,7 +17,7 @@ from ..errors import MineshaftedError
 from ..formats import writing
 from ..game import GameRecord
 from .assets import SCRIPT, STYLE
-from .script import script
+from .script import Judgement, script
 
 __all__ = ["PageExistsError", "page", "write_page"]
 
@@ -32,7 +32,7 @@ class PageExistsError(MineshaftedError, FileExistsError):
         super().__init__(f"{self.path}: exists; use --force to overwrite it")
 
 
-def page(record: GameRecord, *, title: str = "replay") -> str:
+def page(record: GameRecord, *, title: str = "replay", judgement: Judgement | None = None) -> str:
     """The replay page of ``record`` as one HTML document.
 
     Parameters
@@ -41,14 +41,17 @@ def page(record: GameRecord, *, title: str = "replay") -> str:
         The game to show; it must replay (see :func:`mineshafted.game.replay`).
     title:
         The page's title and heading.
+    judgement:
+        How a judge of the game saw its end: shown under the summary and at the last step,
+        in place of the game's status, with the cells of what came after it marked.
 
     Returns
     -------
     str
         The document: the board as the player saw it at each step, the controls (first,
         previous, play/pause with a speed, next, last, a slider; keys ``←`` ``→``, space,
-        Home, End, ``H``), what each step did and why, the outcome, a heat map of the mine
-        odds where the record has them, and a legend.
+        Home, End, ``H``), what each step did and why, the outcome (or the judgement), a
+        heat map of the mine odds where the record has them, and a legend.
 
     Raises
     ------
@@ -71,7 +74,7 @@ def page(record: GameRecord, *, title: str = "replay") -> str:
     ``O(cells + events)``; the page is about 3 bytes per cell and 10 per step larger than
     its fixed ~15 KB of style and script.
     """
-    data = json.dumps(script(record, title=title), separators=(",", ":"))
+    data = json.dumps(script(record, title=title, judgement=judgement), separators=(",", ":"))
     data = data.replace("<", "\\u003c")  # the block cannot close itself early
     name = html.escape(title)
     return _TEMPLATE.format(title=name, style=STYLE, data=data, script=SCRIPT)
@@ -118,6 +121,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <body>
 <h1>{title}</h1>
 <div id="summary"></div>
+<div id="verdict" hidden></div>
 <div id="bar">
 <button id="first" title="First step (Home)">|&#x25C0;</button>
 <button id="prev" title="Previous step (&#x2190;)">&#x25C0;</button>
@@ -131,7 +135,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 </select></label>
 <input id="slider" type="range" min="0" value="0" step="1" aria-label="Step">
 <span id="step"></span>
-<span>Game: <span id="status"></span></span>
+<span><span id="status-name">Game</span>: <span id="status"></span></span>
 </div>
 <div id="what" aria-live="polite"></div>
 <div id="counts"></div>
@@ -148,6 +152,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <span class="c v4">4</span> clues</li>
 <li><span class="c now"></span>changed at this step</li>
 <li><span class="c h truth"></span>a mine never found (after the end)</li>
+<li id="loop-key" hidden><span class="c loop"></span>moved onto again after the last step</li>
 </ul>
 <label><input id="tint" type="checkbox" checked> Colour revealed cells by reason</label>
 <ul id="reasons"></ul>

@@ -9,6 +9,10 @@ step
 odds
     The mine probability of every unknown cell when a reveal was chosen, as a play records
     it in the reveal's ``detail`` under :data:`ODDS`: ``{cell: probability}``.
+judgement
+    What a judge of the game (the grader) says of how it ended, which the record cannot say:
+    shown at the last step in place of the game's status (a board returned wrong is never
+    *won*), with what came after the last step (moves onto cells already revealed).
 
 The packed form is columnar, so a 200x200 solve stays small: one character per step for its
 kind, one int per step for its cell and one for its reason (an index into a table of the
@@ -20,13 +24,14 @@ hits, other details).
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..board import MINE
 from ..errors import RecordFormatError
 from ..game import Flag, GameRecord, MineHit, Outcome, Reveal, Unflag, rebuild
 
-__all__ = ["ODDS", "SCRIPT_VERSION", "script"]
+__all__ = ["ODDS", "SCRIPT_VERSION", "Judgement", "script"]
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +45,31 @@ _KINDS: Final = {Reveal: "r", Flag: "f", Unflag: "u"}
 """Each action's one-character code in ``kinds``."""
 
 
-def script(record: GameRecord, *, title: str = "replay") -> dict[str, Any]:
+@dataclass(frozen=True)
+class Judgement:
+    """How a judge of the game saw its end (:func:`mineshafted.grading.wording.replay_words`
+    gives a graded board's).
+
+    Examples
+    --------
+    >>> said = Judgement("timed out", "No answer in time.", "moves 15-99 repeat cells 3, 4", (3, 4))
+    >>> said.verdict, said.cells
+    ('timed out', (3, 4))
+    """
+
+    verdict: str
+    """What the game is called at its last step, in place of its status (``wrong board``)."""
+    text: str
+    """Why, in a sentence or a few."""
+    after: str = ""
+    """What came after the last step, if anything did."""
+    cells: tuple[int, ...] = ()
+    """The cells :attr:`after` is about, marked on the board at the last step."""
+
+
+def script(
+    record: GameRecord, *, title: str = "replay", judgement: Judgement | None = None
+) -> dict[str, Any]:
     """The page's data for ``record``: a JSON-ready object of columns and sparse maps.
 
     Parameters
@@ -49,6 +78,8 @@ def script(record: GameRecord, *, title: str = "replay") -> dict[str, Any]:
         The game to pack; it is replayed first, so a record that does not replay is refused.
     title:
         What the page calls the game.
+    judgement:
+        How a judge of the game saw its end, shown at its last step in place of its status.
 
     Returns
     -------
@@ -61,12 +92,15 @@ def script(record: GameRecord, *, title: str = "replay") -> dict[str, Any]:
         the revealed one that a reveal opened), ``guesses`` (``{"p": probability or null}``),
         ``odds`` (``{cell: probability}``), ``details`` (the rest of an event's detail);
         ``hits``, the steps that showed a mine; ``outcome`` (``status`` won, lost or ``null``
-        for a record that ends in play, ``step``, and ``mines``).
+        for a record that ends in play, ``step``, and ``mines``); ``judgement``
+        (``verdict``, ``text``, ``after``, ``cells``, or ``null``).
 
     Raises
     ------
     RecordFormatError
         The record does not replay (see :func:`mineshafted.game.replay`).
+    ValueError
+        A cell of the judgement is not a cell of the board.
 
     Examples
     --------
@@ -141,6 +175,26 @@ def script(record: GameRecord, *, title: str = "replay") -> dict[str, Any]:
         "details": details,
         "hits": hits,
         "outcome": outcome,
+        "judgement": None if judgement is None else _judged(judgement, header.rows * header.cols),
+    }
+
+
+def _judged(judgement: Judgement, cells: int) -> dict[str, Any]:
+    """A judgement as the page's data (its cells checked to be on the board).
+
+    Raises
+    ------
+    ValueError
+        One of its cells is not a cell of the board.
+    """
+    outside = [c for c in judgement.cells if not 0 <= c < cells]
+    if outside:
+        raise ValueError(f"judgement: {outside[0]} is not a cell 0..{cells - 1}")
+    return {
+        "verdict": judgement.verdict,
+        "text": judgement.text,
+        "after": judgement.after,
+        "cells": list(judgement.cells),
     }
 
 

@@ -18,7 +18,7 @@ from mineshafted.grading.process import ChildProcess
 from mineshafted.grading.referee import Referee
 from mineshafted.grading.session import Ending, Session
 
-from .conftest import CORRECT, ONE, SOLVE, TWO, one_board, submission
+from .conftest import CORRECT, ONE, SOLVE, TWO, one_board, raised, submission
 
 RAW = (
     SOLVE
@@ -125,7 +125,8 @@ def test_an_uncaught_move_off_the_board_is_a_crash(tmp_path: Path) -> None:
     result = one_board(abusing(tmp_path, "bm.move(-1)\n"))
     assert result.outcome is Verdict.CRASHED
     assert (
-        result.detail == "IndexError: cell index -1 is outside the board: valid indices are 0..19"
+        raised(result.detail)
+        == "IndexError: cell index -1 is outside the board: valid indices are 0..19"
     )
 
 
@@ -160,10 +161,8 @@ def test_sending_a_result_twice_is_a_protocol_break(tmp_path: Path) -> None:
 def test_not_reading_the_replies_is_a_protocol_break(tmp_path: Path) -> None:
     path = abusing(tmp_path, "while True:\n    raw(bm, b'{\"move\": 0}\\n' * 1000)\n")
     result = one_board(path)
-    assert (result.outcome, result.detail) == (
-        Verdict.CRASHED,
-        broke("does not read the grader's replies"),
-    )
+    assert result.outcome is Verdict.CRASHED
+    assert result.detail.startswith(broke("does not read the grader's replies"))
 
 
 def test_a_protocol_break_after_exploding_is_still_an_explosion(tmp_path: Path) -> None:
@@ -171,7 +170,10 @@ def test_a_protocol_break_after_exploding_is_still_an_explosion(tmp_path: Path) 
         tmp_path, "try:\n    bm.move(8)\nexcept RuntimeError:\n    raw(bm, b'junk\\n')\n"
     )
     result = one_board(path)
-    assert (result.outcome, result.detail) == (Verdict.EXPLODED, "moved onto the mine at (1, 3)")
+    assert (result.outcome, result.detail) == (
+        Verdict.EXPLODED,
+        "moved onto the mine at cell 8 (row 1, column 3)",
+    )
 
 
 @pytest.mark.parametrize(
@@ -212,7 +214,10 @@ def test_a_value_json_cannot_carry_is_reported_as_it_was(
         ("[]", "returned a 0x0 board for a 4x5 one"),
         ("solve(bm)[:-1]", "returned a 3x5 board for a 4x5 one"),
         ("[row + [0] for row in solve(bm)]", "returned a 4x6 board for a 4x5 one"),
-        ("[[float(v) for v in row] for row in solve(bm)]", "(0, 0) is 0.0, not 0"),
+        (
+            "[[float(v) for v in row] for row in solve(bm)]",
+            "cell 0 (row 0, column 0) is 0.0, not 0, and 19 other cells are wrong",
+        ),
     ],
     ids=["none", "empty", "missing-row", "wide", "floats"],
 )
@@ -234,7 +239,8 @@ def test_an_import_error_on_a_board_is_not_a_crash_of_sweep_mines(tmp_path: Path
     result = one_board(submission(tmp_path, "import no_such_module_here\n"))
     assert result.outcome is Verdict.CRASHED
     assert result.detail == (
-        "cannot be imported: ModuleNotFoundError: No module named 'no_such_module_here'"
+        "cannot be imported: ModuleNotFoundError: No module named 'no_such_module_here' (in "
+        "sub.py, innermost last: line 1: import no_such_module_here)"
     )
 
 

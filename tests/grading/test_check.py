@@ -32,7 +32,11 @@ def test_a_failing_import_check_names_the_submission(tmp_path: Path) -> None:
         check_submission(path, sandbox=Sandbox.NONE)
     assert raised.value.submission == path
     memory = 1024 * MIB
-    assert raised.value.reason == f"cannot be imported: RuntimeError: address space {(memory,) * 2}"
+    assert raised.value.reason == (
+        f"cannot be imported: RuntimeError: address space {(memory,) * 2} (in sub.py, innermost "
+        'last: line 12: check(); line 6, in check: raise RuntimeError(f"address space '
+        '{resource.getrlimit(resource.RLIMIT_AS)}"))'
+    )
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,7 @@ def test_gradescope_results_score_each_achievement_as_a_test() -> None:
         "passed",
     ]
     assert {t["visibility"] for t in results["tests"]} == {"after_published"}
-    assert "b3: exploded: why" in results["tests"][2]["output"]
+    assert "exploded on 1 board: b3: why" in results["tests"][2]["output"]
     assert "1-2-3-4" in results["output"] and results["output_format"] == "md"
 
 

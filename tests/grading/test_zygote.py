@@ -15,7 +15,17 @@ from mineshafted import Puzzle
 from mineshafted.grading import Limits, Sandbox, Verdict, grade
 from mineshafted.grading.zygote import Zygote
 
-from .conftest import CORRECT, FIVE, ONE, PUZZLES, TWO, checked, needs_bwrap, submission
+from .conftest import (
+    CORRECT,
+    FIVE,
+    ONE,
+    PUZZLES,
+    TWO,
+    checked,
+    needs_bwrap,
+    raised,
+    submission,
+)
 
 pytestmark = [needs_bwrap, pytest.mark.slow]
 
@@ -55,7 +65,7 @@ def test_module_state_and_files_of_one_board_are_not_seen_by_the_next(tmp_path: 
             raise RuntimeError(f"imported {len(IMPORTED)} swept {len(SWEPT)} found {found}")
         """
     report = graded(submission(tmp_path, code))
-    details = [b.detail for b in report.boards]
+    details = [raised(b.detail) for b in report.boards]
     assert details == ["RuntimeError: imported 1 swept 1 found ['grading']"] * 3
 
 
@@ -74,7 +84,7 @@ def test_a_board_sees_no_other_process_and_no_descriptor_but_its_own(tmp_path: P
             raise RuntimeError(f"pid {os.getpid()} proc {os.listdir('/proc')} fds {len(open_fds)}")
         """
     report = graded(submission(tmp_path, code))
-    assert [b.detail for b in report.boards] == ["RuntimeError: pid 1 proc [] fds 2"] * 3
+    assert [raised(b.detail) for b in report.boards] == ["RuntimeError: pid 1 proc [] fds 2"] * 3
 
 
 def test_a_board_holds_no_capability_and_cannot_mount(tmp_path: Path) -> None:
@@ -90,7 +100,7 @@ def test_a_board_holds_no_capability_and_cannot_mount(tmp_path: Path) -> None:
             raise RuntimeError(f"capabilities {list(sets)} mount {mounted} {ctypes.get_errno()}")
         """
     report = graded(submission(tmp_path, code))
-    assert {b.detail for b in report.boards} == {
+    assert {raised(b.detail) for b in report.boards} == {
         "RuntimeError: capabilities [0, 0, 0, 0, 0, 0] mount -1 1"  # EPERM
     }
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mineshafted.board import MINE
+from mineshafted.board import MINE, Board
 from mineshafted.formats import read_puzzles
 from mineshafted.game import Flag, GameRecord, View, views_of
-from mineshafted.replay import write_page
+from mineshafted.replay import Judgement, moves_page, write_page
 from mineshafted.solver.recording import record_solve
 
 from .conftest import PUZZLES, solved
@@ -86,6 +86,16 @@ class Tab:
     def open(self, record: GameRecord, name: str = "replay") -> dict[str, Any]:
         """Write ``record``'s page, load it, and return the data the page holds."""
         path = write_page(record, self.folder / f"{name}.html", title=name, force=True)
+        return self.load(path)
+
+    def open_document(self, document: str, name: str = "replay") -> dict[str, Any]:
+        """Write a page made elsewhere, load it, and return the data it holds."""
+        path = self.folder / f"{name}.html"
+        path.write_text(document, encoding="utf-8")
+        return self.load(path)
+
+    def load(self, path: Path) -> dict[str, Any]:
+        """Load the page at ``path`` and return the data it holds."""
         url = path.resolve().as_uri()
         self.allowed.add(url)
         self.page.goto(url)
@@ -226,7 +236,7 @@ def test_the_outcome_and_each_reason_are_always_said(tab: Tab, lost_game: GameRe
     assert f"result: lost at step {last}" in tab.text("#summary")
     assert tab.text("#status") == "playing"
     tab.page.keyboard.press("ArrowRight")
-    assert "Revealed (4, 4)" in tab.text("#what")
+    assert "Revealed cell 40 (row 4, column 4)" in tab.text("#what")  # index first
     tab.page.keyboard.press("End")
     assert tab.text("#status") == "lost"
     what = tab.text("#what")
@@ -275,3 +285,33 @@ def test_a_200x200_solve_paints_within_2_seconds_and_steps(tab: Tab) -> None:
     assert tab.glyphs() == "".join(expected)
     tab.page.keyboard.press("ArrowLeft")
     assert tab.step() == len(data["kinds"]) - 1
+
+
+def test_a_judged_replay_ends_on_its_verdict_and_never_calls_a_wrong_board_won(tab: Tab) -> None:
+    board = Board.from_grid([[0, 1, -1], [0, 1, 1]])
+    safe = [0, 1, 3, 4, 5]  # every safe cell: the game itself is won
+    said = Judgement(
+        "wrong board",
+        "Your sweep moved onto every safe cell, but the board it returned is wrong.",
+        "After move 5, its last onto a new cell, moves 6-90 repeat cells 4 (1, 1), 5 (1, 2).",
+        (4, 5),
+    )
+    data = tab.open_document(moves_page(board, safe, title="ann: b", judgement=said))
+    assert data["outcome"]["status"] == "won"
+    assert tab.text("#status") == "playing" and tab.text("#status-name") == "Verdict"
+    assert tab.text("#verdict").startswith("Verdict: wrong board. Your sweep moved onto every")
+    assert "result: wrong board after step 5" in tab.text("#summary")
+    tab.page.keyboard.press("End")
+    assert tab.text("#status") == "wrong board"
+    what = tab.text("#what")
+    assert "Verdict: wrong board." in what and "moves 6-90 repeat cells 4 (1, 1)" in what
+    shown = " ".join(tab.text(s) for s in ("#status", "#what", "#summary", "#verdict"))
+    assert "won" not in shown
+    looped = tab.page.evaluate(
+        "Array.from(document.querySelectorAll('#board > .c'), (e, i) => [i, e]).filter("
+        "([i, e]) => e.classList.contains('loop')).map(([i]) => i)"
+    )
+    assert looped == [4, 5] and tab.page.is_visible("#loop-key")
+    tab.page.keyboard.press("ArrowLeft")
+    assert tab.text("#status") == "playing"
+    assert tab.page.evaluate("document.querySelectorAll('#board > .loop').length") == 0

@@ -1,7 +1,10 @@
-"""script: a record packed as the page's columns and sparse maps, checked against the record."""
+"""script: a record packed as the page's columns and sparse maps, checked against the record;
+a judgement of its end packed beside it; a sweep's moves as a record."""
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -9,7 +12,7 @@ import pytest
 from mineshafted import Board
 from mineshafted.errors import RecordFormatError
 from mineshafted.game import Flag, Game, GameRecord, Reveal, Rules, Unflag, views_of
-from mineshafted.replay import ODDS, script
+from mineshafted.replay import ODDS, Judgement, moves_page, script
 
 
 def _unpacked(data: dict[str, object]) -> list[list[tuple[int, int]]]:
@@ -103,3 +106,30 @@ def test_malformed_odds_are_refused_naming_the_line(odds: object, message: str) 
     record = GameRecord(game.record.header, [replace(event, detail={ODDS: odds})])
     with pytest.raises(RecordFormatError, match=rf"line 2, field 'detail': odds: {message}"):
         script(record)
+
+
+def test_a_judgement_is_packed_beside_the_game_s_own_outcome() -> None:
+    game = Game.on(Board.from_grid([[0, 1, -1]]), rules=Rules.MINE_SHAFTED)
+    game.reveal(0)
+    game.reveal(1)
+    said = Judgement("wrong board", "2 is a mine, not 0", "then cells 0, 1 again", (0, 1))
+    data = script(game.record, judgement=said)
+    assert data["outcome"]["status"] == "won"  # what the game says...
+    assert data["judgement"] == {  # ...and what the judge says, which the page shows instead
+        "verdict": "wrong board",
+        "text": "2 is a mine, not 0",
+        "after": "then cells 0, 1 again",
+        "cells": [0, 1],
+    }
+    assert script(game.record)["judgement"] is None
+    with pytest.raises(ValueError, match=r"judgement: 3 is not a cell 0\.\.2"):
+        script(game.record, judgement=replace(said, cells=(3,)))
+
+
+def test_a_sweep_s_moves_replay_each_cell_once_up_to_the_mine() -> None:
+    board = Board.from_grid([[0, 1, -1], [0, 1, 1]])
+    document = moves_page(board, [0, 3, 1, 2, 4], title="ann: b")
+    data = json.loads(re.search(r'id="data">(.*?)</script>', document, re.S).group(1))  # type: ignore[union-attr]
+    assert data["cells"] == [0, 3, 1, 2]  # the moves after the mine are not shown
+    assert data["reasons"] == ["your move 1", "your move 2", "your move 3", "your move 4"]
+    assert data["outcome"]["status"] == "lost" and data["judgement"] is None
