@@ -19,7 +19,8 @@ board set
 name
     A board set's public tag, like ``3f9a-c21b-7e04-55d1``: printed in every report.
 key file
-    One line, ``mineshafted board key 1 <64 hex digits>``; written once, never overwritten.
+    One line, ``mineshafted board key 1 <64 hex digits>``; written once, replaced only when
+    asked (``--force``).
 
 Examples
 --------
@@ -37,14 +38,17 @@ import hmac
 import os
 import re
 import secrets
+import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..formats import Puzzle
 from .boards import fresh_boards
 from .errors import GraderFileError, os_reason
+from .files import EXISTS, NOT_REGULAR, check_output, write_atomically
 
-__all__ = ["KEY_BYTES", "KEY_FILE_HEADER", "BoardKey", "BoardSet"]
+__all__ = ["KEY_BYTES", "KEY_FILE_HEADER", "BoardKey", "BoardSet", "board_set_for"]
 
 KEY_BYTES = 32
 """Bytes of secret in a board key: 256 bits."""
@@ -103,39 +107,57 @@ class BoardKey:
         Raises
         ------
         GraderFileError
-            The file is missing, a folder, unreadable, or not a key file (one line each).
+            The file is missing, a folder, not a regular file (a FIFO is never waited on),
+            unreadable, or not a key file (one line each).
         """
         try:
-            with open(path, "rb") as file:
-                data = file.read(_READ_AT_MOST + 1)
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         except FileNotFoundError:
             raise GraderFileError(path, "no such key file") from None
-        except IsADirectoryError:
-            raise GraderFileError(path, "is a directory, not a key file") from None
         except OSError as error:
             raise GraderFileError(path, f"cannot read the key: {os_reason(error)}") from None
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            os.close(fd)
+            if stat.S_ISDIR(kind):
+                raise GraderFileError(path, "is a directory, not a key file")
+            raise GraderFileError(path, f"{NOT_REGULAR}, not a key file")
+        with open(fd, "rb") as file:
+            try:
+                data = file.read(_READ_AT_MOST + 1)
+            except OSError as error:
+                raise GraderFileError(path, f"cannot read the key: {os_reason(error)}") from None
         found = _KEY_LINE.fullmatch(data.decode("ascii", "replace"))
         if found is None:
             shape = f"'{KEY_FILE_HEADER} <64 hex digits>'"
             raise GraderFileError(path, f"not a board key: a key file is one line, {shape}")
         return cls(bytes.fromhex(found.group(1)))
 
-    def write(self, path: Path) -> None:
+    def write(self, path: Path, *, force: bool = False, protect: Iterable[Path] = ()) -> None:
         """Write the key to a new file that only its owner can read (mode 0600).
 
-        An existing file, or a symbolic link, even one to nowhere, is never overwritten.
+        A path that is not a regular file (a device, a FIFO, a folder, a symbolic link, even
+        one to nowhere) is never written; an existing file only with ``force``, and never
+        one of ``protect`` (the submission graded): :func:`~.files.check_output`.
 
         Raises
         ------
         GraderFileError
-            ``path`` exists or cannot be written (what was written is removed).
+            ``path`` may not be written, or cannot be (what was written is removed).
         """
         line = f"{KEY_FILE_HEADER} {self.secret.hex()}\n".encode()
+        check_output(path, force=force, protect=protect)
+        if force and path.exists():
+            try:
+                write_atomically(path, line, 0o600)
+            except OSError as error:
+                raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
+            return
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
             fd = os.open(path, flags, 0o600)
         except FileExistsError:
-            raise GraderFileError(path, "already exists: a key file is never overwritten") from None
+            raise GraderFileError(path, EXISTS) from None
         except OSError as error:
             raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
         try:
@@ -146,6 +168,45 @@ class BoardKey:
         except OSError as error:
             path.unlink(missing_ok=True)
             raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
+
+
+def board_set_for(
+    key: Path | None,
+    save_key: Path | None = None,
+    context: str | None = None,
+    *,
+    force: bool = False,
+    protect: Iterable[Path] = (),
+) -> tuple[BoardSet, str]:
+    """The board set a grading is on, and where its key came from, as a report says it.
+
+    Parameters
+    ----------
+    key:
+        A key file to grade on (``--key``); ``None``: a fresh key.
+    save_key:
+        Where to keep the fresh key (``--save-key``; with ``force``, replacing a file).
+    context:
+        The key's board set for this context (an autograder's submission id).
+
+    Raises
+    ------
+    GraderFileError
+        The key file cannot be read, or the fresh key cannot be saved.
+    """
+    if key is not None:
+        chosen = BoardKey.read(key)
+        if context is not None:
+            return chosen.board_set(context), f"from the key in {key} for {context}"
+        return chosen.board_set(), f"from the key in {key}"
+    fresh = BoardKey.new()
+    if save_key is None:
+        return fresh.board_set(), "from a fresh key that was not kept (--save-key FILE keeps one)"
+    fresh.write(save_key, force=force, protect=protect)
+    return (
+        fresh.board_set(),
+        f"from a fresh key saved in {save_key} (--key {save_key} grades on these boards again)",
+    )
 
 
 @dataclass(frozen=True)

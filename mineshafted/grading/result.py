@@ -27,6 +27,9 @@ class Verdict(Enum):
     CRASHED = "crashed"
     """The submission raised, did not import, exited, or broke the grading protocol."""
     TIMED_OUT = "timed out"
+    OUT_OF_TIME = "out of time"
+    """Not run: the submission had already let as many boards time out as it may
+    (:attr:`~.options.GradeOptions.max_timeouts`), so its remaining boards were not played."""
 
 
 @dataclass(frozen=True)
