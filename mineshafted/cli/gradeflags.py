@@ -51,19 +51,18 @@ class DisallowedChoice(StrEnum):
 Timeout = Annotated[
     float | None,
     typer.Option(
-        min=0.1,
-        help="Wall-clock seconds sweep_mines may take on a board (and the import, again). "
-        "Default: max(30, 100 µs per cell).",
+        metavar="SECONDS",
+        help="Wall-clock seconds sweep_mines may take on a board (and the import, again), from "
+        "0.1 to 86400. Default: max(30, 100 µs per cell).",
         show_default=False,
     ),
 ]
 Memory = Annotated[
     int,
     typer.Option(
-        min=64,
         metavar="MB",
-        help="Memory per board, in MiB: of all its processes together (and its /tmp) where "
-        "a cgroup can be made, else the address space of each process.",
+        help="Memory per board, in MiB (at least 64): of all its processes together (and its "
+        "/tmp) where a cgroup can be made, else the address space of each process.",
     ),
 ]
 SandboxOption = Annotated[
@@ -109,7 +108,6 @@ MaxTimeouts = Annotated[
     int | None,
     typer.Option(
         "--max-timeouts",
-        min=0,
         metavar="N",
         help="Boards a submission may let time out; its remaining boards are then not run "
         "(out of time), so a hanging sweep costs N timeouts, not one per board. 0: run every "

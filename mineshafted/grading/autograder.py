@@ -122,7 +122,9 @@ class AutograderSettings:
         try:
             return cls.from_json(read_json(path, "an autograder's settings"), str(path))
         except OptionsError as error:
-            raise GraderFileError(path, f"not an autograder's settings: {error.reason}") from None
+            key = error.where.removeprefix(str(path)).removeprefix(": ")
+            reason = f"{key}: {error.reason}" if key else error.reason
+            raise GraderFileError(path, f"not an autograder's settings: {reason}") from None
 
 
 SETUP_SH = """#!/usr/bin/env bash
