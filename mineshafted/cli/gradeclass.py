@@ -7,7 +7,6 @@ reads the flags, tells the progress on stderr and prints the gradebook.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -34,12 +33,7 @@ if TYPE_CHECKING:
     from ..grading.classrun import ClassResult, ClassRun
     from ..grading.student import StudentGrade
 
-__all__ = ["CLASS_HELP", "CLASS_JOBS", "FormatChoice", "class_command"]
-
-CLASS_JOBS = max(1, min(4, 2 * (os.cpu_count() or 1)))
-"""Students graded at once by default (the same as
-:data:`mineshafted.grading.classrun.CLASS_JOBS`, which this module does not import at its
-top)."""
+__all__ = ["CLASS_HELP", "FormatChoice", "class_command"]
 
 _UNWRAPPED = 1000
 """The width the gradebook is laid out at when it goes to a pipe or a file."""
@@ -153,7 +147,7 @@ def class_command(
     ] = None,
 ) -> None:
     """Grade every student in ``folder`` into the run's folder, then print the gradebook."""
-    from ..grading.classrun import ClassRunStopped, grade_class
+    from ..grading.classrun import CLASS_JOBS, ClassRunStopped, grade_class
 
     if starter is not None and allow is None and not similarity:
         fail(
