@@ -245,9 +245,7 @@ def test_grade_class_writes_the_gradebook_and_feedback_on_one_board_set(tmp_path
     write(subs, "ed.txt", "hello")
     write(subs, "fay.py", "def sweep_mines(bm:\n")
     out = tmp_path / "out"
-    result = cli(
-        "--class", subs, "--out", out, "--allow", "itertools", "--format", "csv", "-j", "2"
-    )
+    result = cli(subs, "--out", out, "--allow", "itertools", "--format", "csv", "-j", "2")
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert rows == list(csv.DictReader((out / "grades.csv").open()))
