@@ -18,6 +18,7 @@ __all__ = [
     "PuzzleFormatError",
     "RecordFormatError",
     "StartError",
+    "TargetError",
     "Why",
 ]
 
@@ -44,16 +45,33 @@ class PuzzleFormatError(MineshaftedError, ValueError):
 
 
 class InputError(MineshaftedError, ValueError):
-    """An input cannot be read as text: missing, a directory, too large, or not UTF-8.
+    """An input cannot be read as text: missing, a directory, a FIFO or device (not a regular
+    file), too large, or not UTF-8.
 
-    ``source`` names the input (a path, or ``<stdin>``); ``limit`` is the byte cap when the
-    input was refused for exceeding it.
+    ``source`` names the input (a path, or ``<stdin>``); ``reason`` says what is wrong with it
+    in one line; ``limit`` is the byte cap when the input was refused for exceeding it.
     """
 
     def __init__(self, message: str, *, source: str, limit: int | None = None) -> None:
         self.source = source
+        self.reason = message
         self.limit = limit
         super().__init__(f"{source}: {message}")
+
+
+class TargetError(MineshaftedError, ValueError):
+    """A file cannot be written where it was asked for: the path names a device, a FIFO, a
+    folder or a symbolic link, an existing file not to be replaced, an input, or a place the
+    writing failed (a full disk).
+
+    ``path`` is the path as it was given; ``reason`` says why in one line (``exists (use
+    --force to replace it)``, ``not a regular file (a FIFO)``).
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
 
 
 class StartError(MineshaftedError, ValueError):

@@ -12,7 +12,6 @@ a mine list ``{"rows": R, "cols": C, "mines": [[r, c], ...], "first": [r, c]}``
 from __future__ import annotations
 
 import json
-import stat
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from typing import Any
 
 from .board import MAX_CELLS, MINE, Board, Cell
 from .errors import InputError, InvalidBoardError, PuzzleFormatError
+from .files import open_regular, read_regular
 
 __all__ = [
     "MAX_CELLS",
@@ -155,8 +155,9 @@ def read_puzzles(path: str | Path) -> list[Puzzle]:
 def read_text(path: str | Path, *, limit: int | None = None) -> str:
     """The UTF-8 text of the file at ``path`` (``-``: standard input), at most ``limit`` bytes.
 
-    Whatever the source (a file, a device such as ``/dev/zero``, a pipe, standard input), at
-    most ``limit + 1`` bytes are read: one more than the cap shows the input is too large.
+    Only a regular file is opened (:func:`mineshafted.files.open_regular`): a FIFO would wait
+    for a writer, a device may never end. Standard input, whatever it is, is read to at most
+    ``limit + 1`` bytes: one more than the cap shows the input is too large.
 
     Parameters
     ----------
@@ -173,15 +174,17 @@ def read_text(path: str | Path, *, limit: int | None = None) -> str:
     Raises
     ------
     InputError
-        The file is missing, is a directory, cannot be read, holds more than ``limit`` bytes,
-        or is not UTF-8. The message starts with the file's name, or ``<stdin>``.
+        The file is missing, is a directory or anything else that is not a regular file,
+        cannot be read, holds more than ``limit`` bytes, or is not UTF-8. The message starts
+        with the file's name, or ``<stdin>``.
 
     Examples
     --------
     >>> read_text("/dev/zero", limit=8)
     Traceback (most recent call last):
     ...
-    mineshafted.errors.InputError: /dev/zero: larger than 8 bytes: not read past that cap
+    mineshafted.errors.InputError: /dev/zero: not a regular file (a character device); give \
+'-' to read standard input
 
     Notes
     -----
@@ -221,8 +224,9 @@ def writing(path: str | Path) -> Iterator[None]:
 def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
     """The bytes of the file at ``path`` (``-``: standard input), at most ``limit`` of them.
 
-    Opened once (a FIFO gives its bytes to this one reader) and read no further than one byte
-    past the cap, whatever the source.
+    A regular file alone is opened (:func:`mineshafted.files.read_regular`), and read no
+    further than one byte past the cap; standard input is read the same, whatever it is (a
+    pipe, a terminal).
 
     Raises
     ------
@@ -231,28 +235,26 @@ def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
 
     Examples
     --------
-    >>> read_bytes("/dev/zero", limit=4)
-    Traceback (most recent call last):
-    ...
-    mineshafted.errors.InputError: /dev/zero: larger than 4 bytes: not read past that cap
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> fifo = os.path.join(folder, "fifo")
+    >>> os.mkfifo(fifo)
+    >>> try:  # at once: no wait for a writer
+    ...     read_bytes(fifo)
+    ... except InputError as error:
+    ...     print(error.source == fifo, error.reason)
+    True not a regular file (a FIFO); give '-' to read standard input
     """
     cap = MAX_FILE_BYTES if limit is None else limit
-    source = _origin(path)
+    if str(path) != STDIN:
+        return read_regular(path, limit=cap, hint="; give '-' to read standard input")
     try:
-        if str(path) == STDIN:
-            data = sys.stdin.buffer.read(cap + 1)
-        else:
-            if Path(path).is_dir():
-                raise InputError("is a directory, not a file to read", source=source)
-            with open(path, "rb") as stream:
-                data = stream.read(cap + 1)
-    except FileNotFoundError:
-        raise InputError("no such file", source=source) from None
+        data: bytes = sys.stdin.buffer.read(cap + 1)
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+        raise InputError(f"cannot read: {error.strerror}", source="<stdin>") from None
     if len(data) > cap:
         raise InputError(
-            f"larger than {cap:,} bytes: not read past that cap", source=source, limit=cap
+            f"larger than {cap:,} bytes: not read past that cap", source="<stdin>", limit=cap
         )
     return data
 
@@ -288,7 +290,8 @@ def read_lines(path: str | Path, *, limit: int | None = None) -> Iterator[tuple[
     >>> list(read_lines("/dev/zero"))
     Traceback (most recent call last):
     ...
-    mineshafted.errors.InputError: /dev/zero: not a regular file: lines are read from a file
+    mineshafted.errors.InputError: /dev/zero: not a regular file (a character device): lines \
+are read from a file
 
     Notes
     -----
@@ -296,17 +299,9 @@ def read_lines(path: str | Path, *, limit: int | None = None) -> Iterator[tuple[
     """
     cap = MAX_FILE_BYTES if limit is None else limit
     source = _origin(path)
-    try:
-        mode = Path(path).stat().st_mode if str(path) != STDIN else 0
-        if stat.S_ISDIR(mode):
-            raise InputError("is a directory, not a file to read", source=source)
-        if not stat.S_ISREG(mode):
-            raise InputError("not a regular file: lines are read from a file", source=source)
-        stream = open(path, "rb")  # noqa: SIM115 - closed below, when the lines end or stop
-    except FileNotFoundError:
-        raise InputError("no such file", source=source) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+    if str(path) == STDIN:
+        raise InputError("not a regular file: lines are read from a file", source=source)
+    stream = open_regular(path, hint=": lines are read from a file")
     with stream:
         number = 0
         while data := _read_line(stream, source, number + 1, cap):
@@ -496,6 +491,7 @@ def _puzzle(value: Any, where: str) -> Puzzle:
     grid = value["board"]
     if _cell_count(grid) > MAX_CELLS:
         raise PuzzleFormatError(f"{where}: board: more than {MAX_CELLS} cells")
+    _check_cells(grid, where)
     try:
         board = Board.from_grid(grid)
     except InvalidBoardError as error:
@@ -511,6 +507,33 @@ def _puzzle(value: Any, where: str) -> Puzzle:
         start=start,
         extra={k: v for k, v in value.items() if k not in _KNOWN},
     )
+
+
+def _check_cells(grid: Any, where: str) -> None:
+    """Refuse a row that is not a list, or a cell that is not an integer, in the file's words
+    (``null``, ``true``, ``"1"``: JSON's, not Python's).
+
+    Raises
+    ------
+    PuzzleFormatError
+        Naming the row (and column) at fault; a ``null`` cell is told apart: a puzzle's board
+        is the whole board, and an unknown cell belongs in a position file.
+    """
+    if not isinstance(grid, list):
+        return  # Board.from_grid says what a board is
+    for r, row in enumerate(grid):
+        if not isinstance(row, list):
+            raise PuzzleFormatError(f"{where}: board: row {r} is {_kind(row)}, not a list")
+        for c, cell in enumerate(row):
+            if type(cell) is int:
+                continue
+            at = f"{where}: board: row {r}, column {c}"
+            if cell is None:
+                raise PuzzleFormatError(
+                    f"{at}: null is not a clue 0-8 or a mine -1: a puzzle gives every cell "
+                    "(null, an unknown cell, is for a position file)"
+                )
+            raise PuzzleFormatError(f"{at}: {_shown(cell)} is not an integer")
 
 
 def _start(value: Any, board: Board, where: str) -> Cell:

@@ -3,7 +3,8 @@ for a player's view."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import threading
+from collections.abc import Callable, Generator
 
 import pytest
 
@@ -105,3 +106,22 @@ def _view_code(char: str) -> int | None:
     if char not in VIEW_CODES:
         raise ValueError(f"{char!r} is not a view cell: a digit, '.', '?' or '*'")
     return VIEW_CODES[char]
+
+
+def raised_within(read: Callable[[], object], seconds: float = 10) -> BaseException | None:
+    """What ``read()`` raises (``None`` if nothing), failing the test if it has not returned
+    within ``seconds`` (a FIFO waiting for its writer: the daemon thread is left waiting)."""
+    outcome: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            read()
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"still waiting after {seconds} s"
+    return outcome[0]

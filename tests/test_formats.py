@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-import mineshafted.formats
 from mineshafted import PuzzleFormatError, parse_puzzles, read_puzzles
 from mineshafted.errors import InputError
-from mineshafted.formats import dump_puzzle, find_puzzle_files, read_text
+from mineshafted.formats import dump_puzzle, find_puzzle_files, read_lines, read_text
 
-from .conftest import SAMPLE
+from .conftest import SAMPLE, raised_within
 
 
 def test_object_and_bare_list_are_both_puzzles() -> None:
@@ -53,7 +54,11 @@ def test_round_trip_keeps_unknown_fields_and_start() -> None:
             "board: row 0, column 1: clue 1 but 0 adjacent mine",
         ),
         ('{"board": [[0, 0], [0]]}', "board: row 1 has 1 cells but row 0 has 2"),
-        ('{"board": [[0, "x"]]}', "board: row 0, column 1: 'x' is not an integer"),
+        ('{"board": [[0, "x"]]}', 'board: row 0, column 1: "x" is not an integer'),
+        ('{"board": [[0, true]]}', "board: row 0, column 1: true is not an integer"),
+        ('{"board": [[0, null]]}', "board: row 0, column 1: null is not a clue 0-8 or a mine -1"),
+        ('{"board": [[0], null]}', "board: row 1 is null, not a list"),
+        ('{"board": [[0], {"a": 1}]}', "board: row 1 is an object, not a list"),
         ('{"board": [[0]], "name": 3}', '"name" must be a string, not a number'),
         ('{"board": [[0, 0]], "start": [0]}', '"start" must be \\[row, column\\], not \\[0\\]'),
         ('{"board": [[0, 0]], "start": [1, 0]}', '"start" \\[1, 0\\] is off the 1x2 board'),
@@ -101,7 +106,22 @@ def test_read_text_reads_at_most_one_byte_past_the_cap(tmp_path: Path) -> None:
     assert caught.value.limit == 14 and caught.value.source == str(path)
 
 
-def test_read_puzzles_caps_a_device_whose_size_is_zero(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mineshafted.formats, "MAX_FILE_BYTES", 1000)
-    with pytest.raises(PuzzleFormatError, match=r"^/dev/zero: larger than 1,000 bytes"):
+@pytest.mark.parametrize("reader", [read_text, read_puzzles, lambda p: list(read_lines(p))])
+def test_a_fifo_is_refused_at_once_without_a_writer(tmp_path: Path, reader: Any) -> None:
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    error = raised_within(lambda: reader(fifo))
+    assert isinstance(error, InputError | PuzzleFormatError), error
+    assert str(error).startswith(f"{fifo}: not a regular file (a FIFO)")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_device_is_refused_unread() -> None:
+    with pytest.raises(PuzzleFormatError, match=r"^/dev/zero: not a regular file \(a character"):
         read_puzzles("/dev/zero")
+
+
+def test_a_link_to_a_regular_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / "real.json").write_text(json.dumps(SAMPLE))
+    (tmp_path / "link.json").symlink_to(tmp_path / "real.json")
+    assert read_puzzles(tmp_path / "link.json")[0].board.to_grid() == SAMPLE

@@ -23,8 +23,9 @@ LAYERS = """
 errors:      (nothing)
 text:        (nothing)
 lifetime:    (nothing)
+files:       errors
 board:       errors
-formats:     board, errors
+formats:     board, errors, files
 game:        board, errors
 solver:      board, errors, game
 rating:      board, errors, game, solver
@@ -35,7 +36,7 @@ rules:       board, errors, formats, game, solver, agents
 replay:      board, errors, formats, game
 studies:     board, errors, lifetime, formats, game, solver, rating, generate, probability,
              agents
-grading:     board, errors, formats, text, solver, generate
+grading:     board, errors, files, formats, text, solver, generate
 web:         board, errors, lifetime, formats, text, game, solver, generate, probability, agents,
              rules, replay
 cli:         everything

@@ -15,6 +15,7 @@ import typer
 from .options import MAX_COUNT, check_cells, dask_option, jobs_option, within
 from .output import fail, fail_on_error, note, save_record
 from .status import exit_status, stopped
+from .targets import check_folder, check_results, check_target, replacing
 from .usage import Command, group
 
 if TYPE_CHECKING:
@@ -109,9 +110,10 @@ def density(
         fold = study.fold()
         _run(study, fold.add, paths, jobs, dask, force, "density")
         rows = study.rows_of(fold)
-        write_rows(rows, paths.csv)
+        with replacing(paths.csv, force=force) as beside:
+            write_rows(rows, beside)
     note(f"wrote {paths.csv}")
-    _draw(lambda: _density_png(rows, paths.png, size), paths.png)
+    _draw(lambda beside: _density_png(rows, beside, size), paths.png, force)
 
 
 @app.command(
@@ -156,17 +158,17 @@ def presets(
         paths = _targets(out, "presets", force)
         records = [(p, n, out / f"{p}-{n}.jsonl") for p in PRESETS for n in names] if record else []
         for _, _, path in records:
-            if path.exists() and not force:
-                fail(f"{path}: already exists (use --force to overwrite)")
+            check_target(path, force=force)
         fold = study.fold()
         _run(study, fold.add, paths, jobs, dask, force, "presets")
         rows = study.rows_of(fold)
-        write_rows(rows, paths.csv)
+        with replacing(paths.csv, force=force) as beside:
+            write_rows(rows, beside)
     _table(rows)
     note(f"wrote {paths.csv}")
-    _draw(lambda: _presets_png(rows, paths.png), paths.png)
+    _draw(lambda beside: _presets_png(rows, beside), paths.png, force)
     for preset, name, path in records:
-        save_record(preset_game(preset, name, seed=seed).record, path)
+        save_record(preset_game(preset, name, seed=seed).record, path, force=force)
     if records:
         note(f"wrote {len(records)} game record(s) to {out}")
 
@@ -247,13 +249,13 @@ def _names(text: str | None, default: tuple[str, ...]) -> list[str]:
 
 def _targets(out: Path, stem: str, force: bool) -> _Paths:
     """The journal, CSV and PNG paths in ``out`` (created); refuse an existing CSV or PNG
-    without ``force`` (a journal is resumed)."""
-    if out.exists() and not out.is_dir():
-        fail(f"{out}: not a directory")
+    without ``force`` (a journal is resumed), and a journal, CSV or PNG that is not a regular
+    file (:mod:`.targets`)."""
+    check_folder(out)
     paths = _Paths(out / f"{stem}.jsonl", out / f"{stem}.csv", out / f"{stem}.png")
+    check_results(paths.journal)
     for path in (paths.csv, paths.png):
-        if path.exists() and not force:
-            fail(f"{path}: already exists (use --force to overwrite)")
+        check_target(path, force=force)
     out.mkdir(parents=True, exist_ok=True)
     return paths
 
@@ -277,12 +279,14 @@ def _progress(total: int, label: str) -> Iterator[Callable[[object, int], None]]
         yield lambda _line, done: bar.update(task, completed=done)
 
 
-def _draw(draw: Callable[[], None], path: Path) -> None:
-    """Draw a figure; without matplotlib, say how to get it and carry on."""
+def _draw(draw: Callable[[Path], None], path: Path, force: bool) -> None:
+    """Draw a figure into ``path`` (through the guard of targets: ``draw`` writes the file
+    it is given); without matplotlib, say how to get it and carry on."""
     from ..studies import MissingExtraError
 
     try:
-        draw()
+        with replacing(path, force=force) as beside:
+            draw(beside)
     except MissingExtraError as error:
         note(f"note: no {path.name}: {error}")
         return

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import MAX_COUNT, parse_cell, parse_whole, within
-from .output import emit, fail, fail_on_error, note, written
+from .options import MAX_COUNT, force_option, parse_cell, parse_whole, within
+from .output import emit, fail, fail_on_error, note
+from .targets import check_folder, check_target, replacing
 
 if TYPE_CHECKING:
     from ..solver.technique import Technique
@@ -89,14 +90,11 @@ def command(
     out: Annotated[
         Path | None,
         typer.Option(
-            file_okay=False,
             help="Write one puzzle file per board into this directory (created if needed) "
             "instead of JSON Lines on stdout.",
         ),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="With --out, overwrite existing puzzle files.")
-    ] = False,
+    force: Annotated[bool, force_option("puzzle file in --out")] = False,
     timeout: Annotated[
         float,
         typer.Option(min=0.001, help="Seconds allowed per board before giving up."),
@@ -166,12 +164,10 @@ def command(
         )
         targets: list[Path] = []
         if out is not None:
+            check_folder(out)
             targets = [out / f"{rows}x{cols}-{mines}-{n:03d}.json" for n in range(1, count + 1)]
-            clash = [t for t in targets if t.exists()]
-            if clash and not force:
-                fail(f"{clash[0]}: already exists (use --force to overwrite)")
-            if out.exists() and not out.is_dir():
-                fail(f"{out}: not a directory")
+            for target in targets:
+                check_target(target, force=force)
             out.mkdir(parents=True, exist_ok=True)
         draws = 0
         show = count > 1 and sys.stderr.isatty()
@@ -185,8 +181,8 @@ def command(
                 if out is None:
                     emit(dump_puzzle(puzzle))
                 else:
-                    with written(targets[number - 1]):
-                        targets[number - 1].write_text(format_puzzle(puzzle) + "\n")
+                    with replacing(targets[number - 1], force=force) as beside:
+                        beside.write_text(format_puzzle(puzzle) + "\n", encoding="utf-8")
     if uniform:
         note(
             f"uniform: {count} board(s) from {draws:,} draw(s): acceptance "

@@ -13,6 +13,7 @@ __all__ = [
     "MAX_JOBS",
     "check_cells",
     "dask_option",
+    "force_option",
     "jobs_option",
     "parse_cell",
     "parse_number",
@@ -49,14 +50,35 @@ def record_option(one: str, holding: str) -> Any:
     --------
     >>> print(record_option("board", "each move with the rule that made it").help)
     With one board: write its game record (each move with the rule that made it) for \
-`mineshafted replay`. An existing file is kept.
+`mineshafted replay`. An existing file is replaced only with --force.
     """
     return typer.Option(
         "--record",
         metavar="FILE.jsonl",
-        dir_okay=False,
         help=f"With one {one}: write its game record ({holding}) for `mineshafted replay`. "
-        "An existing file is kept.",
+        "An existing file is replaced only with --force.",
+    )
+
+
+def force_option(what: str) -> Any:
+    """The ``--force`` option: replace an existing ``what`` (a regular file; never a device,
+    a FIFO, a folder or a link: :mod:`~mineshafted.cli.targets`).
+
+    Returns
+    -------
+    typer.models.OptionInfo
+        For ``Annotated[bool, force_option(...)] = False``.
+
+    Examples
+    --------
+    >>> print(force_option("--record file").help)
+    Replace an existing --record file (a regular file; a device, FIFO, folder or link is \
+never replaced).
+    """
+    return typer.Option(
+        "--force",
+        help=f"Replace an existing {what} (a regular file; a device, FIFO, folder or link is "
+        "never replaced).",
     )
 
 

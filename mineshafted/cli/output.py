@@ -4,9 +4,10 @@ and sweep reports as a text grid or as JSON."""
 from __future__ import annotations
 
 import errno
+import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -236,8 +237,17 @@ def sweep_json(puzzle: Puzzle, report: SweepReport) -> dict[str, Any]:
     }
 
 
-def check_record(path: Path | None, count: int, what: str) -> None:
-    """Refuse a ``--record`` that could not be kept: more than one ``what``, or a file there.
+def check_record(
+    path: Path | None,
+    count: int,
+    what: str,
+    *,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Refuse a ``--record`` that could not be kept: more than one ``what``, or a target that
+    cannot be written (:func:`~mineshafted.cli.targets.check_target`: an existing file without
+    ``force``, a device, a FIFO, a folder, a link, one of ``inputs``).
 
     Raises
     ------
@@ -248,16 +258,26 @@ def check_record(path: Path | None, count: int, what: str) -> None:
         return
     if count != 1:
         fail(f"--record takes one {what}, not {count}")
-    if path.exists():
-        fail(f"{path}: already exists; remove it or choose another name")
+    from .targets import check_target
+
+    check_target(path, force=force, inputs=inputs)
 
 
-def save_record(record: GameRecord, path: Path) -> None:
-    """Write a game record to ``path`` (JSON Lines), an error as one line naming the file."""
+def save_record(
+    record: GameRecord,
+    path: Path,
+    *,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Write a game record to ``path`` (JSON Lines) through the guard of targets
+    (:func:`~mineshafted.cli.targets.replacing`): whole or not at all, an error as one line
+    naming the file."""
     from ..game import write_record
+    from .targets import replacing
 
-    with fail_on_error(str(path)):
-        write_record(record, path)
+    with replacing(path, force=force, inputs=inputs) as beside:
+        write_record(record, beside)
 
 
 def _fail_write(error: OSError, path: object) -> NoReturn:
@@ -276,8 +296,6 @@ def _fail_write(error: OSError, path: object) -> NoReturn:
 def _drop_stdout() -> None:
     """Point standard output at the null device, so the interpreter's last flush at exit
     neither fails again nor prints a second error."""
-    import os
-
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):  # not a real file: a test runner's buffer

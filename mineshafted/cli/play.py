@@ -10,9 +10,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..game import FirstMove
-from .options import check_cells, dask_option, jobs_option, parse_whole, record_option, within
+from .options import (
+    check_cells,
+    dask_option,
+    force_option,
+    jobs_option,
+    parse_whole,
+    record_option,
+    within,
+)
 from .output import check_record, emit, fail, fail_on_error, note, save_record
 from .status import exit_status, stopped
+from .targets import check_results
 
 if TYPE_CHECKING:
     from ..game import View
@@ -127,6 +136,7 @@ def command(
     record: Annotated[
         Path | None, record_option("game", "each guess with every unknown cell's odds")
     ] = None,
+    force: Annotated[bool, force_option("--record file")] = False,
     json_output: Annotated[
         bool,
         typer.Option(
@@ -145,9 +155,12 @@ def command(
         study = _given(boards, (rows, cols, mines), games, seed, first, start, policy)
     with fail_on_error():
         study.check()
-    check_record(record, study.count, "game")
+    inputs = [boards] if boards is not None else []
+    check_record(record, study.count, "game", force=force, inputs=inputs)
+    if out is not None:
+        check_results(out)
     if study.count == 1 and not json_output and out is None and dask is None:
-        _one(study, record)
+        _one(study, record, force=force, inputs=inputs)
         return
     if record is not None:
         fail("--record prints the game itself: leave out --json, --out and --dask")
@@ -223,11 +236,13 @@ def _given(
         return boards_study(boards, first=first, policy=policy, seed=seed, games=games)
 
 
-def _one(study: Study | BoardsStudy, record: Path | None) -> None:
+def _one(
+    study: Study | BoardsStudy, record: Path | None, *, force: bool, inputs: list[Path]
+) -> None:
     """Play game 0 of ``study``, print each guess and the final board, keep its record."""
     played = study.game(0, record_odds=record is not None, flag=True)
     if record is not None:
-        save_record(played.record, record)
+        save_record(played.record, record, force=force, inputs=inputs)
     emit(_heading(study, played))
     for line in _guess_lines(played, len(played.view.grid[0])):
         emit(line)

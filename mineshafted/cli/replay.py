@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .options import force_option
 from .output import emit, fail, fail_on_error, label, note
+from .targets import check_target, replacing
 
 if TYPE_CHECKING:
     from ..game import GameRecord
@@ -51,7 +53,7 @@ def command(
     open_page: Annotated[
         bool, typer.Option("--open", help="Open the page in the default browser.")
     ] = False,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing page.")] = False,
+    force: Annotated[bool, force_option("page")] = False,
     number: Annotated[
         int,
         typer.Option("--puzzle", min=1, help="Which puzzle of a file of several to solve, from 1."),
@@ -72,15 +74,30 @@ def command(
     if out is None and str(source) == "-":
         fail("<stdin>: the page needs a name: give --out FILE.html")
     target = out if out is not None else source.with_suffix(".html")
-    if target.exists() and not force:  # before any solving
-        fail(f"{target}: exists; use --force to overwrite it")
+    check_target(target, force=force, inputs=[source])  # before any solving
     with fail_on_error():
         record, title = _record(source, number, with_total)
-    with fail_on_error("<stdin>" if str(source) == "-" else str(source)):
-        written = write_page(record, target, title=title, force=force)
-    emit(f"wrote {written}: {written.stat().st_size} bytes, {_steps(record)} steps")
-    if open_page and not webbrowser.open(written.resolve().as_uri()):
-        note(f"note: no browser could be started; open {written.resolve()} in one")
+    with (
+        fail_on_error("<stdin>" if str(source) == "-" else str(source)),
+        replacing(target, force=force, inputs=[source]) as beside,
+    ):
+        write_page(record, beside, title=_printable(title), force=True)
+    emit(f"wrote {target}: {target.stat().st_size} bytes, {_steps(record)} steps")
+    if open_page and not webbrowser.open(target.resolve().as_uri()):
+        note(f"note: no browser could be started; open {target.resolve()} in one")
+
+
+def _printable(title: str) -> str:
+    """``title`` with each lone surrogate (a name read from JSON's ``\\ud800``, or a file
+    name's undecodable byte) written as its escape, as the terminal shows it: a page is UTF-8,
+    which has no such character.
+
+    Examples
+    --------
+    >>> _printable("a\\ud800b: solved"), _printable("plain é")
+    ('a\\\\ud800b: solved', 'plain é')
+    """
+    return title.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _record(source: Path, number: int, with_total: bool) -> tuple[GameRecord, str]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 
-from .options import record_option
+from .options import force_option, record_option
 from .output import check_record, emit, fail, fail_on_error, note, save_record
 from .usage import Command, group
 
@@ -88,6 +88,7 @@ def evaluate(
     record: Annotated[
         Path | None, record_option("board", "each move with the rule that made it")
     ] = None,
+    force: Annotated[bool, force_option("--record file")] = False,
 ) -> None:
     """Play every board with the rules and print PatternEval's report."""
     import random
@@ -113,7 +114,8 @@ def evaluate(
         boards = [("random 30x30 at 25%", chance_board(30, 30, 25, seed=seed))]
     else:
         boards = _read_boards(board)
-    check_record(record, len(boards), "board")
+    inputs = [_shipped(rules), *([board] if board is not None else [])]
+    check_record(record, len(boards), "board", force=force, inputs=inputs)
     echo = note if json_output else emit  # with --json, stdout holds the JSON alone
 
     evaluation = Evaluation()
@@ -131,7 +133,7 @@ def evaluate(
         )
         evaluation.plays.append((name, result))
         if record is not None and result.record is not None:
-            save_record(result.record, record)
+            save_record(result.record, record, force=force, inputs=inputs)
         if debug >= 1:
             echo(
                 f"{name}: {result.finish.value}, {result.score:.4f} pts; clicked "

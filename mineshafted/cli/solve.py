@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import record_option
+from .options import force_option, record_option
 from .output import (
     check_record,
     emit,
@@ -94,6 +94,7 @@ def command(
     record: Annotated[
         Path | None, record_option("puzzle", "each reveal with the stage that proved it")
     ] = None,
+    force: Annotated[bool, force_option("--record file")] = False,
     engine: Annotated[
         SearchChoice | None,
         typer.Option(
@@ -109,9 +110,9 @@ def command(
     from ..solver import Sweep
 
     chosen = _chosen(ctx, search, engine)
-    with fail_on_error():  # capped, whatever the source: a file, a device, a pipe, stdin
+    with fail_on_error():  # a regular file, or standard input, read to a cap
         puzzles = read_puzzles(puzzle)
-    check_record(record, len(puzzles), "puzzle")
+    check_record(record, len(puzzles), "puzzle", force=force, inputs=[puzzle])
     worst = EXIT_SOLVED
     for number, item in enumerate(puzzles):
         with fail_on_error(label(item, number)):
@@ -128,19 +129,22 @@ def command(
             emit(sweep_text(item, number, report))
         worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
     if record is not None:
-        _write_record(puzzles[0], chosen, with_total, record)
+        _write_record(puzzles[0], chosen, with_total, record, force=force, source=puzzle)
     raise typer.Exit(worst)
 
 
-def _write_record(item: Puzzle, chosen: SearchChoice, with_total: bool, path: Path) -> None:
-    """Solve ``item`` again through a recording game and write the record to ``path``."""
+def _write_record(
+    item: Puzzle, chosen: SearchChoice, with_total: bool, path: Path, *, force: bool, source: str
+) -> None:
+    """Solve ``item`` again through a recording game and write the record to ``path`` (the
+    puzzle file ``source`` never replaced)."""
     from ..solver.recording import record_solve
 
     mines = item.board.mine_count if with_total else None
     began = perf_counter()
     with fail_on_error(str(path)):
         solved = record_solve(item.board, start=item.start, search=chosen.build(), mines=mines)
-    save_record(solved, path)
+    save_record(solved, path, force=force, inputs=[source])
     # The time printed above is the sweep's alone; say what recording took besides.
     note(f"wrote {path}: the solve played again and recorded in {_ms(perf_counter() - began)}")
 

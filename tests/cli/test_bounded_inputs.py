@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -147,33 +148,47 @@ def test_replay_reads_standard_input(tmp_path: Path) -> None:
     )
 
 
-def test_replay_reads_a_fifo_once(tmp_path: Path) -> None:
+FIFO_READERS = {
+    "solve": ["solve", "{}"],
+    "rate": ["rate", "{}"],
+    "probabilities": ["probabilities", "{}"],
+    "replay": ["replay", "{}", "--out", "{tmp}/page.html"],
+    "trace": ["trace", "{}"],
+    "optimal": ["optimal", "{}"],
+    "rules eval BOARD": ["rules", "eval", "rules/examples/corner.s4", "0", "{}"],
+    "rules check": ["rules", "check", "{}"],
+    "play --boards": ["play", "--boards", "{}"],
+}
+"""Every command that reads a puzzle, position, record, rule or boards file, the file in
+``{}``."""
+
+
+@pytest.mark.parametrize("command", list(FIFO_READERS))
+def test_a_fifo_is_refused_at_once_not_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
     import os
-    import subprocess
-    import sys
     import threading
 
-    from ..conftest import SAMPLE
-
-    fifo = tmp_path / "puzzle.fifo"
-    os.mkfifo(fifo)
-
-    def feed() -> None:
-        with open(fifo, "w") as writer:
-            writer.write(json.dumps(SAMPLE))
-
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
-    page = tmp_path / "page.html"
-    child = subprocess.run(
-        [sys.executable, "-m", "mineshafted", "replay", str(fifo), "--out", str(page)],
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-    feeder.join(timeout=10)
-    assert child.returncode == 0, child.stderr
-    assert page.exists()
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # rules/examples/...
+    fifo = tmp_path / "puzzle.json"
+    os.mkfifo(fifo)  # no writer: reading it would wait for ever
+    args = [
+        a.replace("{}", str(fifo)).replace("{tmp}", str(tmp_path)) for a in FIFO_READERS[command]
+    ]
+    results: list[Any] = []
+    run = threading.Thread(target=lambda: results.append(runner.invoke(app, args)), daemon=True)
+    run.start()
+    run.join(10)
+    if run.is_alive():  # waiting on the FIFO: give it a writer that leaves at once, then fail
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        run.join(10)
+        pytest.fail(f"{command} waited for a writer to the FIFO")
+    (result,) = results
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {fifo}: not a regular file (a FIFO)"), result.stderr
+    assert result.stderr.count("\n") == 1
+    assert not (tmp_path / "page.html").exists()
 
 
 def test_a_record_line_nested_100000_deep_is_one_line(tmp_path: Path) -> None:

@@ -193,7 +193,7 @@ def test_generate_out_writes_files_and_never_overwrites(tmp_path: Path) -> None:
     (out / files[0]).write_text("mine, keep out")
     refused = runner.invoke(app, args)
     assert refused.exit_code == 2
-    assert "already exists (use --force to overwrite)" in refused.stderr
+    assert refused.stderr == f"error: {out / files[0]}: exists (use --force to replace it)\n"
     assert (out / files[0]).read_text() == "mine, keep out"
     assert runner.invoke(app, [*args, "--force"]).exit_code == 0
     assert (out / files[0]).read_text() == before
@@ -279,7 +279,13 @@ def test_solve_record_writes_a_replayable_game_record(puzzle_file: Path, tmp_pat
         rf"wrote {re.escape(str(path))}: .* recorded in \d+\.\d ms\n", result.stderr
     )
     again = runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path)])
-    assert again.exit_code == 2 and "already exists" in again.stderr
+    assert again.exit_code == 2
+    assert again.stderr == f"error: {path}: exists (use --force to replace it)\n"
+    path.write_text("kept")
+    assert runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path)]).exit_code == 2
+    assert path.read_text() == "kept"
+    forced = runner.invoke(app, ["solve", str(puzzle_file), "--record", str(path), "--force"])
+    assert forced.exit_code == 0 and rebuild(read_record(path)).won
 
 
 def test_solve_record_takes_one_puzzle(tmp_path: Path) -> None:

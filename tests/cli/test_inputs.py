@@ -38,11 +38,12 @@ def _run(*args: str, stdout: int | object = subprocess.PIPE) -> subprocess.Compl
 
 
 @needs_devices
-def test_solve_of_an_endless_device_stops_at_the_cap() -> None:
+def test_solve_of_an_endless_device_is_refused_unread() -> None:
     result = runner.invoke(app, ["solve", str(ZERO)])
     assert result.exit_code == 2
-    assert (
-        result.stderr == "error: /dev/zero: larger than 67,108,864 bytes: not read past that cap\n"
+    assert result.stderr == (
+        "error: /dev/zero: not a regular file (a character device); give '-' to read "
+        "standard input\n"
     )
 
 

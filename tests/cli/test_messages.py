@@ -18,13 +18,33 @@ from ..conftest import SAMPLE
 runner = CliRunner()
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_page_that_cannot_be_written_names_the_page(tmp_path: Path) -> None:
+def test_a_page_that_cannot_be_written_names_the_page_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mineshafted.replay
+
+    def full(record: object, path: Path, **_: object) -> Path:
+        Path(path).write_text("half a page")
+        raise OSError(28, "No space left on device", str(path))  # the file beside the page
+
+    monkeypatch.setattr(mineshafted.replay, "write_page", full)
     puzzle = tmp_path / "sample.json"
     puzzle.write_text(json.dumps({"board": SAMPLE}))
-    result = runner.invoke(app, ["replay", str(puzzle), "-o", "/dev/full", "--force"])
+    page = tmp_path / "page.html"
+    result = runner.invoke(app, ["replay", str(puzzle), "-o", str(page)])
     assert result.exit_code == 2
-    assert result.stderr == "error: /dev/full: No space left on device\n"
+    assert result.stderr == f"error: {page}: No space left on device\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sample.json"]
+
+
+def test_a_name_holding_a_lone_surrogate_is_written_as_its_escape(tmp_path: Path) -> None:
+    puzzle = tmp_path / "odd.json"
+    puzzle.write_text('{"board": [[0, 1, -1]], "name": "a\\ud800b"}')  # JSON's escape
+    page = tmp_path / "odd.html"
+    result = runner.invoke(app, ["replay", str(puzzle)])
+    assert result.exit_code == 0, result.output
+    assert "<title>a\\ud800b: solved from the start cell</title>" in page.read_text("utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["odd.html", "odd.json"]
 
 
 @pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs /proc")

@@ -163,7 +163,10 @@ def test_play_record_keeps_each_guess_with_every_unknown_cells_odds(tmp_path: Pa
     assert first.detail is not None
     assert first.detail["odds"][str(first.cell)] == pytest.approx(first.probability)
     again = runner.invoke(app, ["play", "9", "9", "10", "--record", str(path)])
-    assert again.exit_code == 2 and "already exists" in again.stderr
+    assert again.exit_code == 2
+    assert again.stderr == f"error: {path}: exists (use --force to replace it)\n"
+    forced = runner.invoke(app, ["play", "9", "9", "10", "--record", str(path), "--force"])
+    assert forced.exit_code == 0 and read_record(path).header.rows == 9
     many = runner.invoke(app, ["play", "9", "9", "10", "-n", "3", "--record", str(tmp_path / "x")])
     assert many.exit_code == 2 and "--record takes one game" in many.stderr
 
@@ -180,7 +183,9 @@ def test_record_is_one_option_shared_by_the_commands(command: list[str], one: st
     (option,) = [p for p in found.params if "--record" in p.opts]
     assert option.metavar == "FILE.jsonl"
     assert option.help.startswith(f"With one {one}: write its game record (")
-    assert option.help.endswith("for `mineshafted replay`. An existing file is kept.")
+    assert option.help.endswith(
+        "for `mineshafted replay`. An existing file is replaced only with --force."
+    )
 
 
 # -- the final board of one game ------------------------------------------------------------------

@@ -106,7 +106,7 @@ def test_an_opening_needs_every_first_click_to_be_a_zero(boards_file: BoardsFile
     [
         (lambda d: d / "none.jsonl", "none.jsonl: no such file"),
         (lambda d: d, "is a directory, not a file to read"),
-        (lambda d: Path(os.devnull), "not a regular file: lines are read from a file"),
+        (lambda d: Path(os.devnull), r"not a regular file \(a character device\): lines are read"),
         (lambda d: _write(d / "empty.jsonl", b""), "empty.jsonl: no boards: the file is empty"),
         (lambda d: _write(d / "bin.jsonl", GOOD.encode() + b"\n\xff\n"), "line 2: not UTF-8"),
     ],
