@@ -281,20 +281,21 @@ def _results(
 ) -> None:
     """Grade ``submission`` on ``chosen``'s boards and write the platform's results.json (to
     ``out``, checked first, or stdout)."""
+    from ..files import check_target
     from ..grading.autograder import AutograderSettings, grade_submission, platform_results
-    from ..grading.files import check_output, write_atomically
+    from ..grading.files import write_atomically
 
     with fail_on_error():
         AutograderSettings(options, visibility)  # the visibility, checked before grading
         if out is not None:
-            check_output(out, force=force, protect=[submission])
+            check_target(out, force=force, inputs=[submission])
         grade_ = grade_submission(submission, options, chosen, missing=missing)
         found = platform_results(platform.value, grade_, chosen.name, visibility)
         text = json.dumps(found, indent=1) + "\n"
         if out is None:
             emit(text.rstrip("\n"))
         else:
-            write_atomically(out, text.encode("utf-8"))
+            write_atomically(out, text.encode("utf-8"), force=force, inputs=[submission])
 
 
 def _build(
@@ -305,16 +306,16 @@ def _build(
     key: Path | None,
     force: bool,
 ) -> None:
+    from ..files import check_target
     from ..grading.autograder import AutograderSettings, gradescope_zip, prairielearn_zip
-    from ..grading.files import check_output
     from ..grading.key import BoardKey
 
     with fail_on_error():
         settings = AutograderSettings(options, visibility)
-        check_output(out, force=force)
+        check_target(out, force=force)
         chosen = BoardKey.read(key) if key is not None else None
         if platform is Platform.GRADESCOPE:
-            gradescope_zip(out, settings, chosen)
+            gradescope_zip(out, settings, chosen, force=force)
         else:
-            prairielearn_zip(out, settings, chosen)
+            prairielearn_zip(out, settings, chosen, force=force)
     emit(f"wrote {out} ({platform.value} autograder; its board key is inside: keep it private)")

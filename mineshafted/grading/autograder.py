@@ -202,13 +202,16 @@ INFO_EXAMPLE = {
 }
 
 
-def gradescope_zip(out: Path, settings: AutograderSettings, key: BoardKey | None = None) -> None:
-    """Write Gradescope's autograder zip to ``out`` (a fresh key unless ``key`` is given).
+def gradescope_zip(
+    out: Path, settings: AutograderSettings, key: BoardKey | None = None, *, force: bool = False
+) -> None:
+    """Write Gradescope's autograder zip to ``out`` (a fresh key unless ``key`` is given;
+    replacing a file there only with ``force``).
 
     Raises
     ------
-    OSError
-        It cannot be written.
+    TargetError
+        It may not, or cannot, be written.
     """
     key = key or BoardKey.new()
     with tempfile.TemporaryDirectory() as folder:
@@ -220,16 +223,19 @@ def gradescope_zip(out: Path, settings: AutograderSettings, key: BoardKey | None
             ("board.key", _key_line(key), 0o600),
             (wheel.name, wheel.read_bytes(), 0o644),
         ]
-    _write_zip(out, members)
+    _write_zip(out, members, force)
 
 
-def prairielearn_zip(out: Path, settings: AutograderSettings, key: BoardKey | None = None) -> None:
-    """Write the PrairieLearn files as one zip to ``out`` (a fresh key unless ``key`` is given).
+def prairielearn_zip(
+    out: Path, settings: AutograderSettings, key: BoardKey | None = None, *, force: bool = False
+) -> None:
+    """Write the PrairieLearn files as one zip to ``out`` (a fresh key unless ``key`` is
+    given; replacing a file there only with ``force``).
 
     Raises
     ------
-    OSError
-        It cannot be written.
+    TargetError
+        It may not, or cannot, be written.
     """
     key = key or BoardKey.new()
     with tempfile.TemporaryDirectory() as folder:
@@ -243,7 +249,7 @@ def prairielearn_zip(out: Path, settings: AutograderSettings, key: BoardKey | No
             (f"{here}/board.key", _key_line(key), 0o600),
             ("info.json.example", (json.dumps(INFO_EXAMPLE, indent=2) + "\n").encode(), 0o644),
         ]
-    _write_zip(out, members)
+    _write_zip(out, members, force)
 
 
 def _config(settings: AutograderSettings) -> bytes:
@@ -254,8 +260,9 @@ def _key_line(key: BoardKey) -> bytes:
     return f"{KEY_FILE_HEADER} {key.secret.hex()}\n".encode()
 
 
-def _write_zip(out: Path, members: list[tuple[str, bytes, int]]) -> None:
-    """Write the zip beside ``out``, then put it in place (never a half-written zip)."""
+def _write_zip(out: Path, members: list[tuple[str, bytes, int]], force: bool) -> None:
+    """Write the zip beside ``out``, then put it in place (never a half-written zip); only its
+    owner may read it (the key is inside)."""
     with tempfile.SpooledTemporaryFile() as buffer:
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, data, mode in members:
@@ -264,7 +271,7 @@ def _write_zip(out: Path, members: list[tuple[str, bytes, int]]) -> None:
                 member.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(member, data)
         buffer.seek(0)
-        write_atomically(out, buffer.read(), 0o600)
+        write_atomically(out, buffer.read(), 0o600, force=force)
 
 
 # One submission, as the platform hands it over.

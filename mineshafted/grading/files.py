@@ -1,98 +1,35 @@
-"""The instructor's files: read only when regular and bounded, written only where allowed.
+"""The instructor's files as grading reads and writes them, through :mod:`mineshafted.files`.
 
-Every file the grader reads for the instructor (a run's ``run.json``, a student's kept grade,
-an autograder's settings, a starter, a key) is opened without blocking and read only if it is
-a regular file: a FIFO or a device named by mistake is one line, never a wait for a writer.
-A JSON file is read to at most :data:`MAX_JSON_BYTES`, with the JSON standard's numbers only
-(``Infinity`` and ``NaN`` are refused) and nesting bounded by the parser.
+Reading: a JSON file (a run's ``run.json``, a student's kept grade, an autograder's settings,
+Gradescope's metadata) and the starter are read only when regular, to a cap
+(:func:`mineshafted.files.read_regular`: a FIFO named by mistake is one line, never a wait for
+a writer); a JSON file then with the JSON standard's numbers only (``Infinity`` and ``NaN`` are
+refused) and nesting bounded by the parser (:func:`read_json`, grading's own: the package's
+other readers read puzzles and records, not JSON objects of settings).
 
-Every file it writes for the instructor (``--out``, ``--log``, ``--save-key``, a platform's
-``results.json``) is checked first by :func:`check_output`: a path that exists and is not a
-regular file (a device such as ``/dev/full``, a FIFO, a folder, a symbolic link) is refused;
-an existing regular file is replaced only when asked (``--force``), and never when it is the
-submission being graded; the new file is written beside it and renamed into place
-(:func:`write_atomically`), so nothing is left half-written.
-
-Glossary
---------
-regular file
-    What ``lstat`` calls one: not a folder, link, device, FIFO or socket.
+Writing: every file grading writes goes through the one guard of targets
+(:func:`mineshafted.files.check_target` and :func:`~mineshafted.files.replacing`): a device, a
+FIFO, a folder or a symbolic link is never written, an existing file only when asked, an
+input (the submission graded) never, and what is written takes the target's name only once it
+is whole. :func:`write_atomically` is that guard with a file mode (a key is its owner's alone).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .errors import GraderFileError, os_reason
+from ..errors import InputError
+from ..files import read_regular, replacing
+from .errors import GraderFileError
 
-__all__ = [
-    "EXISTS",
-    "MAX_JSON_BYTES",
-    "NOT_REGULAR",
-    "check_output",
-    "read_json",
-    "read_regular",
-    "read_starter",
-    "write_atomically",
-]
+__all__ = ["MAX_JSON_BYTES", "read_json", "read_starter", "write_atomically"]
 
 MAX_JSON_BYTES = 16 * 1024 * 1024
 """The largest JSON file read: a student's kept grade is tens of KiB, a run's state less."""
-
-EXISTS = "exists (use --force to replace it)"
-"""Why an existing regular file is not replaced (the wording every command uses)."""
-
-NOT_REGULAR = "not a regular file"
-"""Why a path that names a device, a FIFO, a folder or a link is neither read nor replaced."""
-
-
-def read_regular(path: Path, limit: int, *, follow: bool = True) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them.
-
-    The file is opened without blocking (a FIFO with no writer does not hold the grader up)
-    and read only once ``fstat`` says it is a regular file.
-
-    Parameters
-    ----------
-    follow:
-        Follow a symbolic link at ``path`` (``False``: a link is refused).
-
-    Raises
-    ------
-    GraderFileError
-        It is missing, not a regular file, unreadable, or larger than ``limit`` bytes.
-
-    Notes
-    -----
-    O(``limit``) at most.
-    """
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise GraderFileError(path, "no such file") from None
-    except OSError as error:
-        if error.errno is not None and not follow and os.path.islink(path):
-            raise GraderFileError(path, f"{NOT_REGULAR} (a symbolic link)") from None
-        raise GraderFileError(path, f"cannot be read: {os_reason(error)}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise GraderFileError(path, NOT_REGULAR)
-    with open(fd, "rb") as file:
-        try:
-            data = file.read(limit + 1)
-        except OSError as error:
-            raise GraderFileError(path, f"cannot be read: {os_reason(error)}") from None
-    if len(data) > limit:
-        raise GraderFileError(path, f"larger than the {_size(limit)} it may be")
-    return data
 
 
 def read_json(path: Path, what: str, *, limit: int = MAX_JSON_BYTES) -> Any:
@@ -106,10 +43,11 @@ def read_json(path: Path, what: str, *, limit: int = MAX_JSON_BYTES) -> Any:
     Raises
     ------
     GraderFileError
-        It cannot be read (:func:`read_regular`), or is not JSON: not UTF-8, a number the
+        It cannot be read (missing, not a regular file, past ``limit`` bytes: the reason
+        :func:`mineshafted.files.read_regular` gives), or is not JSON: not UTF-8, a number the
         JSON standard does not have (``Infinity``, ``NaN``), an integer of thousands of
-        digits, or nesting too deep for the parser. The message names the file and says
-        why in one line.
+        digits, or nesting too deep for the parser. The message names the file and says why
+        in one line.
 
     Examples
     --------
@@ -122,8 +60,12 @@ def read_json(path: Path, what: str, *, limit: int = MAX_JSON_BYTES) -> Any:
     ...     except GraderFileError as error:
     ...         print(error.reason)
     not settings: not JSON: Infinity is not a JSON number
+
+    Notes
+    -----
+    O(``limit``) at most: the file is read to the cap, then parsed once.
     """
-    data = read_regular(path, limit)
+    data = _read(path, limit)
     try:
         return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except RecursionError:
@@ -133,53 +75,6 @@ def read_json(path: Path, what: str, *, limit: int = MAX_JSON_BYTES) -> Any:
     except ValueError as error:  # JSONDecodeError, a constant, an integer too long
         reason = f"not JSON: {error}"
     raise GraderFileError(path, f"not {what}: {reason}")
-
-
-def check_output(path: Path, *, force: bool, protect: Iterable[Path] = ()) -> None:
-    """Refuse an output path that must not be written (checked before any work is done).
-
-    Parameters
-    ----------
-    force:
-        Replace an existing regular file (``--force``).
-    protect:
-        Files never replaced, even with ``force`` (the submission being graded).
-
-    Raises
-    ------
-    GraderFileError
-        ``path`` exists and is not a regular file (``PATH: not a regular file``), is a
-        protected file, or exists without ``force`` (``PATH: exists (use --force to replace
-        it)``); or its folder is missing.
-
-    Examples
-    --------
-    >>> try:
-    ...     check_output(Path("/dev/null"), force=True)
-    ... except GraderFileError as error:
-    ...     print(error)
-    /dev/null: not a regular file
-    """
-    try:
-        found = os.lstat(path)
-    except FileNotFoundError:
-        if not path.parent.is_dir():
-            raise GraderFileError(path, f"cannot be written: no folder {path.parent}") from None
-        return
-    except OSError as error:
-        raise GraderFileError(path, f"cannot be written: {os_reason(error)}") from None
-    if stat.S_ISLNK(found.st_mode):
-        raise GraderFileError(path, f"{NOT_REGULAR} (a symbolic link: never written through)")
-    if stat.S_ISDIR(found.st_mode):
-        raise GraderFileError(path, f"{NOT_REGULAR} (a folder)")
-    if not stat.S_ISREG(found.st_mode):
-        raise GraderFileError(path, NOT_REGULAR)
-    for kept in protect:
-        with contextlib.suppress(OSError):
-            if os.path.samefile(path, kept):
-                raise GraderFileError(path, "is the submission: it is never replaced")
-    if not force:
-        raise GraderFileError(path, EXISTS)
 
 
 def read_starter(path: Path) -> bytes:
@@ -192,47 +87,51 @@ def read_starter(path: Path) -> bytes:
     """
     from .roster import MAX_BYTES
 
-    try:
-        return read_regular(path, MAX_BYTES)
-    except GraderFileError as error:
-        raise GraderFileError(path, f"cannot be read as the starter code: {error.reason}") from None
+    return _read(path, MAX_BYTES, "cannot be read as the starter code: ")
 
 
-def write_atomically(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``path`` whole or not at all: a file beside it, flushed to disk, then renamed.
+def write_atomically(
+    path: Path,
+    data: bytes,
+    mode: int | None = None,
+    *,
+    force: bool = True,
+    inputs: Iterable[Path] = (),
+) -> None:
+    """Write ``path`` whole or not at all, through the guard of targets
+    (:func:`mineshafted.files.replacing`), with ``mode`` if given (else a new file's, or that
+    of the file it replaces).
+
+    Parameters
+    ----------
+    force:
+        Replace an existing regular file (the run folder's own files: yes; a file the
+        instructor named: only with ``--force``).
+    inputs:
+        Files never replaced (the submission graded).
 
     Raises
     ------
-    OSError
-        It could not be written (what was written beside it is removed); the error names
-        ``path``, never the file beside it.
+    TargetError
+        It may not be written (a device, a FIFO, a folder, a link, an existing file without
+        ``force``, an input), or could not be (the target is left as it was); one line
+        naming ``path``.
     """
+    with replacing(path, force=force, inputs=inputs) as beside:
+        beside.write_bytes(data)
+        if mode is not None:
+            os.chmod(beside, mode)
+    if mode is not None:
+        os.chmod(path, mode)  # the mode of a file it replaced was kept: this one's is wanted
+
+
+def _read(path: Path, limit: int, prefix: str = "") -> bytes:
+    """The regular file's bytes, up to ``limit``; a refusal as a :class:`GraderFileError`."""
     try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as error:
-        raise OSError(error.errno, error.strerror, str(path)) from None
-    try:
-        with open(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise OSError(error.errno, error.strerror, str(path)) from None
-        raise
+        return read_regular(path, limit=limit)
+    except InputError as error:
+        raise GraderFileError(path, f"{prefix}{error.reason}") from None
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
-
-
-def _size(limit: int) -> str:
-    """A byte count as people say it: ``16 MiB``, ``1024 KiB``, ``100 bytes``."""
-    for unit, scale in (("MiB", 1024 * 1024), ("KiB", 1024)):
-        if limit >= scale and limit % scale == 0:
-            return f"{limit // scale} {unit}"
-    return f"{limit} bytes"

@@ -35,18 +35,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import re
 import secrets
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import InputError
+from ..files import read_regular
 from ..formats import Puzzle
 from .boards import fresh_boards
-from .errors import GraderFileError, os_reason
-from .files import EXISTS, NOT_REGULAR, check_output, write_atomically
+from .errors import GraderFileError
+from .files import write_atomically
 
 __all__ = ["KEY_BYTES", "KEY_FILE_HEADER", "BoardKey", "BoardSet", "board_set_for"]
 
@@ -60,6 +60,12 @@ _KEY_LINE = re.compile(rf"{re.escape(KEY_FILE_HEADER)} ([0-9a-f]{{{2 * KEY_BYTES
 
 _READ_AT_MOST = 4096
 """Bytes read from a key file: a key file is one short line."""
+
+_KEY_READING = {
+    "no such file": "no such key file",
+    "is a directory, not a file to read": "is a directory, not a key file",
+}
+"""The reasons :func:`mineshafted.files.read_regular` gives, as a key file's."""
 
 _NAME_PURPOSE = b"mineshafted board set name\0"
 _BOARDS_PURPOSE = b"mineshafted board set boards\0"
@@ -107,26 +113,14 @@ class BoardKey:
         Raises
         ------
         GraderFileError
-            The file is missing, a folder, not a regular file (a FIFO is never waited on),
-            unreadable, or not a key file (one line each).
+            The file is missing, a folder, not a regular file (a FIFO is never waited on:
+            :func:`mineshafted.files.read_regular`), unreadable, or not a key file (one line
+            each).
         """
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        except FileNotFoundError:
-            raise GraderFileError(path, "no such key file") from None
-        except OSError as error:
-            raise GraderFileError(path, f"cannot read the key: {os_reason(error)}") from None
-        kind = os.fstat(fd).st_mode
-        if not stat.S_ISREG(kind):
-            os.close(fd)
-            if stat.S_ISDIR(kind):
-                raise GraderFileError(path, "is a directory, not a key file")
-            raise GraderFileError(path, f"{NOT_REGULAR}, not a key file")
-        with open(fd, "rb") as file:
-            try:
-                data = file.read(_READ_AT_MOST + 1)
-            except OSError as error:
-                raise GraderFileError(path, f"cannot read the key: {os_reason(error)}") from None
+            data = read_regular(path, limit=_READ_AT_MOST, hint=", not a key file")
+        except InputError as error:
+            raise GraderFileError(path, _KEY_READING.get(error.reason, error.reason)) from None
         found = _KEY_LINE.fullmatch(data.decode("ascii", "replace"))
         if found is None:
             shape = f"'{KEY_FILE_HEADER} <64 hex digits>'"
@@ -138,36 +132,16 @@ class BoardKey:
 
         A path that is not a regular file (a device, a FIFO, a folder, a symbolic link, even
         one to nowhere) is never written; an existing file only with ``force``, and never
-        one of ``protect`` (the submission graded): :func:`~.files.check_output`.
+        one of ``protect`` (the submission graded): :func:`mineshafted.files.check_target`,
+        through :func:`.files.write_atomically`.
 
         Raises
         ------
-        GraderFileError
-            ``path`` may not be written, or cannot be (what was written is removed).
+        TargetError
+            ``path`` may not be written, or could not be (nothing is left half-written).
         """
         line = f"{KEY_FILE_HEADER} {self.secret.hex()}\n".encode()
-        check_output(path, force=force, protect=protect)
-        if force and path.exists():
-            try:
-                write_atomically(path, line, 0o600)
-            except OSError as error:
-                raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
-            return
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        try:
-            fd = os.open(path, flags, 0o600)
-        except FileExistsError:
-            raise GraderFileError(path, EXISTS) from None
-        except OSError as error:
-            raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
-        try:
-            with open(fd, "wb", closefd=True) as file:
-                file.write(line)
-                file.flush()
-                os.fsync(file.fileno())
-        except OSError as error:
-            path.unlink(missing_ok=True)
-            raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
+        write_atomically(path, line, 0o600, force=force, inputs=protect)
 
 
 def board_set_for(
@@ -192,7 +166,9 @@ def board_set_for(
     Raises
     ------
     GraderFileError
-        The key file cannot be read, or the fresh key cannot be saved.
+        The key file cannot be read.
+    TargetError
+        The fresh key cannot be saved there.
     """
     if key is not None:
         chosen = BoardKey.read(key)

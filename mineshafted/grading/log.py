@@ -10,7 +10,8 @@ while boards are played can redirect it: a new file is created exclusively (neve
 symbolic link, even one to nowhere); with ``force``, an existing regular file is replaced
 atomically by a file written beside it (a link planted meanwhile is replaced, not followed).
 A path that is not a regular file (a device such as ``/dev/full``, a FIFO, a folder, a link)
-is refused, and so is the submission itself, as every output is (:func:`.files.check_output`).
+is refused, and so is the submission itself, as every target is
+(:func:`mineshafted.files.check_target`).
 
 Glossary
 --------
@@ -27,9 +28,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
+from ..files import EXISTS, check_target
 from ..text import visible
 from .errors import GraderFileError, os_reason
-from .files import EXISTS, check_output
 from .result import BoardResult, GradeReport
 
 __all__ = ["LINE_PREFIX", "LogFile", "log_text", "section"]
@@ -96,9 +97,11 @@ class LogFile:
 
     Raises
     ------
-    GraderFileError
+    TargetError
         ``path`` is not a regular file (a link, a folder, a device, a FIFO), exists without
-        ``force``, is protected, or cannot be created (one phrase each).
+        ``force``, or is protected (:func:`mineshafted.files.check_target`).
+    GraderFileError
+        It cannot be created (one phrase).
 
     Notes
     -----
@@ -109,7 +112,7 @@ class LogFile:
         self.path = path
         self._temporary: str | None = None
         self._created = False
-        check_output(path, force=force, protect=protect)
+        check_target(path, force=force, inputs=protect)
         self._fd = self._beside() if os.path.lexists(path) else self._create()
 
     def _create(self) -> int:

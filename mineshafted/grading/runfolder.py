@@ -13,8 +13,8 @@ Every file is read through a checked model (:func:`~.files.read_json`, then
 :meth:`GradeOptions.from_json <.options.GradeOptions.from_json>` or
 :meth:`StudentGrade.from_json <.student.StudentGrade.from_json>`): a damaged ``run.json`` is
 one line naming it; a damaged student's result is set aside and that student graded again.
-Every file is written whole or not at all (:func:`~.files.write_atomically`), and only where
-the path holds a regular file or nothing.
+Every file is written whole or not at all, and only where the path holds a regular file or
+nothing (:func:`~.files.write_atomically`, through :mod:`mineshafted.files`' guard).
 
 Glossary
 --------
@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import TargetError
+from ..files import check_folder
 from .errors import GraderFileError, GradingError, os_reason
-from .files import NOT_REGULAR, read_json, write_atomically
+from .files import read_json, write_atomically
 from .key import BoardKey, BoardSet
 from .options import GradeOptions, OptionsError
 from .student import StudentGrade
@@ -112,6 +112,8 @@ class RunFolder:
         ``path`` is not a run's folder (and not empty), its state cannot be read, a resumed
         run's options or key differ from those it was started with, or the key cannot be
         read or saved.
+    TargetError
+        ``path`` is there and is not a folder (:func:`mineshafted.files.check_folder`).
     """
 
     def __init__(self, path: Path, options: GradeOptions, *, key: Path | None = None) -> None:
@@ -126,14 +128,12 @@ class RunFolder:
         run_file = self.path / RUN_FILE
         if run_file.exists() or run_file.is_symlink():
             return self._resume(run_file, key)
-        if self.path.exists():
-            if not self.path.is_dir():
-                raise ClassRunError(f"{self.path}: not a folder")
-            if any(self.path.iterdir()):
-                raise ClassRunError(
-                    f"{self.path}: not a class run's folder ({RUN_FILE} is missing) and not "
-                    "empty: name a new or empty folder with --out"
-                )
+        check_folder(self.path)
+        if self.path.exists() and any(self.path.iterdir()):
+            raise ClassRunError(
+                f"{self.path}: not a class run's folder ({RUN_FILE} is missing) and not "
+                "empty: name a new or empty folder with --out"
+            )
         try:
             (self.path / RESULTS).mkdir(parents=True, exist_ok=True)
             (self.path / FEEDBACK).mkdir(exist_ok=True)
@@ -190,10 +190,8 @@ class RunFolder:
         }
         try:
             self.write(RUN_FILE, (json.dumps(state, indent=2) + "\n").encode())
-        except OSError as error:
-            raise ClassRunError(
-                f"{self.path / RUN_FILE}: cannot be written: {os_reason(error)}"
-            ) from None
+        except TargetError as error:
+            raise ClassRunError(f"{error.path}: cannot be written: {error.reason}") from None
 
     def mark_finished(self) -> None:
         """Record that every student is graded (the feedback may go out: no more grading)."""
@@ -233,7 +231,7 @@ class RunFolder:
 
         Raises
         ------
-        OSError
+        TargetError
             It could not be written.
         """
         data = (json.dumps(grade.to_json()) + "\n").encode("utf-8", "surrogatepass")
@@ -245,18 +243,10 @@ class RunFolder:
 
         Raises
         ------
-        OSError
+        TargetError
             It could not be written, or something that is not a regular file is in its way.
         """
-        path = self.path / name
-        try:
-            found = os.lstat(path)
-        except FileNotFoundError:
-            pass
-        else:
-            if not stat.S_ISREG(found.st_mode):
-                raise OSError(0, NOT_REGULAR, str(path))
-        write_atomically(path, data)
+        write_atomically(self.path / name, data)
 
 
 def _read_state(run_file: Path) -> tuple[str, str | None, GradeOptions, bool]:

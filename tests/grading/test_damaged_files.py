@@ -91,12 +91,15 @@ def test_a_file_too_large_or_not_regular_is_refused_unread(tmp_path: Path) -> No
     big.write_bytes(b" " * 101)
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    with pytest.raises(GraderFileError, match="larger than the 100 bytes it may be"):
+    with pytest.raises(GraderFileError, match="larger than 100 bytes: not read past that cap"):
         read_json(big, "settings", limit=100)
-    for path in (fifo, Path("/dev/zero"), tmp_path):
+    for path, kind in ((fifo, "a FIFO"), (Path("/dev/zero"), "a character device")):
         with pytest.raises(GraderFileError) as raised:
             read_json(path, "settings")
-        assert raised.value.reason == "not a regular file"
+        assert raised.value.reason == f"not a regular file ({kind})"
+    with pytest.raises(GraderFileError) as raised:
+        read_json(tmp_path, "settings")
+    assert raised.value.reason == "is a directory, not a file to read"
 
 
 # A class run's state.
@@ -148,7 +151,9 @@ def test_a_run_state_that_is_a_fifo_is_refused_without_waiting(run: Path, subs: 
     os.mkfifo(run / RUN_FILE)
     done = runner.invoke(app, ["grade", "class", str(subs), "--out", str(run)])
     assert done.exit_code == 2
-    assert done.stderr == f"error: {run / RUN_FILE}: not a regular file: name another --out\n"
+    assert done.stderr == (
+        f"error: {run / RUN_FILE}: not a regular file (a FIFO): name another --out\n"
+    )
 
 
 # A student's kept grade.
@@ -286,14 +291,14 @@ def test_a_fifo_as_starter_or_key_is_one_line(tmp_path: Path, subs: Path) -> Non
     os.mkfifo(fifo)
     student = subs / "ann.py"
     out = str(tmp_path / "out")
-    not_a_key = f"{fifo}: not a regular file, not a key file"
+    not_a_key = f"{fifo}: not a regular file (a FIFO), not a key file"
     cases = [
         (["grade", "class", str(subs), "--similarity", "--starter", str(fifo), "--out", out],
-         f"{fifo}: cannot be read as the starter code: not a regular file"),
+         f"{fifo}: cannot be read as the starter code: not a regular file (a FIFO)"),
         (["grade", "class", str(subs), "--allow", "x", "--starter", str(fifo), "--out", out],
-         f"{fifo}: cannot be read as the starter code: not a regular file"),
+         f"{fifo}: cannot be read as the starter code: not a regular file (a FIFO)"),
         (["grade", str(student), "--allow", "x", "--starter", str(fifo)],
-         f"{fifo}: cannot be read as the starter code: not a regular file"),
+         f"{fifo}: cannot be read as the starter code: not a regular file (a FIFO)"),
         (["grade", "class", str(subs), "--key", str(fifo), "--out", out], not_a_key),
         (["grade", str(student), "--key", str(fifo)], not_a_key),
         (["autograder", "gradescope", "--out", str(tmp_path / "a.zip"), "--key", str(fifo)],

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mineshafted.cli import app
-from mineshafted.grading import GraderFileError
-from mineshafted.grading.files import check_output, write_atomically
+from mineshafted.errors import TargetError
+from mineshafted.grading.files import write_atomically
 
 runner = CliRunner()
 
@@ -34,32 +34,24 @@ def fifo(tmp_path: Path) -> Path:
     return path
 
 
-def test_check_output_says_why_a_path_is_not_written(tmp_path: Path, student: Path, fifo: Path):
-    existing = tmp_path / "old.json"
-    existing.write_text("keep")
-    link = tmp_path / "link.json"
-    link.symlink_to(existing)
-    cases = [
-        (Path("/dev/full"), True, "not a regular file"),
-        (fifo, True, "not a regular file"),
-        (tmp_path, True, "not a regular file (a folder)"),
-        (link, True, "not a regular file (a symbolic link: never written through)"),
-        (student, True, "is the submission: it is never replaced"),
-        (existing, False, "exists (use --force to replace it)"),
-        (tmp_path / "no" / "x.json", True, f"cannot be written: no folder {tmp_path / 'no'}"),
-    ]
-    for path, force, reason in cases:
-        with pytest.raises(GraderFileError) as raised:
-            check_output(path, force=force, protect=[student])
-        assert str(raised.value) == f"{path}: {reason}"
-    check_output(existing, force=True, protect=[student])
-    check_output(tmp_path / "new.json", force=False)
-
-
-def test_a_failed_write_names_the_path_given_never_the_file_beside_it(tmp_path: Path) -> None:
-    with pytest.raises(OSError) as raised:
+def test_a_file_written_atomically_takes_its_mode_and_replaces_only_when_asked(
+    tmp_path: Path, student: Path
+) -> None:
+    key = tmp_path / "board.key"
+    write_atomically(key, b"secret\n", 0o600, force=False)
+    assert key.read_bytes() == b"secret\n" and stat.S_IMODE(key.stat().st_mode) == 0o600
+    with pytest.raises(TargetError, match="exists \\(use --force to replace it\\)"):
+        write_atomically(key, b"other\n", 0o600, force=False)
+    key.chmod(0o644)
+    write_atomically(key, b"other\n", 0o600)
+    assert key.read_bytes() == b"other\n" and stat.S_IMODE(key.stat().st_mode) == 0o600
+    with pytest.raises(TargetError) as raised:
+        write_atomically(student, b"x", inputs=[student])
+    assert raised.value.reason == f"the same file as the input {student}: write to another"
+    with pytest.raises(TargetError) as raised:
         write_atomically(tmp_path / "missing" / "out.json", b"{}")
-    assert raised.value.filename == str(tmp_path / "missing" / "out.json")
+    assert raised.value.path == str(tmp_path / "missing" / "out.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.key", "student.py"]
 
 
 def one_line(done: object, message: str) -> None:
@@ -77,11 +69,11 @@ def test_platform_results_are_never_written_over_a_device_a_fifo_or_the_submissi
             return runner.invoke(app, ["grade", str(student), "--format", "gradescope", *args])
         return runner.invoke(app, ["autograder", "results", "gradescope", str(student), *args])
 
-    for out in ("/dev/full", str(fifo)):
-        one_line(results("--out", out, "--force"), f"{out}: not a regular file")
+    one_line(results("--out", "/dev/full"), "/dev/full: not a regular file (a character device)")
+    one_line(results("--out", str(fifo), "--force"), f"{fifo}: not a regular file (a FIFO)")
     one_line(
         results("--out", str(student), "--force"),
-        f"{student}: is the submission: it is never replaced",
+        f"{student}: the same file as the input {student}: write to another",
     )
     taken = tmp_path / "results.json"
     taken.write_text("keep")
@@ -97,11 +89,11 @@ def test_grade_s_log_and_key_are_never_written_over_a_device_a_fifo_or_the_submi
     def graded(*args: str) -> object:
         return runner.invoke(app, ["grade", str(student), *args])
 
-    for out in ("/dev/full", str(fifo)):
-        one_line(graded(option, out, "--force"), f"{out}: not a regular file")
+    one_line(graded(option, "/dev/full"), "/dev/full: not a regular file (a character device)")
+    one_line(graded(option, str(fifo), "--force"), f"{fifo}: not a regular file (a FIFO)")
     one_line(
         graded(option, str(student), "--force"),
-        f"{student}: is the submission: it is never replaced",
+        f"{student}: the same file as the input {student}: write to another",
     )
     taken = tmp_path / "taken"
     taken.write_text("keep")
@@ -115,11 +107,11 @@ def test_a_class_run_folder_must_be_a_folder(tmp_path: Path, student: Path) -> N
     (folder / "ann.py").write_text(WRONG)
     one_line(
         runner.invoke(app, ["grade", "class", str(folder), "--out", "/dev/full"]),
-        "/dev/full: not a folder",
+        "/dev/full: not a folder (a character device)",
     )
     one_line(
         runner.invoke(app, ["grade", "class", str(folder), "--out", str(student)]),
-        f"{student}: not a folder",
+        f"{student}: not a folder (a regular file)",
     )
     assert student.read_text() == WRONG
 
@@ -140,5 +132,5 @@ def test_autograder_run_replaces_its_results_file_but_never_a_fifo(tmp_path: Pat
     assert "no Python file was submitted" in json.loads(results.read_text())["output"]
     results.unlink()
     os.mkfifo(results)
-    one_line(runner.invoke(app, args), f"{results}: not a regular file")
+    one_line(runner.invoke(app, args), f"{results}: not a regular file (a FIFO)")
     assert stat.S_ISFIFO(results.stat().st_mode)

@@ -322,5 +322,6 @@ def test_an_autograder_replaces_a_file_only_when_asked_and_never_a_device(tmp_pa
     assert archive.read_text() == "mine"
     for device in ("/dev/full", "/dev/null"):
         result = runner.invoke(app, ["autograder", "prairielearn", "--out", device, "--force"])
-        assert result.exit_code == 2 and result.stderr == f"error: {device}: not a regular file\n"
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {device}: not a regular file (a character device)\n"
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
