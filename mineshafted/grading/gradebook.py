@@ -54,7 +54,7 @@ def csv_text(grades: Sequence[StudentGrade], board_set: str) -> str:
     --------
     >>> print(csv_text([StudentGrade("ann", "ann.py", problem="ann.py is not ...")],
     ...                "0000-0000-0000-0000").splitlines()[1])  # doctest: +ELLIPSIS
-    ann,ann.py,0,,,,,,,,,,,0,0,0,0,0,0,0.0,,,0000-0000-0000-0000,ann.py is not ...
+    ann,ann.py,0,,,,,,,,,,,0,0,0,0,0,0,0,0.0,,,0000-0000-0000-0000,ann.py is not ...
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
