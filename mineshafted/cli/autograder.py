@@ -1,26 +1,41 @@
-"""``mineshafted autograder``: build the autograders of Gradescope and PrairieLearn, and run one."""
+"""``mineshafted autograder``: build the autograders of Gradescope and PrairieLearn, run one, or
+write a platform's results for one submission."""
 
 from __future__ import annotations
 
 import json
-import secrets
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .output import emit, fail, fail_on_error
+from .gradeflags import (
+    Allow,
+    DisallowedOption,
+    Force,
+    MaxTimeouts,
+    Memory,
+    SandboxOption,
+    Starter,
+    Timeout,
+    grading_options,
+)
+from .output import emit, fail, fail_on_error, note
 from .usage import Command, group
+
+if TYPE_CHECKING:
+    from ..grading.key import BoardSet
+    from ..grading.options import GradeOptions
 
 __all__ = ["HELP", "app"]
 
 HELP = (
     "Autograders for course platforms: the zip an instructor uploads to Gradescope, the grader "
     "image recipe and course files for PrairieLearn, and 'run', what they call for each "
-    "submission. Each submission is graded on boards of its own, from a secret key inside the "
-    "autograder (a resubmission gets new boards), in bubblewrap where the platform's "
-    "container allows it."
+    "submission ('results' does the same for one file here). Each submission is graded on "
+    "boards of its own, from a secret key inside the autograder (a resubmission gets new "
+    "boards), in bubblewrap where the platform's container allows it."
 )
 """The sub-app's ``--help`` text."""
 
@@ -41,19 +56,16 @@ _FILE = typer.Option(
     help="The submitted file to grade. Default: the only .py file submitted.",
     show_default=False,
 )
-_ALLOW = typer.Option(
-    metavar="MODULES",
-    help="The modules a submission may import, comma-separated (default: no check).",
-    show_default=False,
-)
-_TIMEOUT = typer.Option(
-    min=0.1, help="Wall-clock seconds per board (default: the grader's).", show_default=False
-)
-_MEMORY = typer.Option(min=64, metavar="MB", help="Memory per board, in MiB.")
 _KEY = typer.Option(
     metavar="FILE",
     help="Put this key file's key in the autograder instead of a fresh one (to grade its "
     "submissions' boards again with grade --key FILE --context ID).",
+    show_default=False,
+)
+_VISIBILITY = typer.Option(
+    metavar="WHEN",
+    help="Gradescope's alone: when students see the results and each test: visible, hidden, "
+    "after_due_date or after_published. Default: visible.",
     show_default=False,
 )
 
@@ -62,28 +74,34 @@ _KEY = typer.Option(
     "gradescope",
     cls=Command,
     help="Write Gradescope's autograder zip: setup.sh and run_autograder at its root, the "
-    "mineshafted wheel, a fresh board key and the settings. Upload it as the assignment's "
-    "autograder (Ubuntu base image). Exit status: 0 written; 2 bad arguments or a file "
-    "that cannot be written.",
+    "mineshafted wheel, a fresh board key and the settings (the grading options; the "
+    "starter's imports, read now). Upload it as the assignment's autograder (Ubuntu base "
+    "image). Exit status: 0 written; 2 bad arguments or a file that cannot be written.",
 )
 def gradescope(
     out: Annotated[Path, _OUT],
     file_name: Annotated[str | None, _FILE] = None,
-    allow: Annotated[str | None, _ALLOW] = None,
-    timeout: Annotated[float | None, _TIMEOUT] = None,
-    memory: Annotated[int, _MEMORY] = 1024,
-    visibility: Annotated[
-        str,
-        typer.Option(
-            metavar="WHEN",
-            help="When students see the results: visible, hidden, after_due_date or "
-            "after_published.",
-        ),
-    ] = "visible",
+    allow: Allow = None,
+    starter: Starter = None,
+    disallowed: DisallowedOption = None,
+    timeout: Timeout = None,
+    memory: Memory = 1024,
+    max_timeouts: MaxTimeouts = None,
+    visibility: Annotated[str | None, _VISIBILITY] = None,
     key: Annotated[Path | None, _KEY] = None,
+    force: Force = False,
 ) -> None:
     """Build Gradescope's autograder zip."""
-    _build(Platform.GRADESCOPE, out, file_name, allow, timeout, memory, visibility, key)
+    options, _ = grading_options(
+        timeout=timeout,
+        memory=memory,
+        allow=allow,
+        starter=starter,
+        disallowed=disallowed,
+        max_timeouts=max_timeouts,
+        file_name=file_name,
+    )
+    _build(Platform.GRADESCOPE, out, options, visibility or "visible", key, force)
 
 
 @app.command(
@@ -98,13 +116,26 @@ def gradescope(
 def prairielearn(
     out: Annotated[Path, _OUT],
     file_name: Annotated[str | None, _FILE] = None,
-    allow: Annotated[str | None, _ALLOW] = None,
-    timeout: Annotated[float | None, _TIMEOUT] = None,
-    memory: Annotated[int, _MEMORY] = 1024,
+    allow: Allow = None,
+    starter: Starter = None,
+    disallowed: DisallowedOption = None,
+    timeout: Timeout = None,
+    memory: Memory = 1024,
+    max_timeouts: MaxTimeouts = None,
     key: Annotated[Path | None, _KEY] = None,
+    force: Force = False,
 ) -> None:
     """Build PrairieLearn's grader files."""
-    _build(Platform.PRAIRIELEARN, out, file_name, allow, timeout, memory, "visible", key)
+    options, _ = grading_options(
+        timeout=timeout,
+        memory=memory,
+        allow=allow,
+        starter=starter,
+        disallowed=disallowed,
+        max_timeouts=max_timeouts,
+        file_name=file_name,
+    )
+    _build(Platform.PRAIRIELEARN, out, options, "visible", key, force)
 
 
 @app.command(
@@ -112,8 +143,9 @@ def prairielearn(
     cls=Command,
     help="Grade the submission in an autograder's root and write its results.json: what "
     "run_autograder (Gradescope: ROOT/submission, ROOT/results) and run.sh (PrairieLearn: "
-    "ROOT/student, ROOT/results) call. Exit status: 0 results written, whatever the "
-    "submission; 2 the settings or key cannot be read.",
+    "ROOT/student, ROOT/results) call; ROOT/results/results.json is replaced if it is a "
+    "regular file. Exit status: 0 results written, whatever the submission; 2 the settings "
+    "or key cannot be read.",
 )
 def run(
     platform: Annotated[
@@ -129,85 +161,161 @@ def run(
     key: Annotated[Path, typer.Option(metavar="FILE", help="The board key file.")],
 ) -> None:
     """Grade the one submission in ``root``."""
-    from ..grading.autograder import AutograderSettings
-    from .grade import grade_for_platform
+    from ..grading.autograder import AutograderSettings, submission_context, submitted_file
+    from ..grading.key import BoardKey
 
-    try:
-        settings = AutograderSettings.from_json(json.loads(config.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError, AttributeError) as error:
-        fail(f"{config}: not an autograder's settings: {error}")
+    with fail_on_error():
+        settings = AutograderSettings.read(config)
+        chosen_key = BoardKey.read(key)
+    context, why = submission_context(platform.value, root)
+    if why:
+        note(f"warning: {why}")
     folder = root / ("submission" if platform is Platform.GRADESCOPE else "student")
-    submission, missing = _submitted_file(folder, settings.file)
-    grade_for_platform(
+    submission, missing = submitted_file(folder, settings.options.file)
+    _results(
+        platform,
         submission,
-        missing=missing,
-        platform=platform.value,
+        settings.options,
+        chosen_key.board_set(context),
+        settings.visibility,
         out=root / "results" / "results.json",
-        key=key,
-        context=_context(platform, root),
-        allow=settings.allow,
-        visibility=settings.visibility,
-        timeout=settings.timeout,
-        memory=settings.memory_mb,
-        sandbox=None,
+        force=True,
+        missing=missing,
     )
+
+
+@app.command(
+    "results",
+    cls=Command,
+    help="Grade one submission as an autograder would and write the platform's results.json "
+    "(to --out, or stdout): a fresh key's boards, or --key FILE's for --context. A submission "
+    "that cannot be graded still gets results that say why. Exit status: 0 written, whatever "
+    "the submission; 2 bad arguments, or a key or output file that cannot be used.",
+)
+def results(
+    platform: Annotated[
+        Platform,
+        typer.Argument(
+            case_sensitive=False,
+            metavar="PLATFORM",
+            help="The platform: gradescope or prairielearn.",
+        ),
+    ],
+    submission: Annotated[
+        Path,
+        typer.Argument(
+            metavar="SUBMISSION.py",
+            help="A Python file that defines sweep_mines(bm).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="The results.json to write (a new file; default: stdout).",
+            show_default=False,
+        ),
+    ] = None,
+    force: Force = False,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Grade on the boards of this key file (an autograder's board.key), for "
+            "--context. Default: a fresh key.",
+            show_default=False,
+        ),
+    ] = None,
+    context: Annotated[
+        str | None,
+        typer.Option(
+            metavar="TEXT",
+            help="With --key: the submission's context (Gradescope's 'gradescope submission ID').",
+            show_default=False,
+        ),
+    ] = None,
+    allow: Allow = None,
+    starter: Starter = None,
+    disallowed: DisallowedOption = None,
+    visibility: Annotated[str | None, _VISIBILITY] = None,
+    timeout: Timeout = None,
+    memory: Memory = 1024,
+    sandbox: SandboxOption = None,
+    max_timeouts: MaxTimeouts = None,
+) -> None:
+    """Grade one submission and write the platform's results."""
+    from ..grading.key import BoardKey
+
+    if visibility is not None and platform is not Platform.GRADESCOPE:
+        fail("--visibility is Gradescope's alone: PrairieLearn's results have none")
+    if context is not None and key is None:
+        fail("--context names a board set of a kept key: give the key with --key FILE")
+    options, _ = grading_options(
+        timeout=timeout,
+        memory=memory,
+        sandbox=sandbox,
+        allow=allow,
+        starter=starter,
+        disallowed=disallowed,
+        max_timeouts=max_timeouts,
+    )
+    with fail_on_error():
+        if key is not None:
+            chosen = BoardKey.read(key).board_set(context or "")
+        else:
+            chosen = BoardKey.new().board_set()
+    _results(platform, submission, options, chosen, visibility or "visible", out=out, force=force)
+
+
+def _results(
+    platform: Platform,
+    submission: Path,
+    options: GradeOptions,
+    chosen: BoardSet,
+    visibility: str,
+    *,
+    out: Path | None,
+    force: bool,
+    missing: str = "",
+) -> None:
+    """Grade ``submission`` on ``chosen``'s boards and write the platform's results.json (to
+    ``out``, checked first, or stdout)."""
+    from ..files import check_target
+    from ..grading.autograder import AutograderSettings, grade_submission, platform_results
+    from ..grading.files import write_atomically
+
+    with fail_on_error():
+        AutograderSettings(options, visibility)  # the visibility, checked before grading
+        if out is not None:
+            check_target(out, force=force, inputs=[submission])
+        grade_ = grade_submission(submission, options, chosen, missing=missing)
+        found = platform_results(platform.value, grade_, chosen.name, visibility)
+        text = json.dumps(found, indent=1) + "\n"
+        if out is None:
+            emit(text.rstrip("\n"))
+        else:
+            write_atomically(out, text.encode("utf-8"), force=force, inputs=[submission])
 
 
 def _build(
     platform: Platform,
     out: Path,
-    file_name: str | None,
-    allow: str | None,
-    timeout: float | None,
-    memory: int,
+    options: GradeOptions,
     visibility: str,
     key: Path | None,
+    force: bool,
 ) -> None:
+    from ..files import check_target
     from ..grading.autograder import AutograderSettings, gradescope_zip, prairielearn_zip
     from ..grading.key import BoardKey
-    from ..grading.platforms import VISIBILITIES
-    from .grade import allowed_option
 
-    if visibility not in VISIBILITIES:
-        fail(f"--visibility must be one of {', '.join(VISIBILITIES)}, not {visibility!r}")
-    if file_name is not None and Path(file_name).name != file_name:
-        fail(f"--file: {file_name!r} is not a file name (no folder in it)")
-    if out.exists() or out.is_symlink():
-        fail(f"{out}: already exists: the autograder is written to a new file")
-    settings = AutograderSettings(file_name, allowed_option(allow), timeout, memory, visibility)
     with fail_on_error():
+        settings = AutograderSettings(options, visibility)
+        check_target(out, force=force)
         chosen = BoardKey.read(key) if key is not None else None
         if platform is Platform.GRADESCOPE:
-            gradescope_zip(out, settings, chosen)
+            gradescope_zip(out, settings, chosen, force=force)
         else:
-            prairielearn_zip(out, settings, chosen)
+            prairielearn_zip(out, settings, chosen, force=force)
     emit(f"wrote {out} ({platform.value} autograder; its board key is inside: keep it private)")
-
-
-def _submitted_file(folder: Path, name: str | None) -> tuple[Path, str]:
-    """The file to grade in the submission folder (``name``, or the only ``.py`` in it: at its
-    top, else anywhere below), and why there is none (``""`` when there is one)."""
-    if name is not None:
-        return folder / name, ""
-    top = sorted(p for p in folder.glob("*.py") if p.is_file())
-    if len(top) == 1:
-        return top[0], ""
-    below = sorted(p for p in folder.rglob("*.py") if p.is_file())
-    if len(below) == 1:
-        return below[0], ""
-    if below:
-        names = ", ".join(str(p.relative_to(folder)) for p in below[:5])
-        return folder, f"several Python files were submitted ({names}): submit one"
-    return folder, "no Python file was submitted"
-
-
-def _context(platform: Platform, root: Path) -> str:
-    """The submission's own context: Gradescope's submission id, else a fresh random one."""
-    if platform is Platform.GRADESCOPE:
-        try:
-            metadata = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))
-            if isinstance(metadata, dict) and metadata.get("id") is not None:
-                return f"gradescope submission {metadata['id']}"
-        except (OSError, ValueError):
-            pass
-    return f"{platform.value} {secrets.token_hex(16)}"

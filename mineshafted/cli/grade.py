@@ -1,4 +1,13 @@
-"""``mineshafted grade``: grade a submission's sweep_mines, one child process per board."""
+"""``mineshafted grade``: one submission (``grade FILE``) or a whole class (``grade class``).
+
+The command reads flags and prints: what is graded, and how, is :mod:`mineshafted.grading`'s
+(:func:`~mineshafted.grading.grade` for one file, :func:`~mineshafted.grading.classrun.
+grade_class` for a class), with one :class:`~mineshafted.grading.options.GradeOptions` made
+from the flags. ``grade`` is a group whose default command grades a file, so ``grade FILE``
+is as it always was and ``grade class FOLDER`` grades a class; the earlier spellings
+``grade --class FOLDER`` and ``grade FILE --format gradescope|prairielearn`` still work, with
+a one-line note on stderr naming the new ones.
+"""
 
 from __future__ import annotations
 
@@ -8,44 +17,45 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from .output import emit, fail, fail_on_error, written
-from .status import EXIT_INTERRUPTED
+from . import gradeclass
+from .gradeflags import (
+    Allow,
+    DisallowedOption,
+    MaxTimeouts,
+    Memory,
+    SandboxOption,
+    Starter,
+    Timeout,
+    grading_options,
+    warn_without_sandbox,
+)
+from .output import emit, fail, fail_on_error, note, written
+from .usage import Command
 
 if TYPE_CHECKING:
-    from ..formats import Puzzle
     from ..grading import BoardResult, GradeReport
-    from ..grading.classrun import ClassRun, StudentGrade
-    from ..grading.key import BoardSet
-    from ..grading.roster import Student
-    from ..grading.similarity import Pair
+    from ..grading.options import GradeOptions
 
-__all__ = [
-    "CLASS_JOBS",
-    "DEFAULT_JOBS",
-    "HELP",
-    "FormatChoice",
-    "SandboxChoice",
-    "allowed_option",
-    "command",
-    "grade_for_platform",
-]
+__all__ = ["DEFAULT_JOBS", "HELP", "GradeGroup", "app", "command"]
 
 DEFAULT_JOBS = max(1, min(4, os.cpu_count() or 1))
 """Boards graded at once by default: one per core, up to four."""
 
-CLASS_JOBS = max(1, min(4, 2 * (os.cpu_count() or 1)))
-"""Students graded at once by default in a class run: two per core, up to four. Each board's
-moves are round trips between two processes, so a student's boards leave a core idle part of
-the time (``scripts/bench_class.py``, 300 students on two busy cores: 154 s at four, 297 s
-at two)."""
-
 _UNWRAPPED = 1000
 """The width the report is laid out at when it goes to a pipe or a file: tables take only the
 width they need, so no name or detail is cut or wrapped to fit 80 columns."""
+
+DEFAULT = "file"
+"""The name of the default command (grading one file): never typed, never listed."""
+
+PLATFORM = "platform"
+"""The name the earlier ``grade FILE --format gradescope`` is routed under: ``autograder
+results``."""
 
 HELP = (
     "Grade any sweep_mines against no-guess boards, each board in its own child process.\n\n"
@@ -58,67 +68,142 @@ HELP = (
     "given, instead.\n\n"
     "The child never holds the board: its manager asks this process for each clue. Outcomes:\n"
     "solved, wrong board, not explored (the right board before every safe cell was moved onto),\n"
-    "exploded, crashed, timed out. Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
+    "exploded, crashed, timed out, out of time (not run: after --max-timeouts boards timed\n"
+    "out, the rest are not run). Rubric: Sweeps 1 Mine 10%, 2 Mines 15%,\n"
     "3 Mines 20%, 4 Mines 25%, 5+ Mines 30%, each earned when every graded board with that\n"
     "many mines is solved. Each board runs in a bubblewrap sandbox where bwrap works (no\n"
     "network, a read-only system, none of your files but the submission), else as a plain\n"
     "process (as a fresh unprivileged user when the grader is root), with a note; and in a\n"
     "cgroup bounding the memory and number of its processes together where one can be made,\n"
-    "else the report warns of what is not enforced.\n"
-    "--class SUBMISSIONS grades a whole class (one .py file or folder per student) on one\n"
-    "board set into --out: grades.csv, grades.json, feedback/STUDENT.md and .html (with a\n"
-    "replay of the student's first failed board); an interrupted run goes on when run again.\n"
-    "Each student's boards are forked from a sandboxed zygote, a namespace each. --allow,\n"
-    "--similarity and --starter check imports and similar code. --format gradescope or\n"
-    "prairielearn writes that platform's results.json for one submission (see mineshafted\n"
-    "autograder).\n\n"
+    "else the report warns of what is not enforced.\n\n"
+    "mineshafted grade class SUBMISSIONS grades a whole class; mineshafted autograder results\n"
+    "writes a course platform's results.json for one submission.\n\n"
     "Exit status: 0 graded (whatever the score); 2 unusable arguments, a submission that\n"
-    "cannot be imported (one submission, text or json), a folder of submissions or a run\n"
-    "folder that cannot be used, or a key or log file that cannot be read or written; 130\n"
-    "a class run interrupted (run the same command again to go on)."
+    "cannot be imported, or a key or log file that cannot be read or written."
 )
-"""The command's ``--help`` text."""
+"""``grade --help``: the single grade's, followed by the group's commands."""
 
 
-class FormatChoice(StrEnum):
-    """``--format``: what the command prints."""
+class OneFormat(StrEnum):
+    """``grade FILE --format``: the report as text or JSON."""
 
     TEXT = "text"
     JSON = "json"
-    CSV = "csv"
-    GRADESCOPE = "gradescope"
-    PRAIRIELEARN = "prairielearn"
 
 
-def allowed_option(text: str | None) -> frozenset[str] | None:
-    """The modules ``--allow`` names; ``None`` when it is not given."""
-    if text is None:
-        return None
-    from ..grading.imports import allowed_modules
-
-    modules = allowed_modules(text)
-    for module in modules:
-        if not module.isidentifier():
-            fail(f"--allow: {module!r} is not a module name")
-    return modules
+# The group: its default command grades a file.
 
 
-class SandboxChoice(StrEnum):
-    """``--sandbox``: the values of :class:`mineshafted.grading.Sandbox` (imported lazily)."""
+class GradeGroup(TyperGroup):
+    """``mineshafted grade``: a group whose default command grades one file.
 
-    BWRAP = "bwrap"
-    NONE = "none"
+    ``grade FILE ...`` runs the default command (:data:`DEFAULT`, never listed); a first word
+    that names a command (``class``) runs that one. ``grade --help`` shows the default
+    command's help, then the commands. The earlier spellings are rewritten, with a note on
+    stderr: ``grade --class FOLDER ...`` to ``grade class FOLDER ...``, and ``grade FILE
+    --format gradescope ...`` to ``autograder results gradescope FILE ...``. Built on the
+    documented ``cls=`` of a typer group and click's ``parse_args``/``get_command``.
+    """
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.default = self.commands.pop(DEFAULT)
+        self.default.context_class = _DefaultContext
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command of a name: the default one and the earlier platform spelling too."""
+        if cmd_name == DEFAULT:
+            return self.default
+        if cmd_name == PLATFORM:
+            import typer.main
+
+            from . import autograder
+
+            found = typer.main.get_command(autograder.app)
+            results = found.commands["results"]  # type: ignore[attr-defined]
+            results.context_class = _PlatformContext
+            return results
+        return super().get_command(ctx, cmd_name)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse ``args``, routed to the command they mean."""
+        if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            args = _routed(args)
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The default command's help, then the group's commands."""
+        sub = _DefaultContext(self.default, info_name=DEFAULT, parent=ctx)
+        self.default.format_help(sub, formatter)
+        self.format_commands(ctx, formatter)
 
 
+class _DefaultContext(typer.Context):
+    """The default command's context: named as the group is (``mineshafted grade``)."""
+
+    @property
+    def command_path(self) -> str:
+        return self.parent.command_path if self.parent is not None else super().command_path
+
+
+class _PlatformContext(typer.Context):
+    """The context of the earlier platform spelling: named as its new home."""
+
+    @property
+    def command_path(self) -> str:
+        return f"{self.find_root().command_path} autograder results"
+
+
+def _routed(args: list[str]) -> list[str]:
+    """``args`` with the command they mean in front: the class run for ``--class``, the
+    platform's results for ``--format gradescope|prairielearn``, else the default."""
+    end = args.index("--") if "--" in args else len(args)
+    head, tail = args[:end], args[end:]
+    for at, word in enumerate(head):
+        if (word == "--class" and at + 1 < end) or word.startswith("--class="):
+            folder = head[at + 1] if word == "--class" else word.partition("=")[2]
+            rest = head[:at] + head[at + (2 if word == "--class" else 1) :]
+            note("warning: 'grade --class FOLDER' is deprecated: use 'grade class FOLDER'")
+            return ["class", folder, *rest, *tail]
+    for at, word in enumerate(head):
+        value, width = None, 1
+        if word == "--format" and at + 1 < end:
+            value, width = head[at + 1], 2
+        elif word.startswith("--format="):
+            value = word.partition("=")[2]
+        if value is not None and value.lower() in ("gradescope", "prairielearn"):
+            rest = head[:at] + head[at + width :]
+            note(
+                f"warning: 'grade FILE --format {value.lower()}' is deprecated: use "
+                f"'autograder results {value.lower()} FILE'"
+            )
+            return [PLATFORM, value.lower(), *rest, *tail]
+    return [DEFAULT, *args]
+
+
+app = typer.Typer(
+    cls=GradeGroup,
+    name="grade",
+    help=HELP,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+# One file.
+
+
+@app.command(DEFAULT, cls=Command, help=HELP, hidden=True)
 def command(
     submission: Annotated[
-        Path | None,
+        Path,
         typer.Argument(
             metavar="SUBMISSION.py",
-            help="A Python file that defines sweep_mines(bm) (not with --class).",
+            help="A Python file that defines sweep_mines(bm).",
             show_default=False,
         ),
-    ] = None,
+    ],
     puzzles: Annotated[
         list[Path] | None,
         typer.Argument(
@@ -127,24 +212,8 @@ def command(
             show_default=False,
         ),
     ] = None,
-    timeout: Annotated[
-        float | None,
-        typer.Option(
-            min=0.1,
-            help="Wall-clock seconds sweep_mines may take on a board (and the import, again). "
-            "Default: max(30, 100 µs per cell).",
-            show_default=False,
-        ),
-    ] = None,
-    memory: Annotated[
-        int,
-        typer.Option(
-            min=64,
-            metavar="MB",
-            help="Memory per board, in MiB: of all its processes together (and its /tmp) "
-            "where a cgroup can be made, else the address space of each process.",
-        ),
-    ] = 1024,
+    timeout: Timeout = None,
+    memory: Memory = 1024,
     jobs: Annotated[
         int | None,
         typer.Option(
@@ -152,15 +221,22 @@ def command(
             "-j",
             min=1,
             max=64,
-            help="Boards graded at once; with --class, students graded at once. Default: one "
-            "per core up to four; with --class, two per core up to four (a board spends much "
-            "of its time waiting on the other end of its pipe).",
+            help="Boards graded at once. Default: one per core, up to four.",
             show_default=False,
         ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the grade as one JSON object.")
     ] = False,
+    output_format: Annotated[
+        OneFormat | None,
+        typer.Option(
+            "--format",
+            case_sensitive=False,
+            help="What to print: text (default) or json (as --json).",
+            show_default=False,
+        ),
+    ] = None,
     log: Annotated[
         Path | None,
         typer.Option(
@@ -171,7 +247,8 @@ def command(
         ),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="Replace the --log file if it exists.")
+        bool,
+        typer.Option("--force", help="Replace an existing --log or --save-key file."),
     ] = False,
     key: Annotated[
         Path | None,
@@ -191,94 +268,6 @@ def command(
             show_default=False,
         ),
     ] = None,
-    seed: Annotated[
-        str | None,
-        typer.Option(hidden=True, help="Gone: a seed anyone can read rebuilds the boards."),
-    ] = None,
-    sandbox: Annotated[
-        SandboxChoice | None,
-        typer.Option(
-            case_sensitive=False,
-            help="What isolates each board: bwrap or none. Default: bwrap where it works.",
-            show_default=False,
-        ),
-    ] = None,
-    class_folder: Annotated[
-        Path | None,
-        typer.Option(
-            "--class",
-            metavar="SUBMISSIONS",
-            help="Grade a whole class: a folder with one .py file per student (the file's "
-            "stem is the student) or one folder per student, every student on the same "
-            "fresh boards, into --out (resumable: run the same command again to go on).",
-            show_default=False,
-        ),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="PATH",
-            help="With --class: the run's folder (grades.csv, grades.json, feedback/, the "
-            "key; default SUBMISSIONS-grades beside the folder). With --format gradescope or "
-            "prairielearn: the results.json file (default: stdout).",
-            show_default=False,
-        ),
-    ] = None,
-    file_name: Annotated[
-        str | None,
-        typer.Option(
-            "--file",
-            metavar="NAME",
-            help="With --class: the file to grade in each student's folder. Default: the "
-            "folder's only .py file.",
-            show_default=False,
-        ),
-    ] = None,
-    allow: Annotated[
-        str | None,
-        typer.Option(
-            metavar="MODULES",
-            help="The modules a submission may import, comma-separated (e.g. itertools): "
-            "other imports are reported (checked in the source) and refused at run time. "
-            "Default: no check.",
-            show_default=False,
-        ),
-    ] = None,
-    similarity: Annotated[
-        bool,
-        typer.Option(
-            "--similarity",
-            help="With --class: report pairs of submissions whose code is alike (copydetect, "
-            "winnowing as MOSS does; pip install 'mineshafted[similarity]'), and each "
-            "student's most similar peer.",
-        ),
-    ] = False,
-    starter: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="FILE",
-            help="With --similarity: the starter code, left out of every comparison.",
-            show_default=False,
-        ),
-    ] = None,
-    output_format: Annotated[
-        FormatChoice | None,
-        typer.Option(
-            "--format",
-            case_sensitive=False,
-            help="What to print: text (default), json, csv (with --class), or the results.json "
-            "of gradescope or prairielearn (one submission).",
-            show_default=False,
-        ),
-    ] = None,
-    visibility: Annotated[
-        str,
-        typer.Option(
-            metavar="WHEN",
-            help="With --format gradescope: when students see the results and each test: "
-            "visible, hidden, after_due_date or after_published.",
-        ),
-    ] = "visible",
     context: Annotated[
         str | None,
         typer.Option(
@@ -288,140 +277,93 @@ def command(
             show_default=False,
         ),
     ] = None,
+    sandbox: SandboxOption = None,
+    allow: Allow = None,
+    starter: Starter = None,
+    disallowed: DisallowedOption = None,
+    max_timeouts: MaxTimeouts = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(hidden=True, help="Gone: a seed anyone can read rebuilds the boards."),
+    ] = None,
 ) -> None:
     """Grade ``submission`` on ``puzzles`` and print the boards, the achievements and the score."""
-    from ..grading import Sandbox, grade
+    from ..grading import grade
+    from ..grading.boards import puzzle_files
+    from ..grading.key import board_set_for
     from ..grading.log import LogFile, log_text
-    from ..grading.sandbox import none_warning
 
-    allowed = allowed_option(allow)
-    chosen_format = output_format or (FormatChoice.JSON if json_output else FormatChoice.TEXT)
-    if class_folder is not None:
-        if submission is not None or puzzles:
-            fail("--class grades a folder of submissions: give no SUBMISSION.py or PUZZLES")
-        for given, option in ((log, "--log"), (save_key, "--save-key"), (context, "--context")):
-            if given is not None:
-                fail(f"{option} is for one submission: a class run keeps its key in --out")
-        if chosen_format in (FormatChoice.GRADESCOPE, FormatChoice.PRAIRIELEARN):
-            fail(f"--format {chosen_format.value} is for one submission, not --class")
-        _grade_class(
-            class_folder,
-            out=out,
-            file_name=file_name,
-            allow=allowed,
-            similarity=similarity,
-            starter=starter,
-            jobs=jobs or CLASS_JOBS,
-            output_format=chosen_format.value,
-            key=key,
-            timeout=timeout,
-            memory=memory,
-            sandbox=sandbox.value if sandbox else None,
-        )
-        return
-    if submission is None:
-        fail(
-            "Missing argument 'SUBMISSION.py': name the file to grade, or a folder of them "
-            "with --class"
-        )
-    for given, option in ((file_name, "--file"), (starter, "--starter")):
-        if given is not None:
-            fail(f"{option} is for --class")
-    if similarity:
-        fail("--similarity is for --class")
-    if chosen_format is FormatChoice.CSV:
-        fail("--format csv is for --class")
-    if context is not None and key is None:
-        fail("--context names a board set of a kept key: give the key with --key FILE")
-    if chosen_format in (FormatChoice.GRADESCOPE, FormatChoice.PRAIRIELEARN):
-        if puzzles:
-            fail(f"--format {chosen_format.value} grades on fresh boards, not puzzle files")
-        grade_for_platform(
-            submission,
-            platform=chosen_format.value,
-            out=out,
-            key=key,
-            context=context,
-            allow=allowed,
-            visibility=visibility,
-            timeout=timeout,
-            memory=memory,
-            sandbox=sandbox.value if sandbox else None,
-        )
-        return
-    if out is not None:
-        fail("--out is for --class, or with --format gradescope or prairielearn")
-    json_output = chosen_format is FormatChoice.JSON
     if seed is not None:
         fail(
             "--seed is gone: a seed printed in a report let anyone rebuild the boards; "
             "grade on the same boards again with --key FILE (see --save-key)"
         )
+    if context is not None and key is None:
+        fail("--context names a board set of a kept key: give the key with --key FILE")
     if key is not None and save_key is not None:
         fail("--key grades on a kept key's boards and --save-key keeps a fresh one: choose one")
     if puzzles and (key is not None or save_key is not None):
         option = "--key" if key is not None else "--save-key"
         fail(f"{option} is for the fresh default boards: it cannot be used with puzzle files")
+    options, _ = grading_options(
+        timeout=timeout,
+        memory=memory,
+        sandbox=sandbox,
+        allow=allow,
+        starter=starter,
+        disallowed=disallowed,
+        max_timeouts=max_timeouts,
+    )
+    as_json = (output_format or (OneFormat.JSON if json_output else OneFormat.TEXT)) == "json"
     with fail_on_error(), contextlib.ExitStack() as stack:
-        logfile = stack.enter_context(LogFile(log, force=force)) if log is not None else None
-        if sandbox is SandboxChoice.NONE:
-            typer.echo(f"warning: {none_warning()}", err=True)
+        protect = [submission]
+        logfile = None
+        if log is not None:
+            logfile = stack.enter_context(LogFile(log, force=force, protect=protect))
+        warn_without_sandbox(sandbox)
         chosen, origin = None, ""
         if puzzles:
-            items = _graded_puzzles(puzzles)
+            items = puzzle_files(puzzles)
         else:
-            chosen, origin = _board_set(key, save_key, context)
+            chosen, origin = board_set_for(key, save_key, context, force=force, protect=protect)
             items = chosen.boards()
         if not items:
             fail("no puzzles to grade")
-        bar = _GradeProgress(len(items)) if sys.stderr.isatty() and not json_output else None
+        bar = _GradeProgress(len(items)) if sys.stderr.isatty() and not as_json else None
         report = grade(
             submission,
             items,
-            timeout=timeout,
-            memory_mb=memory,
+            options,
             jobs=jobs or DEFAULT_JOBS,
             progress=bar.advance if bar else None,
-            sandbox=Sandbox(sandbox.value) if sandbox else None,
             board_set=chosen.name if chosen else None,
-            allow=allowed,
         )
         if bar:
             bar.close()
-        if json_output:
-            emit(json.dumps(report.to_json()))
+        imports = _flagged(submission, options)
+        if as_json:
+            data = report.to_json()
+            if options.allow is not None:
+                data["imports"] = imports
+            emit(json.dumps(data))
         else:
-            _print_grade(report, origin)
+            _print_grade(report, origin, imports)
         with written():  # the report is out before the log is written
             sys.stdout.flush()
         if logfile is not None:
             logfile.write(log_text(report))
 
 
-def _board_set(
-    key: Path | None, save_key: Path | None, context: str | None = None
-) -> tuple[BoardSet, str]:
-    """The board set to grade on, and where its key came from, as the report says it.
+def _flagged(submission: Path, options: GradeOptions) -> list[str]:
+    """The submission's imports the options do not permit (none without --allow)."""
+    from ..grading.roster import read_submission
 
-    Raises
-    ------
-    GraderFileError
-        The key file cannot be read, or the fresh key cannot be saved.
-    """
-    from ..grading.key import BoardKey
-
-    if key is not None:
-        if context is not None:
-            return BoardKey.read(key).board_set(context), f"from the key in {key} for {context}"
-        return BoardKey.read(key).board_set(), f"from the key in {key}"
-    fresh = BoardKey.new()
-    if save_key is None:
-        return fresh.board_set(), "from a fresh key that was not kept (--save-key FILE keeps one)"
-    fresh.write(save_key)
-    return (
-        fresh.board_set(),
-        f"from a fresh key saved in {save_key} (--key {save_key} grades on these boards again)",
-    )
+    if options.allow is None:
+        return []
+    try:
+        return options.findings(read_submission(submission)[0])
+    except (OSError, ValueError):
+        return []
 
 
 class _GradeProgress:
@@ -442,34 +384,10 @@ class _GradeProgress:
         self._progress.stop()
 
 
-def _graded_puzzles(paths: list[Path]) -> list[tuple[str, Puzzle]]:
-    """Read the puzzles to grade, labelled by file (and line, in JSON Lines files)."""
-    from ..formats import find_puzzle_files, read_puzzles
-
-    items: list[tuple[str, Puzzle]] = []
-    for path in find_puzzle_files(paths):
-        found = read_puzzles(path)
-        label = _short(path)
-        for number, puzzle in enumerate(found, 1):
-            name = label if len(found) == 1 else f"{label}:{number}"
-            items.append((name, puzzle))  # grade() refuses a puzzle that starts elsewhere
-    return items
-
-
-def _short(path: Path) -> str:
-    """A path as the user would like to read it: relative to here, or to the shipped sets."""
-    from ..grading import shipped_puzzles_root
-
-    resolved = path.resolve()
-    for base in (shipped_puzzles_root(), Path.cwd()):
-        if base is not None and resolved.is_relative_to(base):
-            return str(resolved.relative_to(base))
-    return str(path)
-
-
-def _print_grade(report: GradeReport, origin: str) -> None:
+def _print_grade(report: GradeReport, origin: str, imports: list[str] | None = None) -> None:
     """The boards and the achievements as two tables, then the score, on stdout; the board
-    set's name and where its key came from (``origin``), if fresh boards were graded."""
+    set's name and where its key came from (``origin``), if fresh boards were graded; the
+    imports flagged under ``--allow``."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -510,334 +428,10 @@ def _print_grade(report: GradeReport, origin: str) -> None:
     console.print(f"score: {report.score}% ({earned} of {len(report.achievements)} achievements)")
     if report.board_set is not None:
         console.print(f"boards: set {report.board_set}, {shown(origin)}")
+    for found in imports or []:
+        console.print(f"import not allowed: {shown(found)}", style="yellow")
     for warning in report.warnings:
         console.print(f"warning: {shown(warning)}", style="yellow")
 
 
-# A class run.
-
-
-def _grade_class(
-    folder: Path,
-    *,
-    out: Path | None,
-    file_name: str | None,
-    allow: frozenset[str] | None,
-    similarity: bool,
-    starter: Path | None,
-    jobs: int,
-    output_format: str,
-    key: Path | None,
-    timeout: float | None,
-    memory: int,
-    sandbox: str | None,
-) -> None:
-    """Grade every student in ``folder`` into the run's folder, then print the gradebook."""
-    from ..grading.classrun import ClassOptions, ClassRun
-    from ..grading.roster import roster
-    from ..grading.sandbox import none_warning
-
-    if starter is not None and not similarity:
-        fail("--starter is the starter code --similarity leaves out: give --similarity too")
-    if file_name is not None and (
-        Path(file_name).name != file_name or file_name in ("", ".", "..")
-    ):
-        fail(f"--file: {file_name!r} is not a file name (no folder in it)")
-    with fail_on_error():
-        starter_code = _read_starter(starter) if starter is not None else None
-        if similarity:
-            _check_similarity_installed()
-        students = roster(folder, file_name)
-        run_folder = (
-            out if out is not None else folder.resolve().parent / f"{folder.resolve().name}-grades"
-        )
-        options = ClassOptions(file_name, allow, timeout, memory, sandbox)
-        run = ClassRun(run_folder, options, key=key)
-        if sandbox == "none":
-            typer.echo(f"warning: {none_warning()}", err=True)
-        done, todo = run.plan(students)
-        grades = {g.name: g for g in done}
-        total = len(students)
-        if run.resumed and not run.finished:
-            typer.echo(
-                f"resuming {run_folder}: {len(done)} of {total} students done, "
-                f"{len(todo)} to grade on board set {run.board_set.name}",
-                err=True,
-            )
-        puzzles = dict(run.boards())
-        bar = _ClassProgress(len(todo)) if sys.stderr.isatty() and todo else None
-        failed = 0
-
-        def write_feedback(result: StudentGrade) -> None:
-            _write_feedback(run_folder, result, run.board_set.name, puzzles)
-
-        try:
-            for result in run.grade_students(todo, jobs=jobs, finished=write_feedback):
-                grades[result.name] = result
-                failed += not result.stored
-                if bar:
-                    bar.advance(result.name)
-        except KeyboardInterrupt:
-            if bar:
-                bar.close()
-            kept = sum(1 for g in grades.values() if g.stored)
-            typer.echo(
-                f"interrupted: {kept} of {total} students graded and kept in {run_folder}; "
-                "run the same command again to go on",
-                err=True,
-            )
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        if bar:
-            bar.close()
-        ordered = [grades[s.name] for s in students]
-        for grade_ in ordered:
-            if not grade_.stored:
-                write_feedback(grade_)
-        pairs = None
-        if similarity:
-            pairs = _similarity(ordered, students, starter_code)
-        if not failed:
-            run.mark_finished()
-        _write_gradebook(run_folder, ordered, run, pairs)
-        _print_class(ordered, run, output_format, pairs, run_folder)
-        if failed:
-            typer.echo(
-                f"warning: the grader failed on {failed} student(s) (see notes): run the same "
-                "command again to grade them",
-                err=True,
-            )
-
-
-def _read_starter(path: Path) -> bytes:
-    """The starter code's bytes (refused past a submission's size, or unreadable)."""
-    from ..grading.errors import GraderFileError
-    from ..grading.roster import read_submission
-
-    try:
-        return read_submission(path)[0]
-    except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise GraderFileError(path, f"cannot be read as the starter code: {reason}") from None
-
-
-def _check_similarity_installed() -> None:
-    """Refuse ``--similarity`` at once (before grading) when copydetect is missing."""
-    import importlib.util
-
-    if importlib.util.find_spec("copydetect") is None:
-        fail("--similarity needs copydetect: pip install 'mineshafted[similarity]'")
-
-
-def _similarity(
-    grades: list[StudentGrade], students: list[Student], starter: bytes | None
-) -> list[Pair]:
-    """Compare the graded submissions; note each student's most similar peer on their grade."""
-    from ..grading.roster import read_submission
-    from ..grading.similarity import compare
-
-    sources = {}
-    for student in students:
-        if student.path is not None and not student.problem:
-            try:
-                sources[student.name] = read_submission(student.path)[0]
-            except (OSError, ValueError):
-                continue
-    pairs, best = compare(sources, starter)
-    for grade_ in grades:
-        grade_.similar = best.get(grade_.name)
-    return pairs
-
-
-def _write_feedback(
-    folder: Path, grade_: StudentGrade, board_set: str, puzzles: dict[str, Puzzle]
-) -> None:
-    """Write a student's feedback, as Markdown and as HTML (with the replay), atomically."""
-    from ..grading.classrun import FEEDBACK, file_stem, write_atomically
-    from ..grading.feedback import blocks, html_text, markdown_text
-
-    stem = file_stem(grade_.name)
-    parts = blocks(grade_, board_set, puzzles, _replay_page)
-    markdown = markdown_text(parts, replay_file=f"{stem}.html")
-    page = html_text(parts, f"Feedback for {grade_.name}")
-    write_atomically(folder / FEEDBACK / f"{stem}.md", markdown.encode("utf-8", "replace"))
-    write_atomically(folder / FEEDBACK / f"{stem}.html", page.encode("utf-8", "replace"))
-
-
-def _replay_page(board: BoardResult, puzzle: Puzzle, title: str) -> str:
-    """The replay page of a board's moves: each cell opened in turn, the mine last if one."""
-    from ..game import Game, Rules
-    from ..replay import page
-
-    game = Game.on(puzzle.board, rules=Rules.MINE_SHAFTED)
-    for number, cell in enumerate(board.opened, 1):
-        if game.over:
-            break
-        game.reveal(cell, reason=f"your move {number}")
-    return page(game.record, title=title)
-
-
-def _write_gradebook(
-    folder: Path, grades: list[StudentGrade], run: ClassRun, pairs: list[Pair] | None
-) -> None:
-    """Write grades.csv and grades.json, atomically."""
-    from ..grading.classrun import write_atomically
-    from ..grading.gradebook import csv_text, json_data
-
-    name = run.board_set.name
-    write_atomically(folder / "grades.csv", csv_text(grades, name).encode("utf-8"))
-    data = json_data(grades, name, run.options.to_json(), pairs)
-    write_atomically(folder / "grades.json", (json.dumps(data, indent=1) + "\n").encode("utf-8"))
-
-
-def _print_class(
-    grades: list[StudentGrade],
-    run: ClassRun,
-    output_format: str,
-    pairs: list[Pair] | None,
-    folder: Path,
-) -> None:
-    """The gradebook on stdout: a table (text), grades.json (json) or grades.csv (csv)."""
-    from ..grading.gradebook import csv_text, json_data
-
-    name = run.board_set.name
-    if output_format == "json":
-        emit(json.dumps(json_data(grades, name, run.options.to_json(), pairs)))
-        return
-    if output_format == "csv":
-        emit(csv_text(grades, name).rstrip("\n"))
-        return
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
-    from ..text import visible
-
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=_UNWRAPPED)
-    table = Table(title=f"Class: {escape(visible(str(folder)))}", title_justify="left")
-    for column in ("student", "score", "solved", "notes"):
-        table.add_column(column, justify="right" if column == "score" else "left", overflow="fold")
-    for grade_ in grades:
-        report = grade_.report
-        solved = (
-            f"{sum(b.outcome.value == 'solved' for b in report.boards)}/{len(report.boards)}"
-            if report is not None
-            else ""
-        )
-        notes = "; ".join(grade_.notes())
-        table.add_row(
-            escape(visible(grade_.name)), f"{grade_.score}%", solved, escape(visible(notes))
-        )
-    console.print(table)
-    if pairs:
-        console.print("similar pairs (share of each one's code found in the other's):")
-        for pair in pairs:
-            console.print(
-                f"  {escape(visible(pair.first))} {pair.first_share:.0%} / "
-                f"{escape(visible(pair.second))} {pair.second_share:.0%}"
-            )
-    graded = sum(1 for g in grades if g.report is not None)
-    console.print(
-        f"{graded} of {len(grades)} students graded; boards: set {name}, {escape(run.key_origin)}; "
-        f"gradebook and feedback in {escape(visible(str(folder)))}"
-    )
-
-
-class _ClassProgress:
-    """A progress line on stderr while students are graded."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import Progress
-
-        self._progress = Progress(console=Console(stderr=True), transient=True)
-        self._task = self._progress.add_task("grading the class", total=total)
-        self._progress.start()
-
-    def advance(self, _name: str) -> None:
-        self._progress.advance(self._task)
-
-    def close(self) -> None:
-        self._progress.stop()
-
-
-# One submission, for a course platform.
-
-
-def grade_for_platform(
-    submission: Path,
-    *,
-    platform: str,
-    out: Path | None,
-    key: Path | None,
-    context: str | None,
-    allow: frozenset[str] | None,
-    visibility: str,
-    timeout: float | None,
-    memory: int,
-    sandbox: str | None,
-    missing: str = "",
-) -> None:
-    """Grade one submission and write the platform's results.json (to ``out`` or stdout).
-
-    ``missing`` says why there is no file to grade (an autograder's empty submission).
-
-    A submission that cannot be graded still gets a results.json that says why (exit 0);
-    only a run-level problem (a key that cannot be read, say) fails, with no results.
-    """
-    import time
-
-    from ..grading import Sandbox, SubmissionError, grade
-    from ..grading.classrun import StudentGrade, write_atomically
-    from ..grading.imports import disallowed
-    from ..grading.key import BoardKey
-    from ..grading.platforms import VISIBILITIES, gradescope_results, prairielearn_results
-    from ..grading.roster import read_submission
-
-    if visibility not in VISIBILITIES:
-        fail(f"--visibility must be one of {', '.join(VISIBILITIES)}, not {visibility!r}")
-    with fail_on_error():
-        if key is not None:
-            chosen = BoardKey.read(key).board_set(context or "")
-        else:
-            chosen = BoardKey.new().board_set()
-        began = time.perf_counter()
-        result = StudentGrade(submission.name, submission.name)
-        try:
-            if missing:
-                raise FileNotFoundError(missing)
-            data, digest = read_submission(submission)
-        except FileNotFoundError:
-            result.problem = missing or f"no file {submission.name} was submitted"
-        except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            result.problem = f"{submission.name} cannot be read: {reason}"
-        else:
-            result.sha256 = digest
-            if allow is not None:
-                with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
-                    result.imports = [str(f) for f in disallowed(data, allow)]  # else: see below
-            try:
-                result.report = grade(
-                    submission,
-                    chosen.boards(),
-                    timeout=timeout,
-                    memory_mb=memory,
-                    sandbox=Sandbox(sandbox) if sandbox else None,
-                    board_set=chosen.name,
-                    allow=allow,
-                    zygote=True,
-                )
-            except SubmissionError as error:
-                result.problem = f"not gradable: {error.reason}"
-        result.seconds = time.perf_counter() - began
-        if platform == "gradescope":
-            results = gradescope_results(result, chosen.name, visibility=visibility)
-        else:
-            results = prairielearn_results(result, chosen.name)
-        text = json.dumps(results, indent=1) + "\n"
-        if out is None:
-            emit(text.rstrip("\n"))
-        else:
-            write_atomically(out, text.encode("utf-8"))
+app.command("class", cls=Command, help=gradeclass.CLASS_HELP)(gradeclass.class_command)

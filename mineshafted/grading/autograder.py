@@ -21,53 +21,110 @@ the entry point, with the key and settings: course files students cannot read), 
 from __future__ import annotations
 
 import json
+import secrets
 import tempfile
+import time
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .key import KEY_FILE_HEADER, BoardKey
+from .errors import GraderFileError, SubmissionError
+from .files import read_json, write_atomically
+from .grade import grade
+from .key import KEY_FILE_HEADER, BoardKey, BoardSet
+from .options import GradeOptions, OptionsError
+from .platforms import VISIBILITIES, gradescope_results, prairielearn_results
+from .roster import read_submission
+from .student import StudentGrade
 from .wheel import build_wheel
 
-__all__ = ["CONFIG", "AutograderSettings", "gradescope_zip", "prairielearn_zip"]
+__all__ = [
+    "CONFIG",
+    "PLATFORMS",
+    "VISIBILITIES",
+    "AutograderSettings",
+    "grade_submission",
+    "gradescope_zip",
+    "platform_results",
+    "prairielearn_zip",
+    "submission_context",
+    "submitted_file",
+]
 
 CONFIG = "autograder.json"
 """The settings file in an autograder."""
 
+PLATFORMS = ("gradescope", "prairielearn")
+"""The course platforms an autograder is for."""
+
 _EPOCH = (1980, 1, 1, 0, 0, 0)
+
+_METADATA_BYTES = 1024 * 1024
+"""The most of Gradescope's ``submission_metadata.json`` read (it is a few KiB)."""
 
 
 @dataclass(frozen=True)
 class AutograderSettings:
-    """What an autograder grades with."""
+    """What an autograder grades with: the grading options, and Gradescope's visibility.
 
-    file: str | None = None
-    """The file to grade among the submitted ones; by default the only ``.py``."""
-    allow: frozenset[str] | None = None
-    timeout: float | None = None
-    memory_mb: int = 1024
+    ``autograder.json`` is the options' JSON object (:meth:`GradeOptions.to_json
+    <.options.GradeOptions.to_json>`) with ``"visibility"`` beside them; the starter's
+    imports are in its ``"permitted"``, computed when the autograder was built.
+
+    Raises
+    ------
+    OptionsError
+        ``visibility`` is not one of :data:`VISIBILITIES`.
+    """
+
+    options: GradeOptions = field(default_factory=GradeOptions)
     visibility: str = "visible"
 
+    def __post_init__(self) -> None:
+        if self.visibility not in VISIBILITIES:
+            raise OptionsError(
+                "--visibility", f"must be one of {', '.join(VISIBILITIES)}, not {self.visibility!r}"
+            )
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "allow": sorted(self.allow) if self.allow is not None else None,
-            "timeout": self.timeout,
-            "memory_mb": self.memory_mb,
-            "visibility": self.visibility,
-        }
+        """``autograder.json``'s object."""
+        return {**self.options.to_json(), "visibility": self.visibility}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> AutograderSettings:
-        allow = data.get("allow")
-        return cls(
-            file=data.get("file"),
-            allow=frozenset(allow) if allow is not None else None,
-            timeout=data.get("timeout"),
-            memory_mb=int(data.get("memory_mb", 1024)),
-            visibility=str(data.get("visibility", "visible")),
-        )
+    def from_json(cls, data: object, source: str) -> AutograderSettings:
+        """The settings in ``autograder.json``'s object (one an earlier version wrote, too).
+
+        Raises
+        ------
+        OptionsError
+            It is not one (named as ``source: "key"``).
+        """
+        if not isinstance(data, dict):
+            raise OptionsError(source, "the settings are not a JSON object")
+        visibility = data.get("visibility", "visible")
+        if visibility not in VISIBILITIES:
+            raise OptionsError(
+                f'{source}: "visibility"', f"must be one of {', '.join(VISIBILITIES)}"
+            )
+        options = {key: value for key, value in data.items() if key != "visibility"}
+        return cls(GradeOptions.from_json(options, source), visibility)
+
+    @classmethod
+    def read(cls, path: Path) -> AutograderSettings:
+        """The settings in the file ``path``.
+
+        Raises
+        ------
+        GraderFileError
+            It cannot be read, or is not an autograder's settings (one line).
+        """
+        try:
+            return cls.from_json(read_json(path, "an autograder's settings"), str(path))
+        except OptionsError as error:
+            key = error.where.removeprefix(str(path)).removeprefix(": ")
+            reason = f"{key}: {error.reason}" if key else error.reason
+            raise GraderFileError(path, f"not an autograder's settings: {reason}") from None
 
 
 SETUP_SH = """#!/usr/bin/env bash
@@ -145,13 +202,16 @@ INFO_EXAMPLE = {
 }
 
 
-def gradescope_zip(out: Path, settings: AutograderSettings, key: BoardKey | None = None) -> None:
-    """Write Gradescope's autograder zip to ``out`` (a fresh key unless ``key`` is given).
+def gradescope_zip(
+    out: Path, settings: AutograderSettings, key: BoardKey | None = None, *, force: bool = False
+) -> None:
+    """Write Gradescope's autograder zip to ``out`` (a fresh key unless ``key`` is given;
+    replacing a file there only with ``force``).
 
     Raises
     ------
-    OSError
-        It cannot be written.
+    TargetError
+        It may not, or cannot, be written.
     """
     key = key or BoardKey.new()
     with tempfile.TemporaryDirectory() as folder:
@@ -163,16 +223,19 @@ def gradescope_zip(out: Path, settings: AutograderSettings, key: BoardKey | None
             ("board.key", _key_line(key), 0o600),
             (wheel.name, wheel.read_bytes(), 0o644),
         ]
-    _write_zip(out, members)
+    _write_zip(out, members, force)
 
 
-def prairielearn_zip(out: Path, settings: AutograderSettings, key: BoardKey | None = None) -> None:
-    """Write the PrairieLearn files as one zip to ``out`` (a fresh key unless ``key`` is given).
+def prairielearn_zip(
+    out: Path, settings: AutograderSettings, key: BoardKey | None = None, *, force: bool = False
+) -> None:
+    """Write the PrairieLearn files as one zip to ``out`` (a fresh key unless ``key`` is
+    given; replacing a file there only with ``force``).
 
     Raises
     ------
-    OSError
-        It cannot be written.
+    TargetError
+        It may not, or cannot, be written.
     """
     key = key or BoardKey.new()
     with tempfile.TemporaryDirectory() as folder:
@@ -186,7 +249,7 @@ def prairielearn_zip(out: Path, settings: AutograderSettings, key: BoardKey | No
             (f"{here}/board.key", _key_line(key), 0o600),
             ("info.json.example", (json.dumps(INFO_EXAMPLE, indent=2) + "\n").encode(), 0o644),
         ]
-    _write_zip(out, members)
+    _write_zip(out, members, force)
 
 
 def _config(settings: AutograderSettings) -> bytes:
@@ -197,10 +260,9 @@ def _key_line(key: BoardKey) -> bytes:
     return f"{KEY_FILE_HEADER} {key.secret.hex()}\n".encode()
 
 
-def _write_zip(out: Path, members: list[tuple[str, bytes, int]]) -> None:
-    """Write the zip beside ``out``, then put it in place (never a half-written zip)."""
-    from .classrun import write_atomically
-
+def _write_zip(out: Path, members: list[tuple[str, bytes, int]], force: bool) -> None:
+    """Write the zip beside ``out``, then put it in place (never a half-written zip); only its
+    owner may read it (the key is inside)."""
     with tempfile.SpooledTemporaryFile() as buffer:
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, data, mode in members:
@@ -209,4 +271,93 @@ def _write_zip(out: Path, members: list[tuple[str, bytes, int]]) -> None:
                 member.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(member, data)
         buffer.seek(0)
-        write_atomically(out, buffer.read(), 0o600)
+        write_atomically(out, buffer.read(), 0o600, force=force)
+
+
+# One submission, as the platform hands it over.
+
+
+def submitted_file(folder: Path, name: str | None) -> tuple[Path, str]:
+    """The file to grade in the submission folder (``name``, or the only ``.py`` in it: at its
+    top, else anywhere below), and why there is none (``""`` when there is one)."""
+    if name is not None:
+        return folder / name, ""
+    top = sorted(p for p in folder.glob("*.py") if p.is_file())
+    if len(top) == 1:
+        return top[0], ""
+    below = sorted(p for p in folder.rglob("*.py") if p.is_file())
+    if len(below) == 1:
+        return below[0], ""
+    if below:
+        names = ", ".join(str(p.relative_to(folder)) for p in below[:5])
+        return folder, f"several Python files were submitted ({names}): submit one"
+    return folder, "no Python file was submitted"
+
+
+def submission_context(platform: str, root: Path) -> tuple[str, str]:
+    """The submission's own context (its boards), and why it is a fresh random one if not
+    Gradescope's submission id (``""`` when it is, or for PrairieLearn, which has none).
+
+    Gradescope's ``ROOT/submission_metadata.json`` is read through :func:`~.files.read_json`:
+    one that cannot be read (a FIFO, nested too deep, not JSON) costs the submission only
+    the reproducibility of its boards, never its grade.
+    """
+    fresh = f"{platform} {secrets.token_hex(16)}"
+    if platform != "gradescope":
+        return fresh, ""
+    path = root / "submission_metadata.json"
+    try:
+        metadata = read_json(path, "Gradescope's submission metadata", limit=_METADATA_BYTES)
+    except GraderFileError as error:
+        return fresh, f"{error}: graded on boards of a fresh context"
+    found = metadata.get("id") if isinstance(metadata, dict) else None
+    if isinstance(found, (int, str)) and not isinstance(found, bool) and len(str(found)) <= 100:
+        return f"gradescope submission {found}", ""
+    return fresh, f"{path}: no submission id in it: graded on boards of a fresh context"
+
+
+def grade_submission(
+    submission: Path, options: GradeOptions, chosen: BoardSet, *, missing: str = ""
+) -> StudentGrade:
+    """Grade one submission on ``chosen``'s boards, as a student's grade.
+
+    ``missing`` says why there is no file to grade (an autograder's empty submission). A
+    submission that cannot be graded is a grade that says why; only a run-level problem
+    (no grading process can be started, say) raises.
+
+    Raises
+    ------
+    GradingError
+        Grading itself cannot go on.
+    """
+    began = time.perf_counter()
+    result = StudentGrade(submission.name, submission.name)
+    try:
+        if missing:
+            raise FileNotFoundError(missing)
+        data, digest = read_submission(submission)
+    except FileNotFoundError:
+        result.problem = missing or f"no file {submission.name} was submitted"
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        result.problem = f"{submission.name} cannot be read: {reason}"
+    else:
+        result.sha256 = digest
+        result.imports = options.findings(data)
+        try:
+            result.report = grade(
+                submission, chosen.boards(), options, board_set=chosen.name, zygote=True
+            )
+        except SubmissionError as error:
+            result.problem = f"not gradable: {error.reason}"
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def platform_results(
+    platform: str, grade_: StudentGrade, board_set: str, visibility: str = "visible"
+) -> dict[str, Any]:
+    """The platform's ``results.json`` for a student's grade (:mod:`.platforms`)."""
+    if platform == "gradescope":
+        return gradescope_results(grade_, board_set, visibility=visibility)
+    return prairielearn_results(grade_, board_set)

@@ -14,12 +14,13 @@ correct AC-3 over the clue domains, exploring every cell it proves safe, solves 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
-from ..formats import Puzzle
+from ..formats import Puzzle, find_puzzle_files, read_puzzles
 from ..generate import generate_many
 from ..solver.technique import Technique
 
-__all__ = ["FRESH_SETS", "TECHNIQUE", "fresh_boards"]
+__all__ = ["FRESH_SETS", "TECHNIQUE", "fresh_boards", "puzzle_files"]
 
 FRESH_SETS: tuple[tuple[int, int, int, int], ...] = (
     (4, 4, 1, 4),
@@ -67,3 +68,34 @@ def fresh_boards(seed: int) -> list[tuple[str, Puzzle]]:
             label = f"{rows}x{cols}-{mines}-{number}"
             boards.append((label, generated.to_puzzle(name=label)))
     return boards
+
+
+def puzzle_files(paths: list[Path]) -> list[tuple[str, Puzzle]]:
+    """The puzzles of files or folders of them, to grade on instead of fresh boards, each
+    labelled by its file (and its number, in a file of several): relative to here, or to
+    the shipped puzzles.
+
+    Raises
+    ------
+    MineshaftedError
+        A file cannot be read as puzzles (:func:`mineshafted.formats.read_puzzles`).
+    """
+    items: list[tuple[str, Puzzle]] = []
+    for path in find_puzzle_files(paths):
+        found = read_puzzles(path)
+        label = _short(path)
+        for number, puzzle in enumerate(found, 1):
+            name = label if len(found) == 1 else f"{label}:{number}"
+            items.append((name, puzzle))  # grade() refuses a puzzle that starts elsewhere
+    return items
+
+
+def _short(path: Path) -> str:
+    """A path as the user would like to read it: relative to here, or to the shipped sets."""
+    from .grade import shipped_puzzles_root
+
+    resolved = path.resolve()
+    for base in (shipped_puzzles_root(), Path.cwd()):
+        if base is not None and resolved.is_relative_to(base):
+            return str(resolved.relative_to(base))
+    return str(path)

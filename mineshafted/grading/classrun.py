@@ -1,20 +1,15 @@
 """A class run: every student of a folder graded on one board set, resumable, into a folder.
 
-The run's folder (``--out``) holds everything it knows, so an interrupted run (Ctrl-C, a
-kill, a crash) goes on where it stopped when the same command is run again:
+:func:`grade_class` is the whole run, start to end: the roster (:mod:`.roster`), the run
+folder opened new or resumed (:mod:`.runfolder`), the students left to grade, each graded on
+the run's boards through a zygote of their own (:func:`~.grade.grade`), each grade and its
+feedback kept the moment the student is finished, then the similar pairs (``--similarity``)
+and the gradebook. The command line gives it the options and prints what it returns.
 
-- ``run.json``: the board set's name, where its key is, the options that change a grade
-  (``--allow``, ``--timeout``, ``--memory``, ``--file``, ``--sandbox``), and whether the run
-  has finished;
-- ``board.key``: the run's fresh key (mode 0600), unless ``--key`` gave one (then the run
-  records that file's path and never copies it);
-- ``results/NAME.json``: each student's grade, written atomically the moment the student is
-  finished (with the SHA-256 of the file graded): a student whose result is there and whose
-  file has not changed is never graded again; one whose file changed is graded again;
-- ``feedback/NAME.md`` and ``.html``, also as each student finishes;
-- ``grades.csv`` and ``grades.json``, the gradebook, once every student is graded.
-
-A finished run's feedback shows its boards, so a finished run is never extended: a changed
+An interrupted run (Ctrl-C, a kill, a crash) goes on where it stopped when run again: a
+student whose kept grade is there and whose file has not changed is never graded again; one
+whose file changed is; one whose kept grade is damaged is graded again (and said so). A
+finished run's feedback shows its boards, so a finished run is never extended: a changed
 or a new submission is refused (grade it into a new folder: new boards), and a finished run
 run again only writes its gradebook again (``--similarity`` added, say).
 
@@ -26,279 +21,199 @@ class run
 
 from __future__ import annotations
 
-import contextlib
+import importlib.util
 import json
 import logging
 import os
-import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from ..formats import Puzzle
-from .errors import GradingError, SubmissionError, os_reason
+from .errors import GradingError, SubmissionError
+from .files import write_atomically
 from .grade import grade
-from .imports import Finding, blocked, disallowed
-from .key import BoardKey, BoardSet
-from .result import BoardResult, GradeReport, Verdict
-from .roster import Student, read_submission
-from .rubric import achievements
-from .sandbox import Sandbox
+from .options import GradeOptions
+from .roster import Student, read_submission, roster
+from .runfolder import FEEDBACK, KEY_FILE, RUN_FILE, ClassRunError, Damaged, RunFolder, file_stem
+from .student import StudentGrade
 from .zygote import Zygote
 
+if TYPE_CHECKING:
+    from .feedback import ReplayDrawer
+    from .similarity import Pair
+
 __all__ = [
+    "CLASS_JOBS",
     "KEY_FILE",
     "RUN_FILE",
     "ClassOptions",
+    "ClassProgress",
+    "ClassResult",
     "ClassRun",
     "ClassRunError",
+    "ClassRunStopped",
     "StudentGrade",
+    "default_out",
     "file_stem",
+    "grade_class",
     "write_atomically",
 ]
 
 logger = logging.getLogger(__name__)
 
-RUN_FILE = "run.json"
-KEY_FILE = "board.key"
-RESULTS = "results"
-FEEDBACK = "feedback"
+CLASS_JOBS = max(1, min(4, 2 * (os.cpu_count() or 1)))
+"""Students graded at once by default: two per core, up to four. Each board's moves are
+round trips between two processes, so a student's boards leave a core idle part of the time
+(``scripts/bench_class.py``, 300 students on two busy cores: 154 s at four, 297 s at two)."""
 
-_FORMAT = "mineshafted-class-run"
-_STUDENT_FORMAT = "mineshafted-student"
-_VERSION = 1
+ClassOptions = GradeOptions
+"""The former name of :class:`~.options.GradeOptions` (a class run's options)."""
 
 _BROKEN_AFTER = 3
 """Students the grader fails on (its own error, twice each) before any succeeds, after which
 the run stops: the grader, not the students, is broken."""
 
 
-class ClassRunError(GradingError):
-    """The run cannot go on: its folder, key or options do not fit (a run-level problem)."""
+class ClassRunStopped(GradingError):
+    """The run was interrupted (Ctrl-C): the students finished so far are kept.
 
+    Attributes
+    ----------
+    folder:
+        The run's folder.
+    kept, total:
+        Students whose grade is kept, and students in all.
+    """
 
-@dataclass(frozen=True)
-class ClassOptions:
-    """What changes a grade, recorded in ``run.json``: a resumed run must use the same."""
-
-    file: str | None = None
-    allow: frozenset[str] | None = None
-    timeout: float | None = None
-    memory_mb: int = 1024
-    sandbox: str | None = None
-    """``"bwrap"``, ``"none"``, or ``None`` for the default (bubblewrap where it runs)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "allow": sorted(self.allow) if self.allow is not None else None,
-            "timeout": self.timeout,
-            "memory_mb": self.memory_mb,
-            "sandbox": self.sandbox,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ClassOptions:
-        allow = data.get("allow")
-        return cls(
-            file=data.get("file"),
-            allow=frozenset(allow) if allow is not None else None,
-            timeout=data.get("timeout"),
-            memory_mb=int(data.get("memory_mb", 1024)),
-            sandbox=data.get("sandbox"),
+    def __init__(self, folder: Path, kept: int, total: int) -> None:
+        self.folder = folder
+        self.kept = kept
+        self.total = total
+        super().__init__(
+            f"interrupted: {kept} of {total} students graded and kept in {folder}; run the "
+            "same command again to go on"
         )
 
-    def differences(self, other: ClassOptions) -> list[str]:
-        """The options ``other`` gives differently, as ``--name VALUE`` (this run's)."""
-        names = {"file": "--file", "allow": "--allow", "timeout": "--timeout"}
-        names |= {"memory_mb": "--memory", "sandbox": "--sandbox"}
-        mine, theirs = self.to_json(), other.to_json()
-        found = []
-        for key, option in names.items():
-            if mine[key] != theirs[key]:
-                value = mine[key]
-                shown = ",".join(value) if isinstance(value, list) else value
-                found.append(f"{option} {shown if value is not None else '(not given)'}")
-        return found
+
+class ClassProgress(Protocol):
+    """What a class run tells as it goes (the command line's progress line)."""
+
+    def started(self, run: ClassRun, done: int, todo: int) -> None:
+        """The run is open: ``done`` students need no grading, ``todo`` are to be graded."""
+
+    def graded(self, grade: StudentGrade) -> None:
+        """A student has been graded (kept, unless the grader failed on them)."""
 
 
 @dataclass
-class StudentGrade:
-    """One student's row: their grade, or why they have none."""
+class ClassResult:
+    """A finished class run: the gradebook's rows, in the roster's order, and the rest."""
 
-    name: str
-    source: str
-    sha256: str | None = None
-    problem: str = ""
-    """Why there is no grade (``""``: graded). A submission that cannot be imported is graded
-    (0 %), with ``not gradable: ...`` here."""
-    report: GradeReport | None = None
-    imports: list[str] = field(default_factory=list)
-    """The imports ``--allow`` does not allow, found statically (``line 3: imports numpy``)."""
-    seconds: float = 0.0
-    """Wall-clock time the student took to grade."""
-    stored: bool = False
-    """Whether this grade is kept in the run's folder (a grader's failure is not)."""
-    similar: tuple[str, float] | None = None
-    """The most similar peer and the share of this student's code found in theirs."""
+    run: ClassRun
+    grades: list[StudentGrade]
+    pairs: list[Pair] | None = None
+    """The similar pairs (``None`` without ``--similarity``)."""
+    failed: int = 0
+    """Students the grader itself failed on (not kept: the next run grades them)."""
 
     @property
-    def score(self) -> int:
-        """Percent (0 without a report)."""
-        return self.report.score if self.report is not None else 0
+    def board_set(self) -> str:
+        """The run's board set's name."""
+        return self.run.board_set.name
 
-    @property
-    def blocked_at_run_time(self) -> int:
-        """Boards that ended on an import the assignment does not allow, at run time."""
-        boards = self.report.boards if self.report is not None else []
-        return sum(blocked(b.detail) for b in boards)
+    def gradebook_json(self) -> dict[str, object]:
+        """``grades.json``'s object."""
+        from .gradebook import json_data
 
-    def notes(self) -> list[str]:
-        """What the gradebook says of this student beyond the numbers, one phrase each."""
-        found = [self.problem] if self.problem else []
-        if self.imports:
-            found.append("imports not allowed: " + "; ".join(self.imports))
-        if self.blocked_at_run_time:
-            count = self.blocked_at_run_time
-            found.append(f"an import not allowed was refused at run time on {count} board(s)")
-        if self.report is not None:
-            found += self.report.warnings
-        return found
+        return json_data(self.grades, self.board_set, self.run.options.to_json(), self.pairs)
 
-    def to_json(self) -> dict[str, Any]:
-        """Everything kept of the student (their boards' moves included, for feedback)."""
-        report = self.report
-        return {
-            "format": _STUDENT_FORMAT,
-            "version": _VERSION,
-            "name": self.name,
-            "source": self.source,
-            "sha256": self.sha256,
-            "problem": self.problem,
-            "imports": self.imports,
-            "seconds": round(self.seconds, 3),
-            "report": None
-            if report is None
-            else {
-                "board_set": report.board_set,
-                "warnings": report.warnings,
-                "boards": [_board_json(b) for b in report.boards],
-            },
-        }
+    def gradebook_csv(self) -> str:
+        """``grades.csv``'s text."""
+        from .gradebook import csv_text
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> StudentGrade:
-        """A grade written by :meth:`to_json`.
-
-        Raises
-        ------
-        ValueError, KeyError, TypeError
-            It is not one.
-        """
-        if data.get("format") != _STUDENT_FORMAT or data.get("version") != _VERSION:
-            raise ValueError("not a student's grade")
-        report = None
-        if data["report"] is not None:
-            boards = [_board_from_json(b) for b in data["report"]["boards"]]
-            scored = achievements((b.mines, b.outcome is Verdict.SOLVED) for b in boards)
-            report = GradeReport(
-                data["source"],
-                boards,
-                scored,
-                list(data["report"]["warnings"]),
-                data["report"]["board_set"],
-            )
-        return cls(
-            name=str(data["name"]),
-            source=str(data["source"]),
-            sha256=data["sha256"],
-            problem=str(data["problem"]),
-            report=report,
-            imports=[str(i) for i in data["imports"]],
-            seconds=float(data["seconds"]),
-            stored=True,
-        )
+        return csv_text(self.grades, self.board_set)
 
 
-def _board_json(b: BoardResult) -> dict[str, Any]:
-    return {
-        "puzzle": b.puzzle,
-        "rows": b.rows,
-        "cols": b.cols,
-        "mines": b.mines,
-        "outcome": b.outcome.value,
-        "moves": b.moves,
-        "seconds": round(b.seconds, 6),
-        "detail": b.detail,
-        "output_bytes": b.output_bytes,
-        "unexplored": b.unexplored,
-        "opened": list(b.opened),
-        "wrong": [list(cell) for cell in b.wrong],
-    }
+def default_out(folder: Path) -> Path:
+    """The run folder of a class folder when ``--out`` is not given: ``NAME-grades`` beside it."""
+    resolved = folder.resolve()
+    return resolved.parent / f"{resolved.name}-grades"
 
 
-def _board_from_json(data: dict[str, Any]) -> BoardResult:
-    return BoardResult(
-        puzzle=str(data["puzzle"]),
-        rows=int(data["rows"]),
-        cols=int(data["cols"]),
-        mines=int(data["mines"]),
-        outcome=Verdict(data["outcome"]),
-        moves=int(data["moves"]),
-        seconds=float(data["seconds"]),
-        detail=str(data["detail"]),
-        output_bytes=int(data["output_bytes"]),
-        unexplored=int(data["unexplored"]),
-        opened=tuple(int(c) for c in data["opened"]),
-        wrong=tuple((int(r), int(c), str(got), int(want)) for r, c, got, want in data["wrong"]),
-    )
+def grade_class(
+    folder: Path,
+    options: GradeOptions,
+    *,
+    out: Path | None = None,
+    key: Path | None = None,
+    jobs: int = CLASS_JOBS,
+    similarity: bool = False,
+    starter: bytes | None = None,
+    replay: ReplayDrawer | None = None,
+    progress: ClassProgress | None = None,
+) -> ClassResult:
+    """Grade every student in ``folder`` into the run folder ``out``, start to end.
 
-
-_ORDINARY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}")
-
-
-def file_stem(name: str) -> str:
-    """The stem of a student's files in the run's folder: the name, if it is an ordinary one
-    (letters, digits, ``._@+-``, up to 100), else a safe form of it and a hash of it.
-
-    Examples
-    --------
-    >>> file_stem("ann.lee"), file_stem("Ann Lee/../x")
-    ('ann.lee', 'Ann_Lee_.._x-de1be29b')
-    """
-    if _ORDINARY.fullmatch(name):
-        return name
-    import hashlib
-
-    safe = re.sub(r"[^A-Za-z0-9._@+-]", "_", name)[:60].lstrip(".") or "student"
-    return f"{safe}-{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
-
-
-def write_atomically(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write ``path`` whole or not at all: a file beside it, flushed to disk, then renamed.
+    Parameters
+    ----------
+    options:
+        The grading options (a resumed run must be given those it started with).
+    out:
+        The run folder; by default :func:`default_out`.
+    key:
+        A key file to grade on (``--key``), else the run's own.
+    jobs:
+        Students graded at once.
+    similarity:
+        Compare the submissions (copydetect: checked before anything is graded).
+    starter:
+        The starter code, left out of the comparison.
+    replay:
+        Draws the replay page each student's HTML feedback embeds.
+    progress:
+        Told when the run is open and as each student is graded.
 
     Raises
     ------
-    OSError
-        It could not be written (what was written beside it is removed).
+    RosterError, ClassRunError
+        The folder holds no class, or the run folder cannot be used (one line).
+    SimilarityUnavailable
+        ``similarity`` without copydetect.
+    ClassRunStopped
+        Interrupted (Ctrl-C): the students finished are kept.
+
+    Notes
+    -----
+    Students are graded ``jobs`` at a time, each on a zygote of their own; a student's
+    hanging boards cost at most ``options.max_timeouts`` board timeouts
+    (:mod:`.options`).
     """
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    if similarity:
+        _check_similarity()
+    students = roster(folder, options.file)
+    run = ClassRun(out if out is not None else default_out(folder), options, key=key)
+    run.replay = replay
+    done, todo = run.plan(students)
+    if progress is not None:
+        progress.started(run, len(done), len(todo))
+    grades = {g.name: g for g in done}
+    failed = 0
     try:
-        with open(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        for result in run.grade_students(todo, jobs=jobs):
+            grades[result.name] = result
+            failed += not result.stored
+            if progress is not None:
+                progress.graded(result)
+    except KeyboardInterrupt:
+        kept = sum(1 for g in grades.values() if g.stored)
+        raise ClassRunStopped(run.out, kept, len(students)) from None
+    ordered = [grades[s.name] for s in students]
+    return run.finish(ordered, students, similarity=similarity, starter=starter, failed=failed)
 
 
 class ClassRun:
@@ -309,116 +224,37 @@ class ClassRun:
     out:
         The run's folder (made if missing).
     options:
-        What changes a grade; a resumed run must be given the same.
+        The grading options; a resumed run must be given the same.
     key:
         A key file to grade on (``--key``), else the run's own (a fresh one for a new run).
 
     Raises
     ------
     ClassRunError
-        ``out`` is not a run's folder (and not empty), or a resumed run's options or key
-        differ from those it was started with, or the key cannot be read or saved.
+        ``out`` is not a run's folder (and not empty), its state cannot be read, a resumed
+        run's options or key differ from those it was started with, or the key cannot be
+        read or saved.
     """
 
-    def __init__(self, out: Path, options: ClassOptions, *, key: Path | None = None) -> None:
+    def __init__(self, out: Path, options: GradeOptions, *, key: Path | None = None) -> None:
         self.out = out
         self.options = options
-        self.resumed = False
-        self.finished = False
-        self.board_set, self.key_origin = self._open(key)
+        self.folder = RunFolder(out, options, key=key)
+        self.board_set = self.folder.board_set
+        self.key_origin = self.folder.key_origin
+        self.resumed = self.folder.resumed
+        self.replay: ReplayDrawer | None = None
+        """Draws the replay page of each student's HTML feedback (``None``: no replay)."""
+        self.damaged: list[Damaged] = []
+        """The kept grades found damaged by :meth:`plan` (their students are graded again)."""
         self._boards: list[tuple[str, Puzzle]] | None = None
         self._stop = threading.Event()
-        self._lock = threading.Lock()
         self._live: set[Zygote] = set()
 
-    # The folder.
-
-    def _open(self, key: Path | None) -> tuple[BoardSet, str]:
-        run_file = self.out / RUN_FILE
-        if run_file.exists():
-            return self._resume(run_file, key)
-        if self.out.exists():
-            if not self.out.is_dir():
-                raise ClassRunError(f"{self.out}: not a folder")
-            if any(self.out.iterdir()):
-                raise ClassRunError(
-                    f"{self.out}: not a class run's folder ({RUN_FILE} is missing) and not "
-                    "empty: name a new or empty folder with --out"
-                )
-        try:
-            (self.out / RESULTS).mkdir(parents=True, exist_ok=True)
-            (self.out / FEEDBACK).mkdir(exist_ok=True)
-        except OSError as error:
-            raise ClassRunError(f"{self.out}: cannot be made: {os_reason(error)}") from None
-        if key is not None:
-            chosen = _read_key(key).board_set()
-            origin, key_path = f"from the key in {key}", str(key.resolve())
-        else:
-            fresh = BoardKey.new()
-            _save_key(fresh, self.out / KEY_FILE)
-            chosen = fresh.board_set()
-            origin, key_path = f"from a fresh key saved in {self.out / KEY_FILE}", None
-        self._write_run(chosen.name, key_path, finished=False)
-        return chosen, origin
-
-    def _resume(self, run_file: Path, key: Path | None) -> tuple[BoardSet, str]:
-        try:
-            state = json.loads(run_file.read_text(encoding="utf-8"))
-            if state.get("format") != _FORMAT or state.get("version") != _VERSION:
-                raise ValueError
-            recorded = ClassOptions.from_json(state["options"])
-            name, key_path = str(state["board_set"]), state["key"]
-        except (OSError, ValueError, KeyError, TypeError):
-            raise ClassRunError(
-                f"{run_file}: not a class run's state: name another --out"
-            ) from None
-        differing = recorded.differences(self.options)
-        if differing:
-            raise ClassRunError(
-                f"{self.out} was graded with {', '.join(differing)}: resume it with the same "
-                "options, or grade into a new --out (new boards)"
-            )
-        if key is not None:
-            given = _read_key(key).board_set()
-            if given.name != name:
-                raise ClassRunError(
-                    f"{key}: not the key of the run in {self.out} (its board set is {name})"
-                )
-            chosen, origin = given, f"from the key in {key}"
-        elif key_path is not None:
-            chosen = _read_key(Path(key_path)).board_set()
-            origin = f"from the key in {key_path}"
-        else:
-            chosen = _read_key(self.out / KEY_FILE).board_set()
-            origin = f"from the key saved in {self.out / KEY_FILE}"
-        if chosen.name != name:
-            raise ClassRunError(f"{self.out}: its key does not make its board set {name}")
-        self.resumed = True
-        self.finished = bool(state.get("finished"))
-        self._key_path = key_path
-        return chosen, origin
-
-    def _write_run(self, name: str, key_path: str | None, *, finished: bool) -> None:
-        self._key_path = key_path
-        state = {
-            "format": _FORMAT,
-            "version": _VERSION,
-            "board_set": name,
-            "key": key_path,
-            "options": self.options.to_json(),
-            "finished": finished,
-        }
-        try:
-            write_atomically(self.out / RUN_FILE, (json.dumps(state, indent=2) + "\n").encode())
-        except OSError as error:
-            raise ClassRunError(
-                f"{self.out / RUN_FILE}: cannot be written: {os_reason(error)}"
-            ) from None
-
-    def mark_finished(self) -> None:
-        """Record that every student is graded (the feedback may go out: no more grading)."""
-        self._write_run(self.board_set.name, self._key_path, finished=True)
-        self.finished = True
+    @property
+    def finished(self) -> bool:
+        """Whether every student has been graded (the run is never extended)."""
+        return self.folder.finished
 
     def boards(self) -> list[tuple[str, Puzzle]]:
         """The run's boards (made once, from its key)."""
@@ -426,23 +262,9 @@ class ClassRun:
             self._boards = self.board_set.boards()
         return self._boards
 
-    # Students.
-
     def stored(self) -> dict[str, StudentGrade]:
-        """The grades kept in the run's folder, by student name (unreadable ones skipped)."""
-        found: dict[str, StudentGrade] = {}
-        try:
-            paths = sorted((self.out / RESULTS).glob("*.json"))
-        except OSError:
-            return found
-        for path in paths:
-            try:
-                grade_ = StudentGrade.from_json(json.loads(path.read_text(encoding="utf-8")))
-            except (OSError, ValueError, KeyError, TypeError) as error:
-                logger.warning("%s: not a student's grade (%s): graded again", path, error)
-                continue
-            found[grade_.name] = grade_
-        return found
+        """The grades kept in the run's folder, by student name (damaged ones left out)."""
+        return self.folder.stored()[0]
 
     def plan(self, students: Sequence[Student]) -> tuple[list[StudentGrade], list[Student]]:
         """The grades already done (or that need no grading) and the students to grade.
@@ -454,7 +276,9 @@ class ClassRun:
         """
         done: list[StudentGrade] = []
         todo: list[Student] = []
-        kept = self.stored()
+        changed: list[Student] = []
+        kept, self.damaged = self.folder.stored()
+        lost = {d.path for d in self.damaged}
         for student in students:
             if student.problem or student.path is None:
                 done.append(StudentGrade(student.name, student.source, problem=student.problem))
@@ -473,11 +297,13 @@ class ClassRun:
                 done.append(previous)
             else:
                 todo.append(student)
-        if self.finished and todo:
-            names = ", ".join(s.name for s in todo[:5]) + (", ..." if len(todo) > 5 else "")
+                if self.folder.result_path(student.name) not in lost:
+                    changed.append(student)
+        if self.finished and changed:
+            names = ", ".join(s.name for s in changed[:5]) + (", ..." if len(changed) > 5 else "")
             raise ClassRunError(
                 f"{self.out}: this run has finished and its feedback shows its boards, but "
-                f"{len(todo)} submission(s) are new or changed since ({names}): grade them "
+                f"{len(changed)} submission(s) are new or changed since ({names}): grade them "
                 "into a new --out (new boards), or with --key on these boards on purpose"
             )
         return done, todo
@@ -491,9 +317,9 @@ class ClassRun:
     ) -> Iterator[StudentGrade]:
         """Grade ``todo`` (``jobs`` students at once), yielding each grade as it is kept.
 
-        Each grade is written to the run's folder before it is yielded; ``finished`` is
-        called with it first (to write its feedback). A student the grader itself fails on
-        (twice) is yielded with the reason and not kept, so a later run grades them again.
+        Each grade and its feedback are written to the run's folder before it is yielded;
+        ``finished`` is called with it first. A student the grader itself fails on (twice)
+        is yielded with the reason and not kept, so a later run grades them again.
 
         Raises
         ------
@@ -521,7 +347,8 @@ class ClassRun:
                             successes += 1
                             if finished is not None:
                                 finished(result)
-                            self._keep(result)
+                            self.write_feedback(result)
+                            self.folder.keep(result)
                         else:
                             failures += 1
                             if not successes and failures >= _BROKEN_AFTER:
@@ -541,9 +368,7 @@ class ClassRun:
         assert student.path is not None
         began = time.perf_counter()
         data, digest = read_submission(student.path)
-        imports: list[str] = []
-        if self.options.allow is not None:
-            imports = _static_imports(data, self.options.allow)
+        imports = self.options.findings(data)
         problem, report = "", None
         for attempt in (1, 2):
             if self._stop.is_set():
@@ -552,11 +377,8 @@ class ClassRun:
                 report = grade(
                     student.path,
                     boards,
-                    timeout=self.options.timeout,
-                    memory_mb=self.options.memory_mb,
-                    sandbox=Sandbox(self.options.sandbox) if self.options.sandbox else None,
+                    self.options,
                     board_set=self.board_set.name,
-                    allow=self.options.allow,
                     zygote=True,
                     cancel=self._stop,
                     live=self._live,
@@ -584,12 +406,52 @@ class ClassRun:
             stored=stored,
         )
 
-    def _keep(self, result: StudentGrade) -> None:
-        """Write a student's grade to the run's folder, whole or not at all."""
-        path = self.out / RESULTS / f"{file_stem(result.name)}.json"
-        data = (json.dumps(result.to_json()) + "\n").encode("utf-8", "surrogatepass")
-        with self._lock:
-            write_atomically(path, data)
+    def write_feedback(self, grade_: StudentGrade) -> None:
+        """Write a student's feedback, as Markdown and as HTML (with the replay), atomically.
+
+        Raises
+        ------
+        OSError
+            It cannot be written.
+        """
+        from .feedback import blocks, html_text, markdown_text  # feedback reads StudentGrade
+
+        puzzles = dict(self.boards())
+        stem = file_stem(grade_.name)
+        parts = blocks(grade_, self.board_set.name, puzzles, self.replay)
+        markdown = markdown_text(parts, replay_file=f"{stem}.html")
+        page = html_text(parts, f"Feedback for {grade_.name}")
+        self.folder.write(f"{FEEDBACK}/{stem}.md", markdown.encode("utf-8", "replace"))
+        self.folder.write(f"{FEEDBACK}/{stem}.html", page.encode("utf-8", "replace"))
+
+    def finish(
+        self,
+        grades: list[StudentGrade],
+        students: Sequence[Student],
+        *,
+        similarity: bool = False,
+        starter: bytes | None = None,
+        failed: int = 0,
+    ) -> ClassResult:
+        """Write the feedback of the students not kept, find the similar pairs, mark the run
+        finished if no student is left to grade, and write the gradebook.
+
+        Raises
+        ------
+        OSError
+            A file cannot be written.
+        """
+        for grade_ in grades:
+            if not grade_.stored:
+                self.write_feedback(grade_)
+        pairs = _similar(grades, students, starter) if similarity else None
+        if not failed:
+            self.folder.mark_finished()
+        result = ClassResult(self, grades, pairs, failed)
+        self.folder.write("grades.csv", result.gradebook_csv().encode("utf-8"))
+        data = json.dumps(result.gradebook_json(), indent=1) + "\n"
+        self.folder.write("grades.json", data.encode("utf-8"))
+        return result
 
     def stop(self) -> None:
         """Stop the students being graded at once (their grades are not kept)."""
@@ -598,25 +460,30 @@ class ClassRun:
             zygote.kill()
 
 
-def _static_imports(data: bytes, allowed: frozenset[str]) -> list[str]:
-    """The imports ``allowed`` does not allow, as phrases (none for a source that does not
-    parse: it cannot be imported either, and the grade says so)."""
-    try:
-        findings: list[Finding] = disallowed(data, allowed)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []  # it does not import either: the grade says why
-    return [str(finding) for finding in findings]
+def _check_similarity() -> None:
+    """Refuse ``--similarity`` at once (before grading) when copydetect is missing."""
+    from .similarity import SimilarityUnavailable
+
+    if importlib.util.find_spec("copydetect") is None:
+        raise SimilarityUnavailable(
+            "--similarity needs copydetect: pip install 'mineshafted[similarity]'"
+        )
 
 
-def _read_key(path: Path) -> BoardKey:
-    try:
-        return BoardKey.read(path)
-    except GradingError as error:
-        raise ClassRunError(str(error)) from None
+def _similar(
+    grades: list[StudentGrade], students: Sequence[Student], starter: bytes | None
+) -> list[Pair]:
+    """Compare the graded submissions; note each student's most similar peer on their grade."""
+    from .similarity import compare
 
-
-def _save_key(key: BoardKey, path: Path) -> None:
-    try:
-        key.write(path)
-    except GradingError as error:
-        raise ClassRunError(str(error)) from None
+    sources = {}
+    for student in students:
+        if student.path is not None and not student.problem:
+            try:
+                sources[student.name] = read_submission(student.path)[0]
+            except (OSError, ValueError):
+                continue
+    pairs, best = compare(sources, starter)
+    for grade_ in grades:
+        grade_.similar = best.get(grade_.name)
+    return pairs

@@ -43,6 +43,7 @@ from . import wording
 from .cgroup import unenforced
 from .errors import GradingError, PuzzleStartError, SubmissionError, os_reason
 from .limits import Limits, board_timeout
+from .options import GradeOptions
 from .referee import Referee
 from .result import WRONG_CELLS, BoardResult, GradeReport, Verdict
 from .rubric import achievements
@@ -213,34 +214,29 @@ def _judged(label: str, puzzle: Puzzle, referee: Referee, end: SessionEnd) -> Bo
 def grade(
     submission: Path,
     puzzles: Sequence[tuple[str, Puzzle]],
+    options: GradeOptions | None = None,
     *,
-    timeout: float | None = None,
-    memory_mb: int = 1024,
     jobs: int = 1,
     progress: Callable[[BoardResult], None] | None = None,
-    sandbox: Sandbox | None = None,
     board_set: str | None = None,
-    allow: frozenset[str] | None = None,
     zygote: bool = False,
     cancel: threading.Event | None = None,
     live: set[Zygote] | None = None,
+    timeout: float | None = None,
+    memory_mb: int | None = None,
+    sandbox: Sandbox | None = None,
+    allow: frozenset[str] | None = None,
 ) -> GradeReport:
     """Grade ``submission`` on each ``(label, puzzle)``, then score the rubric.
 
     Parameters
     ----------
+    options:
+        The grading options (:class:`~.options.GradeOptions`: the limits, the sandbox, the
+        import rule, the time budget); by default every default.
     board_set:
         The name of the board set the puzzles come from (:class:`~.key.BoardSet`), kept in
         the report; ``None`` for puzzles from files.
-    timeout:
-        Wall-clock seconds per board (and for the first import); by default
-        :func:`~.limits.board_timeout` of each board's cells.
-    sandbox:
-        What isolates each child; by default bubblewrap where it runs, else none, with a
-        warning logged once.
-    allow:
-        The modules the submission may import (``None``: no check): any other import it
-        makes raises ``ImportError`` in the child.
     zygote:
         Under bubblewrap, fork each board's process from one zygote for the submission
         (:mod:`.zygote`: the boards are then played one at a time, and ``jobs`` is not
@@ -250,6 +246,9 @@ def grade(
     live:
         Where the zygote is kept while it runs, so that another thread can end it at once
         (:meth:`~.zygote.Zygote.kill`).
+    timeout, memory_mb, sandbox, allow:
+        Shorthands: given, each replaces the option of its name (``allow``: the modules
+        ``--allow`` names).
 
     Raises
     ------
@@ -259,44 +258,61 @@ def grade(
         The submission cannot be imported (checked once, before any board).
     GradingError
         No grading process can be started, or the sandbox asked for cannot run.
+    OptionsError
+        A shorthand is out of its option's range.
+
+    Notes
+    -----
+    Once ``options.max_timeouts`` boards have timed out, the boards not yet started are
+    not run: each is recorded as :attr:`~.result.Verdict.OUT_OF_TIME`. With ``jobs``
+    boards at once, up to ``jobs - 1`` more may time out meanwhile.
     """
+    options = _with_shorthands(options, timeout, memory_mb, sandbox, allow)
     for label, puzzle in puzzles:
         _check_start(label, puzzle)
-    chosen = choose_sandbox(sandbox)
+    chosen = choose_sandbox(options.sandbox)
     problem = _unreadable(submission)
     if problem:
         raise SubmissionError(submission, problem)
+    run_time_allow = options.run_time_allow
     with contextlib.ExitStack() as stack:
         forks = None
         if zygote and chosen is Sandbox.BWRAP:
-            limits = Limits(timeout=timeout or board_timeout(1), memory_mb=memory_mb)
-            forks = stack.enter_context(Zygote(submission, limits, allow=allow))
+            limits = Limits(
+                timeout=options.timeout or board_timeout(1), memory_mb=options.memory_mb
+            )
+            forks = stack.enter_context(Zygote(submission, limits, allow=run_time_allow))
             if live is not None:
                 live.add(forks)
                 stack.callback(live.discard, forks)
         check_submission(
             submission,
-            timeout=timeout,
-            memory_mb=memory_mb,
+            timeout=options.timeout,
+            memory_mb=options.memory_mb,
             sandbox=chosen,
-            allow=allow,
+            allow=run_time_allow,
             zygote=forks,
         )
+        budget = _Budget(options.max_timeouts)
 
         def one(item: tuple[str, Puzzle]) -> BoardResult:
             label, puzzle = item
             if cancel is not None and cancel.is_set():
                 raise GradingError("grading was stopped")
-            result = grade_board(
-                submission,
-                puzzle,
-                label,
-                timeout=timeout,
-                memory_mb=memory_mb,
-                sandbox=chosen,
-                allow=allow,
-                zygote=forks,
-            )
+            if budget.spent():
+                result = budget.not_run(label, puzzle)
+            else:
+                result = grade_board(
+                    submission,
+                    puzzle,
+                    label,
+                    timeout=options.timeout,
+                    memory_mb=options.memory_mb,
+                    sandbox=chosen,
+                    allow=run_time_allow,
+                    zygote=forks,
+                )
+                budget.count(result)
             if progress is not None:
                 progress(result)
             return result
@@ -310,6 +326,65 @@ def grade(
     own_user = chosen is Sandbox.NONE and os.geteuid() == 0  # see process.py and users.py
     warnings = unenforced(own_user=own_user)
     return GradeReport(str(submission), results, scored, warnings, board_set)
+
+
+def _with_shorthands(
+    options: GradeOptions | None,
+    timeout: float | None,
+    memory_mb: int | None,
+    sandbox: Sandbox | None,
+    allow: frozenset[str] | None,
+) -> GradeOptions:
+    """``options`` (or the defaults) with each shorthand given put in its place."""
+    chosen = options or GradeOptions()
+    given: dict[str, object] = {}
+    if timeout is not None:
+        given["timeout"] = timeout
+    if memory_mb is not None:
+        given["memory_mb"] = memory_mb
+    if sandbox is not None:
+        given["sandbox"] = sandbox
+    if allow is not None:
+        given |= {"allow": allow, "permitted": None}
+    return replace(chosen, **given) if given else chosen  # type: ignore[arg-type]
+
+
+class _Budget:
+    """A submission's time budget: how many of its boards have timed out, and whether it may
+    start another (:attr:`~.options.GradeOptions.max_timeouts`); safe across threads."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.timed_out = 0
+        self._lock = threading.Lock()
+
+    def spent(self) -> bool:
+        with self._lock:
+            return bool(self.most) and self.timed_out >= self.most
+
+    def count(self, result: BoardResult) -> None:
+        if result.outcome is Verdict.TIMED_OUT:
+            with self._lock:
+                self.timed_out += 1
+
+    def not_run(self, label: str, puzzle: Puzzle) -> BoardResult:
+        """The result of a board not run: out of time."""
+        geometry = puzzle.board.geometry
+        cells = geometry.rows * geometry.cols
+        return BoardResult(
+            puzzle=label,
+            rows=geometry.rows,
+            cols=geometry.cols,
+            mines=puzzle.board.mine_count,
+            outcome=Verdict.OUT_OF_TIME,
+            moves=0,
+            seconds=0.0,
+            detail=(
+                f"not run: {self.timed_out} earlier boards timed out, the most a submission "
+                f"may (--max-timeouts {self.most})"
+            ),
+            unexplored=cells - puzzle.board.mine_count,
+        )
 
 
 _OUTCOMES: dict[Ending, Verdict] = {

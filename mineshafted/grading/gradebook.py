@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..text import visible
-from .classrun import StudentGrade
 from .result import Verdict
 from .rubric import RUBRIC
 from .similarity import Pair
+from .student import StudentGrade
 
 __all__ = ["FORMAT", "csv_text", "json_data"]
 

@@ -19,7 +19,8 @@ board set
 name
     A board set's public tag, like ``3f9a-c21b-7e04-55d1``: printed in every report.
 key file
-    One line, ``mineshafted board key 1 <64 hex digits>``; written once, never overwritten.
+    One line, ``mineshafted board key 1 <64 hex digits>``; written once, replaced only when
+    asked (``--force``).
 
 Examples
 --------
@@ -34,17 +35,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import InputError
+from ..files import read_regular
 from ..formats import Puzzle
 from .boards import fresh_boards
-from .errors import GraderFileError, os_reason
+from .errors import GraderFileError
+from .files import write_atomically
 
-__all__ = ["KEY_BYTES", "KEY_FILE_HEADER", "BoardKey", "BoardSet"]
+__all__ = ["KEY_BYTES", "KEY_FILE_HEADER", "BoardKey", "BoardSet", "board_set_for"]
 
 KEY_BYTES = 32
 """Bytes of secret in a board key: 256 bits."""
@@ -56,6 +60,12 @@ _KEY_LINE = re.compile(rf"{re.escape(KEY_FILE_HEADER)} ([0-9a-f]{{{2 * KEY_BYTES
 
 _READ_AT_MOST = 4096
 """Bytes read from a key file: a key file is one short line."""
+
+_KEY_READING = {
+    "no such file": "no such key file",
+    "is a directory, not a file to read": "is a directory, not a key file",
+}
+"""The reasons :func:`mineshafted.files.read_regular` gives, as a key file's."""
 
 _NAME_PURPOSE = b"mineshafted board set name\0"
 _BOARDS_PURPOSE = b"mineshafted board set boards\0"
@@ -103,49 +113,76 @@ class BoardKey:
         Raises
         ------
         GraderFileError
-            The file is missing, a folder, unreadable, or not a key file (one line each).
+            The file is missing, a folder, not a regular file (a FIFO is never waited on:
+            :func:`mineshafted.files.read_regular`), unreadable, or not a key file (one line
+            each).
         """
         try:
-            with open(path, "rb") as file:
-                data = file.read(_READ_AT_MOST + 1)
-        except FileNotFoundError:
-            raise GraderFileError(path, "no such key file") from None
-        except IsADirectoryError:
-            raise GraderFileError(path, "is a directory, not a key file") from None
-        except OSError as error:
-            raise GraderFileError(path, f"cannot read the key: {os_reason(error)}") from None
+            data = read_regular(path, limit=_READ_AT_MOST, hint=", not a key file")
+        except InputError as error:
+            raise GraderFileError(path, _KEY_READING.get(error.reason, error.reason)) from None
         found = _KEY_LINE.fullmatch(data.decode("ascii", "replace"))
         if found is None:
             shape = f"'{KEY_FILE_HEADER} <64 hex digits>'"
             raise GraderFileError(path, f"not a board key: a key file is one line, {shape}")
         return cls(bytes.fromhex(found.group(1)))
 
-    def write(self, path: Path) -> None:
+    def write(self, path: Path, *, force: bool = False, protect: Iterable[Path] = ()) -> None:
         """Write the key to a new file that only its owner can read (mode 0600).
 
-        An existing file, or a symbolic link, even one to nowhere, is never overwritten.
+        A path that is not a regular file (a device, a FIFO, a folder, a symbolic link, even
+        one to nowhere) is never written; an existing file only with ``force``, and never
+        one of ``protect`` (the submission graded): :func:`mineshafted.files.check_target`,
+        through :func:`.files.write_atomically`.
 
         Raises
         ------
-        GraderFileError
-            ``path`` exists or cannot be written (what was written is removed).
+        TargetError
+            ``path`` may not be written, or could not be (nothing is left half-written).
         """
         line = f"{KEY_FILE_HEADER} {self.secret.hex()}\n".encode()
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        try:
-            fd = os.open(path, flags, 0o600)
-        except FileExistsError:
-            raise GraderFileError(path, "already exists: a key file is never overwritten") from None
-        except OSError as error:
-            raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
-        try:
-            with open(fd, "wb", closefd=True) as file:
-                file.write(line)
-                file.flush()
-                os.fsync(file.fileno())
-        except OSError as error:
-            path.unlink(missing_ok=True)
-            raise GraderFileError(path, f"cannot write the key: {os_reason(error)}") from None
+        write_atomically(path, line, 0o600, force=force, inputs=protect)
+
+
+def board_set_for(
+    key: Path | None,
+    save_key: Path | None = None,
+    context: str | None = None,
+    *,
+    force: bool = False,
+    protect: Iterable[Path] = (),
+) -> tuple[BoardSet, str]:
+    """The board set a grading is on, and where its key came from, as a report says it.
+
+    Parameters
+    ----------
+    key:
+        A key file to grade on (``--key``); ``None``: a fresh key.
+    save_key:
+        Where to keep the fresh key (``--save-key``; with ``force``, replacing a file).
+    context:
+        The key's board set for this context (an autograder's submission id).
+
+    Raises
+    ------
+    GraderFileError
+        The key file cannot be read.
+    TargetError
+        The fresh key cannot be saved there.
+    """
+    if key is not None:
+        chosen = BoardKey.read(key)
+        if context is not None:
+            return chosen.board_set(context), f"from the key in {key} for {context}"
+        return chosen.board_set(), f"from the key in {key}"
+    fresh = BoardKey.new()
+    if save_key is None:
+        return fresh.board_set(), "from a fresh key that was not kept (--save-key FILE keeps one)"
+    fresh.write(save_key, force=force, protect=protect)
+    return (
+        fresh.board_set(),
+        f"from a fresh key saved in {save_key} (--key {save_key} grades on these boards again)",
+    )
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ many lines follow. Control characters but the tab are written as escapes (:mod:`
 The file is opened before the grading and written after it, so nothing planted at its path
 while boards are played can redirect it: a new file is created exclusively (never through a
 symbolic link, even one to nowhere); with ``force``, an existing regular file is replaced
-atomically by a file written beside it (a link planted meanwhile is replaced, not followed),
-and a character device or a pipe (``/dev/full``, a FIFO) is written in place.
+atomically by a file written beside it (a link planted meanwhile is replaced, not followed).
+A path that is not a regular file (a device such as ``/dev/full``, a FIFO, a folder, a link)
+is refused, and so is the submission itself, as every target is
+(:func:`mineshafted.files.check_target`).
 
 Glossary
 --------
@@ -21,11 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
+from ..files import EXISTS, check_target
 from ..text import visible
 from .errors import GraderFileError, os_reason
 from .result import BoardResult, GradeReport
@@ -88,51 +91,36 @@ class LogFile:
     path:
         Where the log goes.
     force:
-        Replace an existing regular file, or write to an existing device or pipe.
+        Replace an existing regular file.
+    protect:
+        Files never replaced, even with ``force`` (the submission graded).
 
     Raises
     ------
+    TargetError
+        ``path`` is not a regular file (a link, a folder, a device, a FIFO), exists without
+        ``force``, or is protected (:func:`mineshafted.files.check_target`).
     GraderFileError
-        ``path`` is a symbolic link, a folder, exists without ``force``, is another kind of
-        file, or cannot be created (one phrase each).
+        It cannot be created (one phrase).
 
     Notes
     -----
     Use it as a context manager: leaving it without :meth:`write` removes what it created.
     """
 
-    def __init__(self, path: Path, *, force: bool) -> None:
+    def __init__(self, path: Path, *, force: bool, protect: Iterable[Path] = ()) -> None:
         self.path = path
         self._temporary: str | None = None
         self._created = False
-        self._fd = self._open(force)
-
-    def _open(self, force: bool) -> int:
-        try:
-            found = os.lstat(self.path)
-        except FileNotFoundError:
-            return self._create()
-        except OSError as error:
-            raise self._error(f"cannot write the log: {os_reason(error)}") from None
-        kind = found.st_mode
-        if stat.S_ISLNK(kind):
-            raise self._error("is a symbolic link: the log is never written through one")
-        if stat.S_ISDIR(kind):
-            raise self._error("is a directory")
-        if not force:
-            raise self._error("already exists (use --force to overwrite)")
-        if stat.S_ISREG(kind):
-            return self._beside()
-        if stat.S_ISCHR(kind) or stat.S_ISFIFO(kind):
-            return self._device()
-        raise self._error("is not a regular file, a character device or a pipe")
+        check_target(path, force=force, inputs=protect)
+        self._fd = self._beside() if os.path.lexists(path) else self._create()
 
     def _create(self) -> int:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
             fd = os.open(self.path, flags, _MODE)
         except FileExistsError:
-            raise self._error("already exists (use --force to overwrite)") from None
+            raise self._error(EXISTS) from None
         except OSError as error:
             raise self._error(f"cannot write the log: {os_reason(error)}") from None
         self._created = True
@@ -146,19 +134,6 @@ class LogFile:
             )
         except OSError as error:
             raise self._error(f"cannot write the log: {os_reason(error)}") from None
-        return fd
-
-    def _device(self) -> int:
-        flags = os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
-        try:
-            fd = os.open(self.path, flags)
-        except OSError as error:
-            raise self._error(f"cannot write the log: {os_reason(error)}") from None
-        kind = os.fstat(fd).st_mode
-        if not (stat.S_ISCHR(kind) or stat.S_ISFIFO(kind)):  # replaced since it was looked at
-            os.close(fd)
-            raise self._error("changed while it was being opened")
-        os.set_blocking(fd, True)
         return fd
 
     def write(self, text: str) -> None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..text import visible
-from .classrun import StudentGrade
 from .feedback import blocks, markdown_text
+from .result import Verdict
+from .student import StudentGrade
 from .wording import lines
 
 __all__ = ["VISIBILITIES", "gradescope_results", "prairielearn_results"]

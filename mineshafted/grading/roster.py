@@ -119,7 +119,8 @@ def roster(folder: Path, file_name: str | None = None) -> list[Student]:
 
 
 def read_submission(path: Path) -> tuple[bytes, str]:
-    """The bytes of a submission and their SHA-256, read without following a link.
+    """The bytes of a submission and their SHA-256, read without following a link (and
+    without waiting on a FIFO: it is opened without blocking, and read only if regular).
 
     Raises
     ------
@@ -128,7 +129,7 @@ def read_submission(path: Path) -> tuple[bytes, str]:
     ValueError
         It is larger than :data:`MAX_BYTES`.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     with open(fd, "rb") as file:
         found = os.fstat(file.fileno())
         if not stat.S_ISREG(found.st_mode):

@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from mineshafted import Puzzle
 from mineshafted.cli import app
+from mineshafted.errors import TargetError
 from mineshafted.grading import BoardKey, BoardSet, GraderFileError, boards
 from mineshafted.grading.key import KEY_BYTES, KEY_FILE_HEADER
 
@@ -102,18 +103,53 @@ def test_a_key_file_is_one_line_only_its_owner_can_read_and_reads_back(tmp_path:
     assert BoardKey.read(path) == KEY
 
 
-def test_a_key_file_is_never_overwritten_nor_written_through_a_link(tmp_path: Path) -> None:
+def test_a_key_file_is_replaced_only_when_asked_and_never_written_through_a_link(
+    tmp_path: Path,
+) -> None:
     existing, target = tmp_path / "old.key", tmp_path / "target"
     existing.write_text("keep me")
     dangling = tmp_path / "dangling.key"
     dangling.symlink_to(target)
     linked = tmp_path / "linked.key"
     linked.symlink_to(existing)
-    for path in (existing, dangling, linked):
-        with pytest.raises(GraderFileError) as raised:
-            KEY.write(path)
-        assert str(raised.value) == f"{path}: already exists: a key file is never overwritten"
+    with pytest.raises(TargetError) as raised:
+        KEY.write(existing)
+    assert str(raised.value) == f"{existing}: exists (use --force to replace it)"
+    for path in (dangling, linked):
+        for force in (False, True):
+            with pytest.raises(TargetError) as raised:
+                KEY.write(path, force=force)
+            assert raised.value.reason.startswith("a symbolic link (to ")
     assert existing.read_text() == "keep me" and not target.exists()
+    KEY.write(existing, force=True)
+    assert BoardKey.read(existing) == KEY and stat.S_IMODE(existing.stat().st_mode) == 0o600
+
+
+def test_a_key_is_never_written_over_a_device_a_fifo_or_the_submission(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.key"
+    os.mkfifo(fifo)
+    student = tmp_path / "student.py"
+    student.write_text("x = 1\n")
+    cases = [
+        (Path("/dev/full"), "not a regular file (a character device)"),
+        (fifo, "not a regular file (a FIFO)"),
+        (tmp_path, "not a regular file (a directory)"),
+        (student, f"the same file as the input {student}: write to another"),
+    ]
+    for path, reason in cases:
+        with pytest.raises(TargetError) as raised:
+            KEY.write(path, force=True, protect=[student])
+        assert str(raised.value) == f"{path}: {reason}"
+    assert stat.S_ISCHR(Path("/dev/full").stat().st_mode) and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert student.read_text() == "x = 1\n"
+
+
+def test_a_fifo_named_as_a_key_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.key"
+    os.mkfifo(fifo)
+    with pytest.raises(GraderFileError) as raised:
+        BoardKey.read(fifo)  # a blocking open would wait here for ever
+    assert str(raised.value) == f"{fifo}: not a regular file (a FIFO), not a key file"
 
 
 @pytest.mark.parametrize(
@@ -124,7 +160,7 @@ def test_a_key_file_is_never_overwritten_nor_written_through_a_link(tmp_path: Pa
         (b"mineshafted board key 1 " + b"AB" * 32 + b"\n", "not a board key"),
         (b"mineshafted board key 2 " + b"ab" * 32 + b"\n", "not a board key"),
         (b"mineshafted board key 1 " + b"ab" * 32 + b"\n\n", "not a board key"),
-        (b"\xff" * 10_000, "not a board key"),
+        (b"\xff" * 1000, "not a board key"),
     ],
     ids=["empty", "short", "upper-case", "version", "two-lines", "binary"],
 )
@@ -149,7 +185,7 @@ def test_a_missing_a_directory_or_an_unreadable_key_is_one_clear_line(tmp_path: 
     cases = [
         (tmp_path / "missing.key", "no such key file"),
         (tmp_path, "is a directory, not a key file"),
-        (Path("/proc/self/mem"), "cannot read the key: input/output error"),
+        (Path("/proc/self/mem"), "cannot read: Input/output error"),
     ]
     for path, reason in cases:
         with pytest.raises(GraderFileError) as raised:
@@ -252,9 +288,10 @@ def test_key_file_problems_are_one_line_before_any_board(tmp_path: Path) -> None
             f"{bad}: not a board key: a key file is one line, "
             "'mineshafted board key 1 <64 hex digits>'",
         ),
+        (["--save-key", str(existing)], f"{existing}: exists (use --force to replace it)"),
         (
-            ["--save-key", str(existing)],
-            f"{existing}: already exists: a key file is never overwritten",
+            ["--save-key", str(path), "--force"],
+            f"{path}: the same file as the input {path}: write to another",
         ),
     ]
     for args, message in cases:

@@ -3,10 +3,12 @@ created exclusively (never through a link, even one to nowhere) or replaced atom
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import stat
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mineshafted.cli import app
+from mineshafted.errors import TargetError
 from mineshafted.grading import BoardResult, GradeReport, GraderFileError, Verdict
 from mineshafted.grading.log import LINE_PREFIX, LogFile, log_text
 from mineshafted.text import visible
@@ -90,18 +93,20 @@ def test_a_symbolic_link_is_refused_even_one_to_nowhere(tmp_path: Path, force: b
     victim.write_text("keep me")
     for link, to in ((tmp_path / "dangling.log", target), (tmp_path / "linked.log", victim)):
         link.symlink_to(to)
-        with pytest.raises(GraderFileError) as raised:
+        with pytest.raises(TargetError) as raised:
             LogFile(link, force=force)
-        assert raised.value.reason == "is a symbolic link: the log is never written through one"
+        assert (
+            raised.value.reason == f"a symbolic link (to {to}), not followed: name the file itself"
+        )
     assert not target.exists() and victim.read_text() == "keep me"
 
 
 def test_an_existing_file_is_refused_without_force_and_replaced_with_it(tmp_path: Path) -> None:
     path = tmp_path / "out.log"
     path.write_text("keep me")
-    with pytest.raises(GraderFileError) as raised:
+    with pytest.raises(TargetError) as raised:
         LogFile(path, force=False)
-    assert raised.value.reason == "already exists (use --force to overwrite)"
+    assert raised.value.reason == "exists (use --force to replace it)"
     before = path.stat().st_ino
     with LogFile(path, force=True) as log:
         assert path.read_text() == "keep me"  # until the new log is whole
@@ -134,29 +139,56 @@ def test_a_log_left_unwritten_removes_what_it_made(tmp_path: Path) -> None:
     assert old.read_text() == "keep me"
 
 
-def test_a_full_device_is_one_error_and_a_full_disk_leaves_no_partial_log() -> None:
-    with pytest.raises(GraderFileError) as raised:
-        LogFile(Path("/dev/full"), force=True).write("x" * 100_000)
-    assert str(raised.value) == "/dev/full: cannot write the log: no space left on device"
+def test_a_full_disk_is_one_error_and_leaves_no_partial_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new, old = tmp_path / "new.log", tmp_path / "old.log"
+    old.write_text("keep me")
+    logs = [LogFile(new, force=False), LogFile(old, force=True)]
+
+    def full(fd: int, data: object) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", full)
+    for log in logs:
+        with pytest.raises(GraderFileError) as raised:
+            log.write("x" * 100_000)
+        assert raised.value.reason == "cannot write the log: no space left on device"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.log"]
+    assert old.read_text() == "keep me"
 
 
 @pytest.mark.parametrize(
     ("make", "reason"),
     [
-        (lambda p: p.mkdir(), "is a directory"),
-        (lambda p: os.mkfifo(p), "cannot write the log: no such device or address"),
+        (lambda p: p.mkdir(), "not a regular file (a directory)"),
+        (lambda p: os.mkfifo(p), "not a regular file (a FIFO)"),
         (lambda p: None, "cannot write the log: no such file or directory"),
     ],
-    ids=["directory", "fifo-without-reader", "no-folder"],
+    ids=["directory", "fifo", "no-folder"],
 )
 def test_what_cannot_take_a_log_is_one_phrase(tmp_path: Path, make: object, reason: str) -> None:
     path = tmp_path / "out.log"
     make(path)  # type: ignore[operator]
-    if reason.endswith("no such file or directory"):
+    if reason.startswith("cannot write"):
         path = tmp_path / "missing" / "out.log"
-    with pytest.raises(GraderFileError) as raised:
+    with pytest.raises((GraderFileError, TargetError)) as raised:
         LogFile(path, force=True)
-    assert raised.value.reason == reason
+    assert raised.value.reason == reason  # type: ignore[union-attr]
+
+
+def test_a_device_or_the_submission_never_takes_a_log(tmp_path: Path) -> None:
+    student = tmp_path / "student.py"
+    student.write_text("x = 1\n")
+    for path, reason in (
+        (Path("/dev/full"), "not a regular file (a character device)"),
+        (Path("/dev/null"), "not a regular file (a character device)"),
+        (student, f"the same file as the input {student}: write to another"),
+    ):
+        with pytest.raises(TargetError) as raised:
+            LogFile(path, force=True, protect=[student])
+        assert raised.value.reason == reason
+    assert student.read_text() == "x = 1\n" and stat.S_ISCHR(Path("/dev/full").stat().st_mode)
 
 
 # The command
@@ -175,7 +207,7 @@ def test_an_existing_log_is_kept_without_force(tmp_path: Path, puzzle: Path) -> 
     args = ["grade", str(submission(tmp_path, CORRECT)), str(puzzle), "--log", str(log)]
     refused = runner.invoke(app, args)
     assert refused.exit_code == 2 and log.read_text() == "keep me" and refused.stdout == ""
-    assert refused.stderr == f"error: {log}: already exists (use --force to overwrite)\n"
+    assert refused.stderr == f"error: {log}: exists (use --force to replace it)\n"
     assert runner.invoke(app, [*args, "--force"]).exit_code == 0
     assert log.read_text().splitlines()[1] == f"== {puzzle}: solved; printed nothing =="
 
@@ -188,17 +220,24 @@ def test_a_dangling_link_is_refused_before_grading(tmp_path: Path, puzzle: Path)
         done = runner.invoke(app, [*args, *extra])
         assert (done.exit_code, done.stdout) == (2, "")
         assert done.stderr == (
-            f"error: {log}: is a symbolic link: the log is never written through one\n"
+            f"error: {log}: a symbolic link (to {target}), not followed: name the file itself\n"
         )
     assert not target.exists()
 
 
-def test_a_log_on_a_full_device_is_one_line_after_the_report(tmp_path: Path, puzzle: Path) -> None:
-    args = ["grade", str(submission(tmp_path, CORRECT)), str(puzzle), "--log", "/dev/full"]
-    done = runner.invoke(app, [*args, "--force"])
-    assert done.exit_code == 2
-    assert done.stderr == "error: /dev/full: cannot write the log: no space left on device\n"
-    assert "score: 15%" in done.stdout
+@pytest.mark.parametrize("target", ["/dev/full", "submission"])
+def test_a_log_on_a_device_or_the_submission_is_refused_before_grading(
+    tmp_path: Path, puzzle: Path, target: str
+) -> None:
+    student = submission(tmp_path, CORRECT)
+    log = str(student) if target == "submission" else target
+    for extra in ([], ["--force"]):
+        done = runner.invoke(app, ["grade", str(student), str(puzzle), "--log", log, *extra])
+        assert (done.exit_code, done.stdout) == (2, "")
+        why = "the same file as the input" if target == "submission" else "not a regular file"
+        assert done.stderr.startswith(f"error: {log}: {why}") and done.stderr.count("\n") == 1
+    assert student.read_text() == textwrap.dedent(CORRECT)
+    assert stat.S_ISCHR(Path("/dev/full").stat().st_mode)
 
 
 def test_a_submission_cannot_forge_another_board_s_section(

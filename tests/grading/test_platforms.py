@@ -313,9 +313,15 @@ def test_the_prairielearn_files_run_in_a_simulated_grade_root(tmp_path: Path) ->
         assert results["gradable"] is gradable
 
 
-def test_an_autograder_is_written_to_a_new_file_only(tmp_path: Path) -> None:
+def test_an_autograder_replaces_a_file_only_when_asked_and_never_a_device(tmp_path: Path) -> None:
     archive = tmp_path / "autograder.zip"
     archive.write_text("mine")
     result = runner.invoke(app, ["autograder", "gradescope", "--out", str(archive)])
-    assert result.exit_code == 2 and "already exists" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {archive}: exists (use --force to replace it)\n"
     assert archive.read_text() == "mine"
+    for device in ("/dev/full", "/dev/null"):
+        result = runner.invoke(app, ["autograder", "prairielearn", "--out", device, "--force"])
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {device}: not a regular file (a character device)\n"
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
