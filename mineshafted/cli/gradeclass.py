@@ -232,16 +232,13 @@ class _ClassProgress:
 
 
 def _replay_page(board: BoardResult, puzzle: Puzzle, title: str) -> str:
-    """The replay page of a board's moves: each cell opened in turn, the mine last if one."""
-    from ..game import Game, Rules
-    from ..replay import page
+    """The replay page of a board's moves, ending on the board's verdict (never "won" for a
+    board that was not solved), a loop's cells marked."""
+    from ..grading.wording import replay_words
+    from ..replay import Judgement, moves_page
 
-    game = Game.on(puzzle.board, rules=Rules.MINE_SHAFTED)
-    for number, cell in enumerate(board.opened, 1):
-        if game.over:
-            break
-        game.reveal(cell, reason=f"your move {number}")
-    return page(game.record, title=title)
+    words = replay_words(board, puzzle)
+    return moves_page(puzzle.board, board.opened, title=title, judgement=Judgement(*words))
 
 
 def _print_class(result: ClassResult, output_format: FormatChoice) -> None:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from ..formats import Puzzle
 from ..text import visible
-from .classrun import StudentGrade
 from .result import BoardResult
+from .student import StudentGrade
 from .wording import PICTURE, Group, groups
 
 __all__ = ["Block", "ReplayDrawer", "blocks", "html_text", "markdown_text"]

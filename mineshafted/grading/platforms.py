@@ -21,7 +21,6 @@ from typing import Any
 
 from ..text import visible
 from .feedback import blocks, markdown_text
-from .result import Verdict
 from .student import StudentGrade
 from .wording import lines
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .imports import blocked
-from .result import BoardResult, GradeReport, Verdict
+from .referee import LOOP_KEPT
+from .result import BoardResult, GradeReport, Loop, Verdict
 from .rubric import achievements
 
 __all__ = ["StudentGrade"]
@@ -168,7 +169,37 @@ def _board_json(b: BoardResult) -> dict[str, Any]:
         "unexplored": b.unexplored,
         "opened": list(b.opened),
         "wrong": [list(cell) for cell in b.wrong],
+        "wrong_count": b.wrong_count,
+        "loop": None if b.loop is None else _loop_json(b.loop),
     }
+
+
+def _loop_json(loop: Loop) -> dict[str, Any]:
+    return {
+        "first": loop.first,
+        "moves": loop.moves,
+        "cells": list(loop.cells),
+        "periodic": loop.periodic,
+        "distinct": loop.distinct,
+    }
+
+
+def _loop_from_json(data: object, where: str, cells: int) -> Loop | None:
+    """A board's loop as kept, or ``None`` (a grade kept before loops were: the key missing)."""
+    if data is None:
+        return None
+    loop = _object(data, where)
+    periodic = loop.get("periodic")
+    if not isinstance(periodic, bool):
+        raise ValueError(f'{where}: "periodic" is not true or false')
+    kept = _list(loop.get("cells"), f'{where}: "cells"', LOOP_KEPT)
+    return Loop(
+        first=_count(loop.get("first"), f'{where}: "first"', 1),
+        moves=_count(loop.get("moves"), f'{where}: "moves"', 1),
+        cells=tuple(_cell(c, cells, f'{where}: "cells"') for c in kept),
+        periodic=periodic,
+        distinct=_count(loop.get("distinct"), f'{where}: "distinct"', 1, cells),
+    )
 
 
 def _board_from_json(data: object, where: str) -> BoardResult:
@@ -198,6 +229,10 @@ def _board_from_json(data: object, where: str) -> BoardResult:
         unexplored=_count(board.get("unexplored"), f'{where}: "unexplored"', 0, cells),
         opened=opened,
         wrong=wrong,
+        wrong_count=_count(
+            board.get("wrong_count", len(wrong)), f'{where}: "wrong_count"', 0, cells
+        ),
+        loop=_loop_from_json(board.get("loop"), f'{where}: "loop"', cells),
     )
 
 
