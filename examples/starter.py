@@ -1,9 +1,62 @@
-"""The Mine Shafted starter: what every student was given (leave it out of --similarity with
---starter examples/starter.py)."""
+# ruff: noqa: UP006, UP035 - the assignment writes its types with typing's List, Tuple
+"""Mine Shafted: sweep a minefield without ever moving onto a mine.
+
+Write sweep_mines(bm). It starts at cell 0, which is always safe, and moves only onto cells it
+has proved safe: bm.move(index) returns the cell's clue (how many of its neighbours are mines)
+and raises RuntimeError on a mine, which ends the game. bm.get_adjacent(index) lists a cell's
+neighbours. Cells are numbered row by row: index = row * cols + col, where (rows, cols) is
+bm.size. Return the whole board as a list of rows: each safe cell's clue, -1 for each mine.
+
+Allowed modules: itertools.
+"""
+
+from typing import List, Tuple
 
 
-def sweep_mines(bm):
+class BoardManager:  # do not modify
+    """The hidden board: sweep_mines learns it only through size, move and get_adjacent."""
+
+    def __init__(self, board: List[List[int]]) -> None:
+        self.size: Tuple[int, int] = (len(board), len(board[0]))
+        self._board = board
+        self._lost = False
+
+    def move(self, index: int) -> int:
+        """Move onto cell index: its clue; a mine raises RuntimeError (and so does every
+        move after it)."""
+        if self._lost:
+            raise RuntimeError
+        row, col = divmod(index, self.size[1])
+        if self._board[row][col] == -1:
+            self._lost = True
+            raise RuntimeError
+        return self._board[row][col]
+
+    def get_adjacent(self, index: int) -> List[int]:
+        """The up-to-8 neighbours of cell index, row by row."""
+        rows, cols = self.size
+        row, col = divmod(index, cols)
+        return [
+            r * cols + c
+            for r in range(max(row - 1, 0), min(row + 2, rows))
+            for c in range(max(col - 1, 0), min(col + 2, cols))
+            if (r, c) != (row, col)
+        ]
+
+
+def sweep_mines(bm: BoardManager) -> List[List[int]]:
+    """Sweep the board behind bm and return it: each safe cell's clue, -1 for each mine."""
     rows, cols = bm.size
-    # Your code here: move onto cells with bm.move(index), read their neighbours with
-    # bm.get_adjacent(index), and return the board as a list of rows (-1 for a mine).
-    return [[0] * cols for _ in range(rows)]
+    board = [[0] * cols for _ in range(rows)]
+    # Your code here.
+    return board
+
+
+if __name__ == "__main__":
+    example = [
+        [0, 1, -1, 1],
+        [0, 1, 1, 1],
+        [1, 1, 0, 0],
+        [-1, 1, 0, 0],
+    ]
+    print("solved" if sweep_mines(BoardManager(example)) == example else "not yet")

@@ -1,8 +1,66 @@
-"""cy's solution: it does not import (a name misspelt at the top level)."""
+# ruff: noqa: UP006, UP035 - the assignment writes its types with typing's List, Tuple
+"""Mine Shafted: sweep a minefield without ever moving onto a mine.
+
+Write sweep_mines(bm). It starts at cell 0, which is always safe, and moves only onto cells it
+has proved safe: bm.move(index) returns the cell's clue (how many of its neighbours are mines)
+and raises RuntimeError on a mine, which ends the game. bm.get_adjacent(index) lists a cell's
+neighbours. Cells are numbered row by row: index = row * cols + col, where (rows, cols) is
+bm.size. Return the whole board as a list of rows: each safe cell's clue, -1 for each mine.
+
+Allowed modules: itertools.
+"""
+
+from typing import Dict, Generator, List, Tuple
 
 
-def sweep_mine(bm):
-    return None
+class BoardManager:  # do not modify
+    """The hidden board: sweep_mines learns it only through size, move and get_adjacent."""
+
+    def __init__(self, board: List[List[int]]) -> None:
+        self.size: Tuple[int, int] = (len(board), len(board[0]))
+        self._board = board
+        self._lost = False
+
+    def move(self, index: int) -> int:
+        """Move onto cell index: its clue; a mine raises RuntimeError (and so does every
+        move after it)."""
+        if self._lost:
+            raise RuntimeError
+        row, col = divmod(index, self.size[1])
+        if self._board[row][col] == -1:
+            self._lost = True
+            raise RuntimeError
+        return self._board[row][col]
+
+    def get_adjacent(self, index: int) -> List[int]:
+        """The up-to-8 neighbours of cell index, row by row."""
+        rows, cols = self.size
+        row, col = divmod(index, cols)
+        return [
+            r * cols + c
+            for r in range(max(row - 1, 0), min(row + 2, rows))
+            for c in range(max(col - 1, 0), min(col + 2, cols))
+            if (r, c) != (row, col)
+        ]
 
 
-sweep_mines = sweep_mines_helper  # noqa: F821 - the misspelling is the point
+# cy (resubmitted from an earlier term, whose harness sent each clue into this generator).
+
+
+def sweep_mines(board: BoardManager) -> Generator[int, int, List[List[int]]]:
+    rows, cols = board.size
+    clues: Dict[int, int] = {}
+    todo = [0]
+    while todo:
+        cell = todo.pop()
+        if cell in clues:
+            continue
+        clue = yield cell
+        clues[cell] = clue
+        if clue == 0:
+            todo.extend(board.get_adjacent(cell))
+    grid = [[0] * cols for _ in range(rows)]
+    for cell, clue in clues.items():
+        row, col = divmod(cell, cols)
+        grid[row][col] = clue
+    return grid

@@ -1,4 +1,5 @@
-"""--allow: the imports a submission may use, checked in its source (ast) and at run time."""
+"""--allow: the imports a submission may use (the allowed modules, the annotation modules, the
+starter's imports), checked in its source (ast) and at run time."""
 
 from __future__ import annotations
 
@@ -8,11 +9,54 @@ import pytest
 
 from mineshafted import Puzzle
 from mineshafted.grading import Sandbox, SubmissionError, Verdict, grade
-from mineshafted.grading.imports import allowed_modules, blocked, disallowed
+from mineshafted.grading.imports import (
+    ANNOTATIONS,
+    allowed_modules,
+    blocked,
+    disallowed,
+    imported,
+    permitted,
+)
 
 from .conftest import CORRECT, TWO, needs_bwrap, raised, submission
 
 ITERTOOLS = frozenset({"itertools"})
+
+STARTER_SHAPED = """
+from typing import List, Tuple
+import itertools
+
+
+class BoardManager:  # do not modify
+    def __init__(self, board: List[List[int]]) -> None:
+        self.board = board
+        self.size: Tuple[int, int] = (len(board), len(board[0]))
+
+    def move(self, index: int) -> int:
+        row, col = divmod(index, self.size[1])
+        if self.board[row][col] == -1:
+            raise RuntimeError
+        return self.board[row][col]
+
+    def get_adjacent(self, index: int) -> List[int]:
+        rows, cols = self.size
+        row, col = divmod(index, cols)
+        return [
+            r * cols + c
+            for r, c in itertools.product(range(row - 1, row + 2), range(col - 1, col + 2))
+            if 0 <= r < rows and 0 <= c < cols and (r, c) != (row, col)
+        ]
+
+
+def sweep_mines(bm: BoardManager) -> List[List[int]]:
+    rows, cols = bm.size
+    return [[0] * cols for _ in range(rows)]
+
+
+if __name__ == "__main__":
+    print(sweep_mines(BoardManager([[0, 1], [1, -1]])))
+"""
+"""A file shaped like the assignment's starter: typing imports, its own BoardManager."""
 
 
 def found(source: str, allowed: frozenset[str] = ITERTOOLS) -> list[str]:
@@ -71,6 +115,41 @@ def test_the_source_is_parsed_never_run(tmp_path: Path) -> None:
 def test_a_source_that_does_not_parse_raises_a_syntax_error() -> None:
     with pytest.raises(SyntaxError):
         disallowed("def f(:\n", ITERTOOLS)
+
+
+def test_permitted_is_allow_and_the_annotation_modules_and_the_starter_s_imports() -> None:
+    starter = """
+from typing import List
+import math, os.path
+from collections.abc import Sequence
+from . import helper
+name = "js" + "on"
+__import__(name)
+__import__("json")
+"""
+    assert permitted(ITERTOOLS, None) == {"itertools", "typing", "typing_extensions", "__future__"}
+    assert permitted(ITERTOOLS, starter) == ITERTOOLS | ANNOTATIONS | {
+        "math",
+        "os",
+        "collections",
+        "json",
+    }
+    assert permitted(frozenset(), starter.encode()) == permitted(frozenset(), starter) - ITERTOOLS
+
+
+def test_a_starter_shaped_file_has_nothing_disallowed_once_its_imports_are_permitted() -> None:
+    source = STARTER_SHAPED + "from collections import deque\n"
+    assert found(source) == ["line 2: imports typing", "line 34: imports collections"]
+    assert found(source, permitted(ITERTOOLS, STARTER_SHAPED)) == ["line 34: imports collections"]
+
+
+def test_the_starter_is_parsed_never_run_and_must_parse(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    starter = f"import math\nopen({str(marker)!r}, 'w').write('x')\n"
+    assert imported(starter) == {"math"}
+    assert not marker.exists()
+    with pytest.raises(SyntaxError):
+        permitted(ITERTOOLS, "from typing import (\n")
 
 
 def test_allow_reads_a_comma_separated_list() -> None:
@@ -149,3 +228,26 @@ def test_without_allow_nothing_is_checked(tmp_path: Path) -> None:
     code = "import json\n" + CORRECT
     report = grade(submission(tmp_path, code), [("two", Puzzle(TWO))], zygote=True, timeout=10)
     assert report.boards[0].outcome is Verdict.SOLVED
+
+
+@pytest.mark.slow
+def test_at_run_time_typing_is_imported_once_permitted_and_what_it_imports_is_not_refused(
+    tmp_path: Path,
+) -> None:
+    code = STARTER_SHAPED.replace("def sweep_mines", "def empty_sweep") + CORRECT.replace(
+        "def solve(bm):",
+        "def solve(bm: BoardManager) -> List[List[int]]:\n"
+        "    import typing_extensions  # first loaded here: it imports modules of its own\n"
+        "    typing.get_type_hints(solve)",
+    ).replace("\nsweep_mines = solve", "\nimport typing\nsweep_mines = solve")
+    path = submission(tmp_path, code)
+    with pytest.raises(SubmissionError, match="import not allowed: 'typing'"):
+        grade(path, [("two", Puzzle(TWO))], allow=ITERTOOLS, zygote=True, timeout=10)
+    report = grade(
+        path,
+        [("two", Puzzle(TWO))],
+        allow=permitted(ITERTOOLS, STARTER_SHAPED),
+        zygote=True,
+        timeout=10,
+    )
+    assert [(b.outcome, b.detail) for b in report.boards] == [(Verdict.SOLVED, "")]

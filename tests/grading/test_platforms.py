@@ -1,6 +1,12 @@
 """Gradescope and PrairieLearn: results.json against schemas written from their published
 specifications, the autograders they run in a simulated root, and the wheel inside them.
 
+PrairieLearn's grading job is run as PrairieGrader runs it: the ``entrypoint`` of the
+question's ``info.json`` made executable and run as a program, with ``/grade/student``,
+``/grade/data/data.json`` and ``/grade/serverFilesCourse`` in place and no
+``/grade/results``; its ``results.json`` is read only after an exit status of 0, and only
+up to 1 MB.
+
 The platforms' images are not built here: ``setup.sh``'s apt step is skipped and its
 virtual environment stood in for by the wheel installed offline with ``pip install --no-deps
 --target ROOT/lib`` and this interpreter (``AUTOGRADER_PYTHON``, with ``PYTHONPATH=ROOT/lib``
@@ -40,6 +46,34 @@ PRAIRIELEARN = json.loads((SCHEMAS / "prairielearn-results.schema.json").read_te
 
 WRONG = "def sweep_mines(bm):\n    return [[bm.move(0)]]\n"
 
+PRAIRIELEARN_EXAMPLE = {
+    "gradable": True,
+    "score": 0.25,
+    "message": "Tests completed successfully.",
+    "output": "Running tests...\nTest 1 passed\nTest 2 failed!\n...",
+    "images": [{"label": "First Image", "url": "data:image/png;base64,..."}],
+    "tests": [
+        {
+            "name": "Test 1",
+            "description": "Tests that a thing does a thing.",
+            "points": 1,
+            "max_points": 1,
+            "message": "No errors!",
+            "output": "Running test...\nYour output matched the expected output!",
+        },
+        {
+            "name": "Test 2",
+            "points": 0,
+            "max_points": 3,
+            "images": [{"url": "data:image/gif;base64,..."}],
+        },
+    ],
+}
+"""The shape of the example in PrairieLearn's external grading documentation."""
+
+RESULTS_MAX_BYTES = 1024 * 1024
+"""PrairieGrader reads no results.json larger than this (it fails the job instead)."""
+
 
 def valid(data: Any, schema: dict[str, Any]) -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -75,14 +109,28 @@ def test_the_schemas_refuse_what_the_specifications_do() -> None:
     ):
         with pytest.raises(jsonschema.ValidationError):
             valid(bad, GRADESCOPE)
-    for bad in (
-        {"score": 0.5},
+    refused: list[dict[str, Any]] = [
+        {},  # gradable when not said otherwise: a score is needed
         {"gradable": True},
         {"gradable": True, "score": 1.5},
-        {"gradable": False},
-    ):
+        {"score": "1"},
+        {"gradable": "no", "score": 0},
+        {"gradable": False, "format_errors": 5},
+        {"score": 1, "tests": [{"name": "x", "points": -1}]},
+        {"score": 1, "images": [5]},
+    ]
+    for bad in refused:
         with pytest.raises(jsonschema.ValidationError):
             valid(bad, PRAIRIELEARN)
+    accepted: list[dict[str, Any]] = [
+        {"score": 0.5},
+        {"gradable": False},
+        {"gradable": False, "format_errors": ["line 1: no colon"]},
+        {"score": 0, "images": ["data:image/png;base64,AA=="], "anything": {"else": 1}},
+        PRAIRIELEARN_EXAMPLE,
+    ]
+    for good in accepted:
+        valid(good, PRAIRIELEARN)
 
 
 def test_gradescope_results_score_each_achievement_as_a_test() -> None:
@@ -272,12 +320,38 @@ def test_run_autograder_writes_results_even_when_the_grader_cannot_run(tmp_path:
 # PrairieLearn's grader.
 
 
+CRASHES_LOUDLY = "def sweep_mines(bm):\n    raise ValueError('x' * 1_000_000)\n"
+"""Every board crashes with a message of a million characters."""
+
+
+def grade_job(root: Path, entrypoint: str, env: dict[str, str]) -> dict[str, Any]:
+    """Run one grading job as PrairieGrader does, and read its results as PrairieLearn would.
+
+    PrairieGrader makes the entry point executable and runs it as the container's command
+    line (the ``entrypoint`` of ``info.json`` split at spaces, no shell), and reads
+    ``/grade/results/results.json`` only when it exits with status 0 and only up to 1 MB.
+    """
+    command = entrypoint.split(" ")
+    assert command[0].startswith("/grade/")
+    command[0] = str(root) + command[0].removeprefix("/grade")
+    Path(command[0]).chmod(0o755)
+    done = subprocess.run(command, cwd="/", env=env, timeout=300)
+    assert done.returncode == 0  # otherwise results.json is not read at all
+    data = (root / "results" / "results.json").read_bytes()
+    assert len(data) <= RESULTS_MAX_BYTES
+    results: dict[str, Any] = json.loads(data)
+    valid(results, PRAIRIELEARN)
+    assert isinstance(results.get("gradable"), bool)  # ours always says it
+    if not results["gradable"]:
+        assert results["message"]  # and why not
+    return results
+
+
 @pytest.mark.slow
 def test_the_prairielearn_files_run_in_a_simulated_grade_root(tmp_path: Path) -> None:
     archive = tmp_path / "prairielearn.zip"
-    result = runner.invoke(
-        app, ["autograder", "prairielearn", "--out", str(archive), "--timeout", "10"]
-    )
+    command = ["autograder", "prairielearn", "--out", str(archive), "--allow", "itertools"]
+    result = runner.invoke(app, [*command, "--timeout", "10"])
     assert result.exit_code == 0, result.output
     unpacked = tmp_path / "unpacked"
     unpack(archive, unpacked)
@@ -287,30 +361,55 @@ def test_the_prairielearn_files_run_in_a_simulated_grade_root(tmp_path: Path) ->
     assert "board.key" not in dockerfile and not list((unpacked / "image").glob("*.key"))
     info = json.loads((unpacked / "info.json.example").read_text())["externalGradingOptions"]
     assert info["entrypoint"] == "/grade/serverFilesCourse/mineshafted/run.sh"
+    assert info["serverFilesCourse"] == ["mineshafted/"] and info["timeout"] <= 600
     root = tmp_path / "grade"  # what PrairieLearn mounts at /grade
     (root / "serverFilesCourse").mkdir(parents=True)
     (unpacked / "serverFilesCourse" / "mineshafted").rename(
         root / "serverFilesCourse" / "mineshafted"
     )
-    assert (
-        stat.S_IMODE((root / "serverFilesCourse" / "mineshafted" / "board.key").stat().st_mode)
-        == 0o600
-    )
+    here = root / "serverFilesCourse" / "mineshafted"
+    assert stat.S_IMODE((here / "board.key").stat().st_mode) == 0o600
+    assert (here / "run.sh").read_text().startswith("#!")  # run as a program, not by a shell
+    (root / "data").mkdir()
+    (root / "data" / "data.json").write_text(json.dumps({"submitted_answers": {}}))
     env = install(wheel, tmp_path / "lib")
     env["AUTOGRADER_ROOT"] = str(root)
     (root / "student").mkdir()
-    for code, gradable in ((WRONG, True), ("def sweep_mines(bm:\n", False)):
+    assert not (root / "results").exists()  # PrairieLearn does not make it: run.sh must
+    board_sets = []
+    for code, gradable in ((WRONG, True), ("def sweep_mines(bm:\n", False), (WRONG, True)):
         (root / "student" / "answer.py").write_text(code)
-        subprocess.run(
-            ["bash", str(root / "serverFilesCourse" / "mineshafted" / "run.sh")],
-            cwd=root,
-            env=env,
-            check=True,
-            timeout=300,
-        )
-        results = json.loads((root / "results" / "results.json").read_text())
-        valid(results, PRAIRIELEARN)
+        results = grade_job(root, info["entrypoint"], env)
         assert results["gradable"] is gradable
+        if gradable:
+            assert results["score"] == 0.0 and len(results["tests"]) == 5
+            board_sets.append(results["message"].rsplit(" ", 1)[-1])
+    assert board_sets[0] != board_sets[1]  # each grading job: boards of its own
+    (root / "student" / "answer.py").write_text(CRASHES_LOUDLY)
+    results = grade_job(root, info["entrypoint"], env)  # 32 crashes: still far below 1 MB
+    assert results["gradable"] is True and results["score"] == 0.0
+    key = (here / "board.key").read_text().split()[-1]
+    assert key not in (root / "results" / "results.json").read_text()
+
+
+@pytest.mark.slow
+def test_run_sh_writes_results_even_when_the_grader_cannot_run(tmp_path: Path) -> None:
+    archive = tmp_path / "prairielearn.zip"
+    assert runner.invoke(app, ["autograder", "prairielearn", "--out", str(archive)]).exit_code == 0
+    unpacked = tmp_path / "unpacked"
+    unpack(archive, unpacked)
+    root = tmp_path / "grade"
+    (root / "serverFilesCourse").mkdir(parents=True)
+    (unpacked / "serverFilesCourse" / "mineshafted").rename(
+        root / "serverFilesCourse" / "mineshafted"
+    )
+    (root / "serverFilesCourse" / "mineshafted" / "board.key").write_text("not a key\n")
+    (root / "student").mkdir()
+    (root / "student" / "answer.py").write_text(WRONG)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+    results = grade_job(root, "/grade/serverFilesCourse/mineshafted/run.sh", env)
+    assert results["gradable"] is False
+    assert results["message"] == "The grader failed (status 2): ask your instructor."
 
 
 def test_an_autograder_replaces_a_file_only_when_asked_and_never_a_device(tmp_path: Path) -> None:

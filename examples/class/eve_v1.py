@@ -1,0 +1,100 @@
+# ruff: noqa: UP006, UP035, UP045 - the assignment writes its types with typing's List, Tuple
+"""Mine Shafted: sweep a minefield without ever moving onto a mine.
+
+Write sweep_mines(bm). It starts at cell 0, which is always safe, and moves only onto cells it
+has proved safe: bm.move(index) returns the cell's clue (how many of its neighbours are mines)
+and raises RuntimeError on a mine, which ends the game. bm.get_adjacent(index) lists a cell's
+neighbours. Cells are numbered row by row: index = row * cols + col, where (rows, cols) is
+bm.size. Return the whole board as a list of rows: each safe cell's clue, -1 for each mine.
+
+Allowed modules: itertools.
+"""
+
+from typing import FrozenSet, List, Optional, Tuple
+
+
+class BoardManager:  # do not modify
+    """The hidden board: sweep_mines learns it only through size, move and get_adjacent."""
+
+    def __init__(self, board: List[List[int]]) -> None:
+        self.size: Tuple[int, int] = (len(board), len(board[0]))
+        self._board = board
+        self._lost = False
+
+    def move(self, index: int) -> int:
+        """Move onto cell index: its clue; a mine raises RuntimeError (and so does every
+        move after it)."""
+        if self._lost:
+            raise RuntimeError
+        row, col = divmod(index, self.size[1])
+        if self._board[row][col] == -1:
+            self._lost = True
+            raise RuntimeError
+        return self._board[row][col]
+
+    def get_adjacent(self, index: int) -> List[int]:
+        """The up-to-8 neighbours of cell index, row by row."""
+        rows, cols = self.size
+        row, col = divmod(index, cols)
+        return [
+            r * cols + c
+            for r in range(max(row - 1, 0), min(row + 2, rows))
+            for c in range(max(col - 1, 0), min(col + 2, cols))
+            if (r, c) != (row, col)
+        ]
+
+
+# eve, first draft: the single-clue rules work; the search for the harder boards is to come.
+
+MINE = -1
+
+Constraint = Tuple[FrozenSet[int], int]
+
+
+def sweep_mines(bm: BoardManager) -> List[List[int]]:
+    rows, cols = bm.size
+    board: List[Optional[int]] = [None] * (rows * cols)
+    found = [(0, 0)]
+    while found:
+        for cell, value in found:
+            if value == MINE:
+                board[cell] = MINE
+            elif board[cell] is None:
+                board[cell] = bm.move(cell)
+        found = deductions(clue_constraints(bm, board))
+    return [[board[r * cols + c] or 0 for c in range(cols)] for r in range(rows)]
+
+
+def clue_constraints(bm: BoardManager, board: List[Optional[int]]) -> List[Constraint]:
+    """Each revealed clue as (its unknown neighbours, the mines among them)."""
+    constraints = []
+    for cell, value in enumerate(board):
+        if value is not None and value != MINE:
+            around = bm.get_adjacent(cell)
+            unknown = frozenset(n for n in around if board[n] is None)
+            if unknown:
+                constraints.append((unknown, value - sum(board[n] == MINE for n in around)))
+    return constraints
+
+
+def deductions(constraints: List[Constraint]) -> List[Tuple[int, int]]:
+    """Cells one clue decides: (cell, 0) for a safe cell, (cell, MINE) for a mine."""
+    found = []
+    for cells, need in constraints:
+        if need == 0:
+            found.extend((cell, 0) for cell in cells)
+        elif need == len(cells):
+            found.extend((cell, MINE) for cell in cells)
+    print("found", len(found), "from", len(constraints), "constraints")  # debugging
+    # TODO: when nothing is found, search the assignments of the frontier
+    return found
+
+
+if __name__ == "__main__":
+    example = [
+        [0, 1, -1, 1],
+        [0, 1, 1, 1],
+        [1, 1, 0, 0],
+        [-1, 1, 0, 0],
+    ]
+    print("solved" if sweep_mines(BoardManager(example)) == example else "not yet")
