@@ -45,7 +45,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import GradingError
-from .imports import disallowed
+from .imports import disallowed, permitted
 from .sandbox import Sandbox
 
 __all__ = [
@@ -57,7 +57,6 @@ __all__ = [
     "Disallowed",
     "GradeOptions",
     "OptionsError",
-    "permitted",
 ]
 
 MIN_TIMEOUT = 0.1
@@ -79,8 +78,6 @@ MAX_MAX_TIMEOUTS = 10_000
 
 _MAX_MODULES = 1000
 _MAX_NAME = 255
-ANNOTATIONS = frozenset({"typing", "__future__"})
-"""Modules every submission may import under ``--allow``: for annotations, not for work."""
 
 
 class Disallowed(StrEnum):
@@ -107,25 +104,6 @@ class OptionsError(GradingError):
         self.where = where
         self.reason = reason
         super().__init__(f"{where}: {reason}")
-
-
-def permitted(allow: frozenset[str], starter: str | bytes | None) -> frozenset[str]:
-    """The modules a submission may import: ``allow``, the annotation modules, and every
-    module ``starter`` (the starter file's source) imports.
-
-    A stand-in for ``imports.permitted`` (written by another part of the project): swap this
-    function for ``from .imports import permitted``.
-
-    Raises
-    ------
-    SyntaxError, ValueError, RecursionError, MemoryError
-        The starter does not parse.
-    """
-    found = set(allow) | ANNOTATIONS
-    if starter is not None:
-        findings = disallowed(starter, frozenset())
-        found |= {f.module for f in findings if f.module and f.how == "imports"}
-    return frozenset(found)
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,10 @@
 ``examples/starter.py`` is shaped like the assignment's starter (typing imports, its own
 ``BoardManager`` marked do-not-modify, a ``sweep_mines`` stub, a ``__main__`` try) and
 ``examples/class/`` like real submissions: every file keeps the starter's header. The class is
-graded with the command ``docs/guides/instructors.md`` shows (``grade --class ... --allow
+graded with the command ``docs/guides/instructors.md`` shows (``grade class ... --allow
 itertools --starter ... --similarity``, on the small board sets and a short ``--timeout`` to
 be quick), and each autograder is built from the starter and run on a starter-shaped file.
 
-Marked ``xfail(strict=True)``: what needs the starter's imports permitted at run time
-(``imports.permitted`` wired into the grading options, with ``--starter`` for imports and
-for the autograders): until then every starter-shaped file is refused at import for its
-``from typing import ...``, as the course saw.
 """
 
 from __future__ import annotations
@@ -36,19 +32,13 @@ runner = CliRunner()
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
-NEEDS_WIRING = pytest.mark.xfail(
-    strict=True,
-    reason="the starter's imports (typing) are permitted only once imports.permitted is wired "
-    "into the grading options (--starter for imports)",
-)
-
 
 @pytest.fixture(scope="module")
 def gradebook(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The example class graded with the guide's command: ``grades.json``, by student, and
     the CSV's rows (under ``"csv"``) and the similar pairs (under ``"pairs"``)."""
     out = tmp_path_factory.mktemp("course") / "hw3-grades"
-    command = ["grade", "--class", str(EXAMPLES / "class"), "--allow", "itertools"]
+    command = ["grade", "class", str(EXAMPLES / "class"), "--allow", "itertools"]
     command += ["--starter", str(EXAMPLES / "starter.py"), "--similarity"]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(boards, "FRESH_SETS", SMALL_SETS)
@@ -113,7 +103,6 @@ def test_similarity_pairs_the_drafts_of_one_author_and_no_two_authors(
 
 
 @pytest.mark.slow
-@NEEDS_WIRING
 def test_the_starter_shaped_correct_solutions_score_full_marks(gradebook: dict[str, Any]) -> None:
     rows = gradebook["csv"]
     assert {name: rows[name]["score"] for name in ("ann", "dee", "eve_v2")} == dict.fromkeys(
@@ -125,7 +114,6 @@ def test_the_starter_shaped_correct_solutions_score_full_marks(gradebook: dict[s
 
 
 @pytest.mark.slow
-@NEEDS_WIRING
 def test_the_empty_starter_scores_nothing_without_being_refused_at_import(
     gradebook: dict[str, Any],
 ) -> None:
@@ -136,7 +124,6 @@ def test_the_empty_starter_scores_nothing_without_being_refused_at_import(
 
 
 @pytest.mark.slow
-@NEEDS_WIRING
 def test_a_hang_costs_only_the_boards_single_clues_cannot_finish(
     gradebook: dict[str, Any],
 ) -> None:
@@ -153,7 +140,6 @@ def test_a_hang_costs_only_the_boards_single_clues_cannot_finish(
 
 
 @pytest.mark.slow
-@NEEDS_WIRING
 def test_a_crash_in_a_helper_and_an_older_api_are_graded_not_refused(
     gradebook: dict[str, Any],
 ) -> None:
@@ -183,7 +169,6 @@ def build(platform: str, out: Path) -> None:
 
 
 @pytest.mark.slow
-@NEEDS_WIRING
 def test_the_gradescope_autograder_gives_a_starter_shaped_solution_full_marks(
     tmp_path: Path,
 ) -> None:
@@ -206,7 +191,6 @@ def test_the_gradescope_autograder_gives_a_starter_shaped_solution_full_marks(
 
 
 @pytest.mark.slow
-@NEEDS_WIRING
 def test_the_prairielearn_grader_gives_a_starter_shaped_solution_full_marks(
     tmp_path: Path,
 ) -> None:
