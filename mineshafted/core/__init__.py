@@ -88,6 +88,17 @@ class Kernels(Protocol):
         mined)``; the component's cells when the tables would pass ``limit`` bytes; ``None``
         for an input it does not count."""
 
+    def combine(
+        self,
+        counts: Sequence[object],
+        unconstrained: Sequence[int],
+        mines_left: int,
+        ways: Sequence[int],
+        /,
+    ) -> tuple[int, dict[int, int]] | None:
+        """:func:`~mineshafted.solver.total.combine`'s ``placements`` and ``mined``, given its
+        binomials ``ways``; ``None`` where the frontier is too wide for its counts."""
+
     def flood(
         self,
         shown: list[int | None],

@@ -7,6 +7,8 @@
  * the caller then runs the Python form, so the answers never differ, only the speed.
  *
  *   count(constraints, limit)   mineshafted.solver.count.count_component (grouped)
+ *   combine(counts, unconstrained, mines_left, ways)
+ *                               mineshafted.solver.total.combine (after its binomials)
  *   flood(shown, flags, neighbours, values, zero)
  *                               mineshafted.game.engine.Game._expand
  *
@@ -267,7 +269,7 @@ typedef struct {
     int *step_ints;                 /* the arrays of every step */
     Layer *layers;                  /* forward layers 0..n_classes */
     Edges *moves;                   /* the edges of each step */
-    u128 *mined;                    /* n_classes * (MAX_CELLS + 1) */
+    u128 *mined;                    /* n_classes rows of n_cells + 1 counts */
 } Work;
 
 static void
@@ -359,7 +361,19 @@ read_constraints(PyObject *constraints, Work *work)
     Py_DECREF(seq);
     if (status != READ_OK)
         return status;
-    qsort(work->pairs, (size_t)n_pairs, sizeof(Pair), pair_order);
+    if (n_pairs <= 64) { /* an insertion sort: a component's pairs come nearly in order */
+        for (Py_ssize_t i = 1; i < n_pairs; i++) {
+            Pair pair = work->pairs[i];
+            Py_ssize_t at = i;
+            while (at > 0 && pair_order(&work->pairs[at - 1], &pair) > 0) {
+                work->pairs[at] = work->pairs[at - 1];
+                at--;
+            }
+            work->pairs[at] = pair;
+        }
+    }
+    else
+        qsort(work->pairs, (size_t)n_pairs, sizeof(Pair), pair_order);
     /* The distinct cells, each with its constraints (ascending, as count.py lists them). */
     int n_cells = 0;
     work->scope_start = PyMem_Malloc((size_t)(MAX_CELLS + 2) * sizeof(int));
@@ -386,6 +400,34 @@ read_constraints(PyObject *constraints, Work *work)
     work->scope_start[n_cells] = (int)n_pairs;
     work->n_cells = n_cells;
     return READ_OK;
+}
+
+/* Reorder the distinct ints `items` (inserted in this order) as a Python set of them
+ * iterates: count.py sorts such a set, and ties keep that order. */
+static int
+set_order(int *items, int n)
+{
+    PyObject *set = PySet_New(NULL);
+    if (set == NULL)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *key = PyLong_FromLong(items[i]);
+        if (key == NULL || PySet_Add(set, key) < 0) {
+            Py_XDECREF(key);
+            Py_DECREF(set);
+            return -1;
+        }
+        Py_DECREF(key);
+    }
+    PyObject *members = PyObject_GetIter(set), *key;
+    int filled = 0;
+    while (members != NULL && (key = PyIter_Next(members)) != NULL) {
+        items[filled++] = (int)PyLong_AsLong(key);
+        Py_DECREF(key);
+    }
+    Py_XDECREF(members);
+    Py_DECREF(set);
+    return members == NULL || PyErr_Occurred() ? -1 : 0;
 }
 
 /* count.py's _classes and _order: cells grouped by the constraints they lie in (classes in
@@ -484,48 +526,35 @@ group_and_order(Work *work)
         while (head < tail && status == 0) {
             int index = queue[head++];
             work->order[n_order++] = index;
-            /* fresh = {j for c in sorted(scope) for j in near[c] if not seen[j]} */
-            PyObject *fresh = PySet_New(NULL);
-            if (fresh == NULL) {
-                status = -1;
-                break;
-            }
+            /* fresh = {j for c in sorted(scope) for j in near[c] if not seen[j]}: the
+             * distinct unseen classes, first in the order met; then sorted(fresh, key=degree)
+             * in the set's own iteration order, which only a Python set can tell once there
+             * are two or more. */
+            int met[MAX_CELLS], n_met = 0, picked[MAX_CELLS], n_picked = 0;
+            char in_met[MAX_CELLS] = {0};
             int f = class_first[index];
-            for (int p = cell_start[f]; p < cell_start[f + 1] && status == 0; p++) {
+            for (int p = cell_start[f]; p < cell_start[f + 1]; p++) {
                 int c = work->scope_items[p];
                 for (int q = near_start[c]; q < near_start[c + 1]; q++) {
                     int j = near_items[q];
-                    if (seen[j])
-                        continue;
-                    PyObject *key = PyLong_FromLong(j);
-                    if (key == NULL || PySet_Add(fresh, key) < 0) {
-                        Py_XDECREF(key);
-                        status = -1;
-                        break;
+                    if (!seen[j] && !in_met[j]) {
+                        in_met[j] = 1;
+                        met[n_met++] = j;
                     }
-                    Py_DECREF(key);
                 }
             }
-            /* sorted(fresh, key=degree): the set's own order, then a stable sort */
-            int picked[MAX_CELLS], n_picked = 0;
-            PyObject *members = status == 0 ? PyObject_GetIter(fresh) : NULL;
-            if (members != NULL) {
-                PyObject *key;
-                while ((key = PyIter_Next(members)) != NULL) {
-                    int j = (int)PyLong_AsLong(key);
-                    Py_DECREF(key);
-                    int at = n_picked++;
-                    while (at > 0 && degree[picked[at - 1]] > degree[j]) {
-                        picked[at] = picked[at - 1];
-                        at--;
-                    }
-                    picked[at] = j;
-                }
-                Py_DECREF(members);
-            }
-            if (members == NULL || PyErr_Occurred())
+            if (n_met > 1 && set_order(met, n_met) < 0) {
                 status = -1;
-            Py_DECREF(fresh);
+                break;
+            }
+            for (int i = 0; i < n_met; i++) { /* a stable insertion sort by degree */
+                int j = met[i], at = n_picked++;
+                while (at > 0 && degree[picked[at - 1]] > degree[j]) {
+                    picked[at] = picked[at - 1];
+                    at--;
+                }
+                picked[at] = j;
+            }
             for (int i = 0; i < n_picked; i++) {
                 seen[picked[i]] = 1;
                 queue[tail++] = picked[i];
@@ -845,7 +874,7 @@ backward(Work *work, u128 *total)
             break;
         }
         int width = work->steps[s].width;
-        u128 *mined = work->mined + (Py_ssize_t)s * (MAX_CELLS + 1);
+        u128 *mined = work->mined + (Py_ssize_t)s * (work->n_cells + 1);
         for (Py_ssize_t e = 0; e < edges->n; e++) {
             Edge edge = edges->items[e];
             int q = edge.to, p = edge.from, m = edge.m;
@@ -936,7 +965,7 @@ count_result(Work *work, const u128 *total, int length)
                 goto fail;
             PyTuple_SET_ITEM(group, c - start, cell);
         }
-        PyObject *counts = u128_tuple(work->mined + (Py_ssize_t)i * (MAX_CELLS + 1), length);
+        PyObject *counts = u128_tuple(work->mined + (Py_ssize_t)i * (work->n_cells + 1), length);
         if (counts == NULL)
             goto fail;
         PyTuple_SET_ITEM(mined, i, counts);
@@ -970,8 +999,15 @@ count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     double limit = PyFloat_AsDouble(args[1]);
     if (limit == -1.0 && PyErr_Occurred())
         return NULL;
-    Work work;
-    memset(&work, 0, sizeof(work));
+    Work work; /* the arrays inside are filled before they are read: only the rest is zeroed */
+    work.n_constraints = 0;
+    work.n_cells = work.n_classes = 0;
+    work.mines = NULL;
+    work.pairs = NULL;
+    work.scope_start = work.scope_items = work.step_ints = NULL;
+    work.layers = NULL;
+    work.moves = NULL;
+    work.mined = NULL;
     PyObject *result = NULL;
     int read = read_constraints(args[0], &work);
     if (read != READ_OK) {
@@ -985,7 +1021,8 @@ count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int n_classes = work.n_classes;
     work.layers = PyMem_Calloc((size_t)n_classes + 1, sizeof(Layer));
     work.moves = PyMem_Calloc((size_t)(n_classes ? n_classes : 1), sizeof(Edges));
-    work.mined = PyMem_Calloc((size_t)(n_classes ? n_classes : 1) * (MAX_CELLS + 1), sizeof(u128));
+    work.mined = PyMem_Calloc((size_t)(n_classes ? n_classes : 1) * (size_t)(work.n_cells + 1),
+                              sizeof(u128));
     if (work.layers == NULL || work.moves == NULL || work.mined == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -1008,6 +1045,278 @@ count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     result = count_result(&work, total, top + 1);
 done:
     work_free(&work);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * combine: components and unconstrained cells together under the mine total
+ *
+ * total.py's combine, from the point where its binomials `ways` are made (they stay in Python,
+ * where they are remembered). The components' polynomials and their products are counts of
+ * placements of the frontier, so they fit 128 bits while the frontier has at most MAX_CELLS
+ * cells; only the products with the binomials need Python's big ints. A class's count is
+ * sum_k hits[k] * sum_t others[t] * ways[k + t], which is sum_s ways[s] * (hits * others)[s]:
+ * one big multiplication per number of mines, instead of one per pair.
+ * ---------------------------------------------------------------------------------------- */
+
+/* A Python int of at most 64 bits, non-negative, as a u128; -1 when it is not one. */
+static int
+small_count(PyObject *value, u128 *into)
+{
+    if (!PyLong_CheckExact(value))
+        return -1;
+    unsigned long long low = PyLong_AsUnsignedLongLong(value);
+    if (low == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -2;
+        PyErr_Clear();
+        return -1;
+    }
+    *into = low;
+    return 0;
+}
+
+/* A u128 polynomial: its coefficients by number of mines. */
+typedef struct {
+    int n;
+    u128 *c;
+} Poly;
+
+static void
+poly_product(const Poly *a, const Poly *b, Poly *into)
+{
+    into->n = a->n + b->n - 1;
+    memset(into->c, 0, (size_t)into->n * sizeof(u128));
+    for (int i = 0; i < a->n; i++) {
+        if (a->c[i] == 0)
+            continue;
+        for (int j = 0; j < b->n; j++)
+            into->c[i + j] += a->c[i] * b->c[j];
+    }
+}
+
+/* sum_s ways[s] * poly[s] as a Python int (new reference). */
+static PyObject *
+dot_ways(PyObject *const *ways, const u128 *poly, int n)
+{
+    PyObject *total = PyLong_FromLong(0);
+    for (int s = 0; s < n && total != NULL; s++) {
+        if (poly[s] == 0)
+            continue;
+        PyObject *factor = u128_to_long(poly[s]);
+        PyObject *term = factor ? PyNumber_Multiply(factor, ways[s]) : NULL;
+        Py_XDECREF(factor);
+        PyObject *sum = term ? PyNumber_Add(total, term) : NULL;
+        Py_XDECREF(term);
+        Py_DECREF(total);
+        total = sum;
+    }
+    return total;
+}
+
+PyDoc_STRVAR(combine_doc,
+"combine(counts, unconstrained, mines_left, ways, /)\n--\n\n"
+"The part of mineshafted.solver.total.combine after its binomials, compiled: ``ways[x]``\n"
+"is C(unconstrained cells, mines_left - x) for every x the components can hold. Returns\n"
+"(placements, mined) as combine's Tally holds them, or None where the frontier is too\n"
+"wide for 128-bit counts (the caller combines in Python).");
+
+static PyObject *
+combine(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "combine() takes counts, unconstrained, mines_left, ways");
+        return NULL;
+    }
+    PyObject *counts = PySequence_Fast(args[0], "counts must be a sequence");
+    PyObject *free_cells = PySequence_Fast(args[1], "unconstrained must be a sequence");
+    PyObject *ways_list = PySequence_Fast(args[3], "ways must be a sequence");
+    long mines_left = PyLong_AsLong(args[2]);
+    PyObject *result = NULL, *mined = NULL, *placements = NULL;
+    PyObject **parts = NULL; /* per component: classes, placements, mined (new references) */
+    u128 *store = NULL;
+    Poly *polys = NULL, *prefix = NULL, *suffix = NULL;
+    int fallback = 0;
+    if (mines_left == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            goto done;
+        PyErr_Clear();
+        fallback = 1;
+        goto done;
+    }
+    if (counts == NULL || free_cells == NULL || ways_list == NULL)
+        goto done;
+    Py_ssize_t k_parts = PySequence_Fast_GET_SIZE(counts);
+    Py_ssize_t n_ways = PySequence_Fast_GET_SIZE(ways_list);
+    PyObject *const *ways = PySequence_Fast_ITEMS(ways_list);
+    parts = PyMem_Calloc((size_t)(3 * k_parts + 1), sizeof(PyObject *));
+    polys = PyMem_Calloc((size_t)(k_parts + 1), sizeof(Poly));
+    if (parts == NULL || polys == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    static const char *names[3] = {"classes", "placements", "mined"};
+    Py_ssize_t cells = 0, degree = 1;
+    for (Py_ssize_t j = 0; j < k_parts && !fallback; j++) {
+        PyObject *count = PySequence_Fast_GET_ITEM(counts, j);
+        for (int f = 0; f < 3; f++) {
+            parts[3 * j + f] = PyObject_GetAttrString(count, names[f]);
+            if (parts[3 * j + f] == NULL)
+                goto done;
+            if (!PyTuple_CheckExact(parts[3 * j + f]))
+                fallback = 1;
+        }
+        if (fallback)
+            break;
+        PyObject *classes = parts[3 * j];
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(classes); i++) {
+            PyObject *group = PyTuple_GET_ITEM(classes, i);
+            if (!PyTuple_CheckExact(group)) {
+                fallback = 1;
+                break;
+            }
+            cells += PyTuple_GET_SIZE(group);
+        }
+        degree += PyTuple_GET_SIZE(parts[3 * j + 1]) - 1;
+    }
+    if (fallback || cells > MAX_CELLS || degree != n_ways || degree < 1) {
+        fallback = 1;
+        goto done;
+    }
+    /* Room for every polynomial: each component's, the prefix and suffix products, and
+     * two scratch ones; each at most `degree` long. */
+    store = PyMem_Calloc((size_t)(3 * (k_parts + 1) + 2) * (size_t)degree, sizeof(u128));
+    prefix = PyMem_Calloc((size_t)(k_parts + 1), sizeof(Poly));
+    suffix = PyMem_Calloc((size_t)(k_parts + 1), sizeof(Poly));
+    if (store == NULL || prefix == NULL || suffix == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    u128 *slot = store;
+    for (Py_ssize_t j = 0; j < k_parts; j++) {
+        PyObject *poly = parts[3 * j + 1];
+        polys[j].n = (int)PyTuple_GET_SIZE(poly);
+        polys[j].c = slot;
+        slot += degree;
+        for (int s = 0; s < polys[j].n; s++) {
+            int got = small_count(PyTuple_GET_ITEM(poly, s), &polys[j].c[s]);
+            if (got == -2)
+                goto done;
+            if (got < 0) {
+                fallback = 1;
+                goto done;
+            }
+        }
+    }
+    for (Py_ssize_t j = 0; j <= k_parts; j++) {
+        prefix[j].c = slot;
+        slot += degree;
+        suffix[j].c = slot;
+        slot += degree;
+    }
+    Poly others = {0, slot}, scratch = {0, slot + degree};
+    prefix[0].n = 1;
+    prefix[0].c[0] = 1;
+    for (Py_ssize_t j = 0; j < k_parts; j++)
+        poly_product(&prefix[j], &polys[j], &prefix[j + 1]);
+    suffix[k_parts].n = 1;
+    suffix[k_parts].c[0] = 1;
+    for (Py_ssize_t j = k_parts - 1; j >= 0; j--)
+        poly_product(&suffix[j + 1], &polys[j], &suffix[j]);
+    const Poly *every = &prefix[k_parts];
+    placements = dot_ways(ways, every->c, every->n);
+    mined = PyDict_New();
+    if (placements == NULL || mined == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < k_parts; j++) {
+        poly_product(&prefix[j], &suffix[j + 1], &others);
+        PyObject *classes = parts[3 * j], *hits_all = parts[3 * j + 2];
+        if (PyTuple_GET_SIZE(hits_all) != PyTuple_GET_SIZE(classes)) {
+            fallback = 1;
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(classes); i++) {
+            PyObject *hits_tuple = PyTuple_GET_ITEM(hits_all, i);
+            if (!PyTuple_CheckExact(hits_tuple) || PyTuple_GET_SIZE(hits_tuple) != polys[j].n) {
+                fallback = 1;
+                goto done;
+            }
+            u128 buffer[MAX_CELLS + 1];
+            Poly hits = {polys[j].n, buffer};
+            for (int s = 0; s < hits.n; s++) {
+                int got = small_count(PyTuple_GET_ITEM(hits_tuple, s), &hits.c[s]);
+                if (got == -2)
+                    goto done;
+                if (got < 0) {
+                    fallback = 1;
+                    goto done;
+                }
+            }
+            poly_product(&hits, &others, &scratch);
+            PyObject *value = dot_ways(ways, scratch.c, scratch.n);
+            if (value == NULL)
+                goto done;
+            PyObject *group = PyTuple_GET_ITEM(classes, i);
+            for (Py_ssize_t c = 0; c < PyTuple_GET_SIZE(group); c++) {
+                if (PyDict_SetItem(mined, PyTuple_GET_ITEM(group, c), value) < 0) {
+                    Py_DECREF(value);
+                    goto done;
+                }
+            }
+            Py_DECREF(value);
+        }
+    }
+    Py_ssize_t n_free = PySequence_Fast_GET_SIZE(free_cells);
+    if (n_free) {
+        /* A free cell is a mine in C(U - 1, R - k - 1) = C(U, R - k) * (R - k) / U. */
+        PyObject *value = PyLong_FromLong(0), *size = PyLong_FromSsize_t(n_free);
+        for (int k = 0; k < every->n && value != NULL && size != NULL; k++) {
+            if (every->c[k] == 0)
+                continue;
+            PyObject *left = PyLong_FromLong(mines_left - k);
+            PyObject *scaled = left ? PyNumber_Multiply(ways[k], left) : NULL;
+            PyObject *share = scaled ? PyNumber_FloorDivide(scaled, size) : NULL;
+            PyObject *factor = share ? u128_to_long(every->c[k]) : NULL;
+            PyObject *term = factor ? PyNumber_Multiply(factor, share) : NULL;
+            PyObject *sum = term ? PyNumber_Add(value, term) : NULL;
+            Py_XDECREF(left);
+            Py_XDECREF(scaled);
+            Py_XDECREF(share);
+            Py_XDECREF(factor);
+            Py_XDECREF(term);
+            Py_DECREF(value);
+            value = sum;
+        }
+        Py_XDECREF(size);
+        if (value == NULL)
+            goto done;
+        PyObject *const *items = PySequence_Fast_ITEMS(free_cells);
+        for (Py_ssize_t c = 0; c < n_free; c++) {
+            if (PyDict_SetItem(mined, items[c], value) < 0) {
+                Py_DECREF(value);
+                goto done;
+            }
+        }
+        Py_DECREF(value);
+    }
+    result = PyTuple_Pack(2, placements, mined);
+done:
+    if (parts != NULL) {
+        for (Py_ssize_t j = 0; j < 3 * PySequence_Fast_GET_SIZE(counts); j++)
+            Py_XDECREF(parts[j]);
+        PyMem_Free(parts);
+    }
+    PyMem_Free(store);
+    PyMem_Free(polys);
+    PyMem_Free(prefix);
+    PyMem_Free(suffix);
+    Py_XDECREF(placements);
+    Py_XDECREF(mined);
+    Py_XDECREF(counts);
+    Py_XDECREF(free_cells);
+    Py_XDECREF(ways_list);
+    if (fallback && result == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
     return result;
 }
 
@@ -1111,6 +1420,7 @@ fail:
 
 static PyMethodDef methods[] = {
     {"count", (PyCFunction)(void (*)(void))count, METH_FASTCALL, count_doc},
+    {"combine", (PyCFunction)(void (*)(void))combine, METH_FASTCALL, combine_doc},
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
     {NULL, NULL, 0, NULL},
 };
