@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import import_module
 from typing import Final, Literal, Protocol
@@ -98,6 +98,17 @@ class Kernels(Protocol):
     ) -> tuple[int, dict[int, int]] | None:
         """:func:`~mineshafted.solver.total.combine`'s ``placements`` and ``mined``, given its
         binomials ``ways``; ``None`` where the frontier is too wide for its counts."""
+
+    def explore(
+        self,
+        explorer: object,
+        move: Callable[[int], int],
+        adjacent: Callable[[int], Iterable[int]],
+        states: tuple[object, object, object, object],
+        /,
+    ) -> list[int]:
+        """:meth:`mineshafted.solver.Explorer.explore` on ``explorer``'s own state (``states``:
+        the cell states UNKNOWN, SAFE, EXPLORED, MINE)."""
 
     def flood(
         self,

@@ -9,6 +9,8 @@
  *   count(constraints, limit)   mineshafted.solver.count.count_component (grouped)
  *   combine(counts, unconstrained, mines_left, ways)
  *                               mineshafted.solver.total.combine (after its binomials)
+ *   explore(explorer, move, adjacent, states)
+ *                               mineshafted.solver.explore.Explorer.explore
  *   flood(shown, flags, neighbours, values, zero)
  *                               mineshafted.game.engine.Game._expand
  *
@@ -1321,6 +1323,452 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------
+ * explore: the sweep's explore loop (solver/explore.py's Explorer.explore)
+ *
+ * The same loop over the Explorer's own containers (the knowledge's states, values and rings,
+ * the clues' counts), in the same order, calling the manager's move and get_adjacent as the
+ * Python loop does and the Explorer's own methods where it refuses or checks what the manager
+ * said (_clue, _read, _fault, _refuse). A first step: the containers stay Python objects, so
+ * the rest of the sweep reads them as before; a compiled sweep would keep them in C.
+ * ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    Py_ssize_t n, cap;
+    PyObject **items; /* new references */
+} Stack;
+
+static int
+stack_push(Stack *stack, PyObject *item)
+{
+    if (stack->n == stack->cap) {
+        Py_ssize_t cap = stack->cap ? 2 * stack->cap : 64;
+        PyObject **items = PyMem_Realloc(stack->items, (size_t)cap * sizeof(PyObject *));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        stack->items = items;
+        stack->cap = cap;
+    }
+    Py_INCREF(item);
+    stack->items[stack->n++] = item;
+    return 0;
+}
+
+static void
+stack_clear(Stack *stack, Py_ssize_t from)
+{
+    for (Py_ssize_t i = from; i < stack->n; i++)
+        Py_DECREF(stack->items[i]);
+    PyMem_Free(stack->items);
+    memset(stack, 0, sizeof(*stack));
+}
+
+/* A deque's items moved onto a stack (in order), the deque emptied. */
+static int
+drain(PyObject *deque, Stack *into)
+{
+    PyObject *items = PySequence_List(deque);
+    if (items == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++)
+        if (stack_push(into, PyList_GET_ITEM(items, i)) < 0) {
+            Py_DECREF(items);
+            return -1;
+        }
+    Py_DECREF(items);
+    PyObject *done = PyObject_CallMethod(deque, "clear", NULL);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
+/* list[index] as a C long (the counts of the Explorer: always ints). */
+static long
+item_long(PyObject *list, Py_ssize_t index)
+{
+    return PyLong_AsLong(PyList_GET_ITEM(list, index));
+}
+
+static int
+set_long(PyObject *list, Py_ssize_t index, long value)
+{
+    PyObject *number = PyLong_FromLong(value);
+    if (number == NULL)
+        return -1;
+    PyObject *old = PyList_GET_ITEM(list, index);
+    PyList_SET_ITEM(list, index, number);
+    Py_DECREF(old);
+    return 0;
+}
+
+static int
+set_item(PyObject *list, Py_ssize_t index, PyObject *value)
+{
+    Py_INCREF(value);
+    PyObject *old = PyList_GET_ITEM(list, index);
+    PyList_SET_ITEM(list, index, value);
+    Py_DECREF(old);
+    return 0;
+}
+
+/* self.<method>(cell, a, b): the Python side's refusal; it raises, so NULL comes back. */
+static int
+refuse(PyObject *self, Py_ssize_t cell, long unplaced, long unknown)
+{
+    PyObject *result = PyObject_CallMethod(self, "_refuse", "nll", cell, unplaced, unknown);
+    Py_XDECREF(result);
+    return -1;
+}
+
+PyDoc_STRVAR(explore_doc,
+"explore(explorer, move, adjacent, cell_states, /)\n--\n\n"
+"Explorer.explore of mineshafted.solver.explore, compiled: the same loop over\n"
+"the explorer's own state; ``cell_states`` is (UNKNOWN, SAFE, EXPLORED, MINE).");
+
+static PyObject *
+explore(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyTuple_CheckExact(args[3]) || PyTuple_GET_SIZE(args[3]) != 4) {
+        PyErr_SetString(PyExc_TypeError, "explore() takes explorer, move, adjacent, states");
+        return NULL;
+    }
+    PyObject *self = args[0], *move = args[1], *adjacent = args[2];
+    PyObject *unknown = PyTuple_GET_ITEM(args[3], 0), *safe = PyTuple_GET_ITEM(args[3], 1);
+    PyObject *explored = PyTuple_GET_ITEM(args[3], 2), *mined = PyTuple_GET_ITEM(args[3], 3);
+    PyObject *knowledge = NULL, *queue_deque = NULL, *uncounted_deque = NULL, *facts = NULL;
+    PyObject *state = NULL, *values = NULL, *rings = NULL, *around = NULL, *unknowns = NULL;
+    PyObject *unplaced = NULL, *sums = NULL, *minus_one = NULL, *result = NULL;
+    Stack queue = {0}, uncounted = {0}, orders = {0}, ripe = {0}, fresh = {0};
+    char *order_mine = NULL;
+    Py_ssize_t order_cap = 0, queue_head = 0, uncounted_head = 0;
+    PyObject *taken = PyObject_CallMethod(self, "_take_journal", NULL);
+    if (taken == NULL)
+        return NULL;
+    Py_DECREF(taken);
+    knowledge = PyObject_GetAttrString(self, "knowledge");
+    queue_deque = PyObject_GetAttrString(self, "_queue");
+    uncounted_deque = PyObject_GetAttrString(self, "_uncounted");
+    facts = PyObject_GetAttrString(self, "_facts");
+    around = PyObject_GetAttrString(self, "_around");
+    unknowns = PyObject_GetAttrString(self, "_unknown");
+    unplaced = PyObject_GetAttrString(self, "_unplaced");
+    sums = PyObject_GetAttrString(self, "_sums");
+    if (knowledge == NULL || queue_deque == NULL || uncounted_deque == NULL || facts == NULL ||
+        around == NULL || unknowns == NULL || unplaced == NULL || sums == NULL)
+        goto done;
+    state = PyObject_GetAttrString(knowledge, "state");
+    values = PyObject_GetAttrString(knowledge, "values");
+    rings = PyObject_GetAttrString(knowledge, "rings");
+    minus_one = PyLong_FromLong(-1);
+    if (state == NULL || values == NULL || rings == NULL || minus_one == NULL)
+        goto done;
+    if (!PyList_CheckExact(state) || !PyList_CheckExact(values) || !PyDict_CheckExact(rings) ||
+        !PyList_CheckExact(around) || !PyList_CheckExact(unknowns) ||
+        !PyList_CheckExact(unplaced) || !PyList_CheckExact(facts)) {
+        PyErr_SetString(PyExc_TypeError, "explore(): not an Explorer of the expected shape");
+        goto done;
+    }
+    Py_ssize_t cells = PyList_GET_SIZE(state);
+    if (drain(queue_deque, &queue) < 0 || drain(uncounted_deque, &uncounted) < 0)
+        goto done;
+    for (;;) {
+        if (uncounted_head < uncounted.n) {
+            /* A decided cell: update the counts of the clues beside it. */
+            PyObject *n = uncounted.items[uncounted_head++];
+            Py_ssize_t cell = PyLong_AsSsize_t(n);
+            PyObject *beside = PyList_GET_ITEM(around, cell);
+            if (beside == Py_None)
+                continue;
+            Py_INCREF(beside);
+            set_item(around, cell, Py_None);
+            int is_mine = PyList_GET_ITEM(state, cell) == mined;
+            PyObject *fact = PyTuple_Pack(2, n, is_mine ? Py_True : Py_False);
+            if (fact == NULL || PyList_Append(facts, fact) < 0) {
+                Py_XDECREF(fact);
+                Py_DECREF(beside);
+                goto done;
+            }
+            Py_DECREF(fact);
+            Py_ssize_t size = PyList_GET_SIZE(beside);
+            for (Py_ssize_t i = 0; i < size; i++) {
+                PyObject *clue_cell = PyList_GET_ITEM(beside, i);
+                Py_ssize_t at = PyLong_AsSsize_t(clue_cell);
+                long left = item_long(unknowns, at) - 1;
+                long need = item_long(unplaced, at) - (is_mine ? 1 : 0);
+                if (set_long(unknowns, at, left) < 0 ||
+                    (is_mine && set_long(unplaced, at, need) < 0)) {
+                    Py_DECREF(beside);
+                    goto done;
+                }
+                if (is_mine ? need <= 0 : (need >= left && need)) {
+                    if (is_mine ? need < 0 : need > left) {
+                        Py_DECREF(beside);
+                        refuse(self, at, need, left);
+                        goto done;
+                    }
+                    if ((!is_mine || left) && stack_push(&ripe, clue_cell) < 0) {
+                        Py_DECREF(beside);
+                        goto done;
+                    }
+                }
+            }
+            Py_DECREF(beside);
+            continue;
+        }
+        if (orders.n || ripe.n) {
+            /* Decide the unknown neighbours of a ripe clue. */
+            PyObject *cells_of;
+            int mine;
+            if (orders.n) {
+                cells_of = orders.items[--orders.n]; /* the stack's reference, now ours */
+                mine = order_mine[orders.n];
+            }
+            else {
+                PyObject *cell_obj = ripe.items[--ripe.n]; /* the stack's reference, now ours */
+                Py_ssize_t cell = PyLong_AsSsize_t(cell_obj);
+                long left = item_long(unknowns, cell), need = item_long(unplaced, cell);
+                if (!left || (need && need != left)) {
+                    Py_DECREF(cell_obj);
+                    continue;
+                }
+                cells_of = PyDict_GetItemWithError(rings, cell_obj);
+                Py_DECREF(cell_obj);
+                if (cells_of == NULL) {
+                    if (!PyErr_Occurred())
+                        PyErr_SetString(PyExc_KeyError, "explore(): a clue without a ring");
+                    goto done;
+                }
+                Py_INCREF(cells_of);
+                mine = need > 0;
+            }
+            PyObject *fast = PySequence_Fast(cells_of, "cells");
+            Py_DECREF(cells_of);
+            if (fast == NULL)
+                goto done;
+            Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+            PyObject **items = PySequence_Fast_ITEMS(fast);
+            for (Py_ssize_t i = 0; i < size; i++) {
+                Py_ssize_t n = PyLong_AsSsize_t(items[i]);
+                if (PyList_GET_ITEM(state, n) != unknown)
+                    continue;
+                set_item(state, n, mine ? mined : safe);
+                if (mine)
+                    set_item(values, n, minus_one);
+                else if (stack_push(&queue, items[i]) < 0) {
+                    Py_DECREF(fast);
+                    goto done;
+                }
+                if (PyList_GET_ITEM(around, n) != Py_None && stack_push(&uncounted, items[i]) < 0) {
+                    Py_DECREF(fast);
+                    goto done;
+                }
+            }
+            Py_DECREF(fast);
+            continue;
+        }
+        if (queue_head == queue.n)
+            break;
+        /* Explore a safe cell and record its clue and its ring, both checked where cheap. */
+        PyObject *cell_obj = queue.items[queue_head++];
+        Py_ssize_t cell = PyLong_AsSsize_t(cell_obj);
+        PyObject *clue = PyObject_CallOneArg(move, cell_obj);
+        if (clue == NULL)
+            goto done;
+        if (!PyLong_CheckExact(clue)) {
+            PyObject *checked = PyObject_CallMethod(self, "_clue", "OO", cell_obj, clue);
+            Py_DECREF(clue);
+            if (checked == NULL)
+                goto done;
+            clue = checked;
+        }
+        PyObject *listed = PyObject_CallOneArg(adjacent, cell_obj);
+        if (listed == NULL) {
+            Py_DECREF(clue);
+            goto done;
+        }
+        PyObject *ring = PyList_CheckExact(listed)
+                             ? PyList_AsTuple(listed)
+                             : PyObject_CallMethod(self, "_read", "OO", cell_obj, listed);
+        Py_DECREF(listed);
+        if (ring == NULL) {
+            Py_DECREF(clue);
+            goto done;
+        }
+        /* sum(ring) against the true neighbours' sum */
+        Py_ssize_t ring_size = PyTuple_GET_SIZE(ring);
+        int plain_ints = 1;
+        long long total = 0;
+        for (Py_ssize_t i = 0; i < ring_size && plain_ints; i++) {
+            PyObject *member = PyTuple_GET_ITEM(ring, i);
+            int overflow = 0;
+            if (!PyLong_CheckExact(member))
+                plain_ints = 0;
+            else {
+                long long value = PyLong_AsLongLongAndOverflow(member, &overflow);
+                if (overflow)
+                    plain_ints = 0;
+                total += value;
+            }
+        }
+        PyObject *expected = PyObject_GetItem(sums, cell_obj);
+        int equal = -1;
+        if (expected != NULL) {
+            if (plain_ints) {
+                long long want = PyLong_AsLongLong(expected);
+                equal = want == -1 && PyErr_Occurred() ? -1 : total == want;
+            }
+            else { /* what sum(ring) makes of it, or raises */
+                PyObject *sum = PyDict_GetItemString(PyEval_GetBuiltins(), "sum");
+                PyObject *summed = sum ? PyObject_CallOneArg(sum, ring) : NULL;
+                equal = summed == NULL ? -1 : PyObject_RichCompareBool(summed, expected, Py_EQ);
+                Py_XDECREF(summed);
+            }
+            Py_DECREF(expected);
+        }
+        if (equal <= 0) {
+            if (equal == 0) {
+                PyObject *fault = PyObject_CallMethod(self, "_fault", "OO", cell_obj, ring);
+                Py_XDECREF(fault);
+            }
+            Py_DECREF(clue);
+            Py_DECREF(ring);
+            goto done;
+        }
+        set_item(state, cell, explored);
+        set_item(values, cell, clue);
+        if (PyDict_SetItem(rings, cell_obj, ring) < 0) {
+            Py_DECREF(clue);
+            Py_DECREF(ring);
+            goto done;
+        }
+        long need = PyLong_AsLong(clue);
+        Py_DECREF(clue);
+        PyObject *unknown_cells = PyList_New(0);
+        int fault = unknown_cells == NULL;
+        for (Py_ssize_t i = 0; i < ring_size && !fault; i++) {
+            PyObject *member = PyTuple_GET_ITEM(ring, i);
+            Py_ssize_t n = PyLong_AsSsize_t(member);
+            if (n == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                fault = 2;
+                break;
+            }
+            if (n < 0)
+                n += cells; /* a negative index, as Python's list indexing takes it */
+            if (n < 0 || n >= cells) {
+                fault = 2;
+                break;
+            }
+            PyObject *seen = PyList_GET_ITEM(state, n);
+            if (seen == unknown) {
+                if (PyList_Append(unknown_cells, member) < 0)
+                    fault = 1;
+            }
+            else if (seen == mined)
+                need--;
+        }
+        if (fault) {
+            if (fault == 2) {
+                PyObject *raised = PyObject_CallMethod(self, "_fault", "OO", cell_obj, ring);
+                Py_XDECREF(raised);
+            }
+            Py_XDECREF(unknown_cells);
+            Py_DECREF(ring);
+            goto done;
+        }
+        Py_DECREF(ring);
+        long left = (long)PyList_GET_SIZE(unknown_cells);
+        if (need == 0 || need == left) {
+            if (orders.n == order_cap) {
+                order_cap = order_cap ? 2 * order_cap : 64;
+                char *grown = PyMem_Realloc(order_mine, (size_t)order_cap);
+                if (grown == NULL) {
+                    Py_DECREF(unknown_cells);
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                order_mine = grown;
+            }
+            order_mine[orders.n] = need > 0;
+            int pushed = stack_push(&orders, unknown_cells);
+            Py_DECREF(unknown_cells);
+            if (pushed < 0)
+                goto done;
+            continue;
+        }
+        if (!(0 < need && need < left)) {
+            Py_DECREF(unknown_cells);
+            refuse(self, cell, need, left);
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < left; i++) {
+            Py_ssize_t n = PyLong_AsSsize_t(PyList_GET_ITEM(unknown_cells, i));
+            PyObject *beside = PyList_GET_ITEM(around, n);
+            if (beside == Py_None) {
+                PyObject *fresh_list = PyList_New(1);
+                if (fresh_list == NULL) {
+                    Py_DECREF(unknown_cells);
+                    goto done;
+                }
+                Py_INCREF(cell_obj);
+                PyList_SET_ITEM(fresh_list, 0, cell_obj);
+                set_item(around, n, fresh_list);
+                Py_DECREF(fresh_list);
+            }
+            else if (PyList_Append(beside, cell_obj) < 0) {
+                Py_DECREF(unknown_cells);
+                goto done;
+            }
+        }
+        Py_DECREF(unknown_cells);
+        if (set_long(unknowns, cell, left) < 0 || set_long(unplaced, cell, need) < 0 ||
+            stack_push(&fresh, cell_obj) < 0)
+            goto done;
+    }
+    result = PyList_New(0);
+    for (Py_ssize_t i = 0; i < fresh.n && result != NULL; i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(fresh.items[i]);
+        if (item_long(unknowns, cell) && PyList_Append(result, fresh.items[i]) < 0)
+            Py_CLEAR(result);
+    }
+done:
+    if (result == NULL && queue_deque != NULL && uncounted_deque != NULL) {
+        /* An error mid-loop: what was still waiting goes back where the Python loop keeps
+         * it, the error kept. */
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        for (Py_ssize_t i = queue_head; i < queue.n; i++) {
+            PyObject *r = PyObject_CallMethod(queue_deque, "append", "O", queue.items[i]);
+            Py_XDECREF(r);
+        }
+        for (Py_ssize_t i = uncounted_head; i < uncounted.n; i++) {
+            PyObject *r = PyObject_CallMethod(uncounted_deque, "append", "O", uncounted.items[i]);
+            Py_XDECREF(r);
+        }
+        PyErr_Restore(type, value, traceback);
+    }
+    stack_clear(&queue, 0);
+    stack_clear(&uncounted, 0);
+    stack_clear(&orders, 0);
+    stack_clear(&ripe, 0);
+    stack_clear(&fresh, 0);
+    PyMem_Free(order_mine);
+    Py_XDECREF(knowledge);
+    Py_XDECREF(queue_deque);
+    Py_XDECREF(uncounted_deque);
+    Py_XDECREF(facts);
+    Py_XDECREF(state);
+    Py_XDECREF(values);
+    Py_XDECREF(rings);
+    Py_XDECREF(around);
+    Py_XDECREF(unknowns);
+    Py_XDECREF(unplaced);
+    Py_XDECREF(sums);
+    Py_XDECREF(minus_one);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------
  * flood: a revealed zero's region, breadth-first (engine.py's Game._expand)
  * ---------------------------------------------------------------------------------------- */
 
@@ -1422,6 +1870,7 @@ static PyMethodDef methods[] = {
     {"count", (PyCFunction)(void (*)(void))count, METH_FASTCALL, count_doc},
     {"combine", (PyCFunction)(void (*)(void))combine, METH_FASTCALL, combine_doc},
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
+    {"explore", (PyCFunction)(void (*)(void))explore, METH_FASTCALL, explore_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,20 +4,24 @@ form, on random inputs, on the edges of what it handles, and on seeded games end
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mineshafted import MINE, Board, BoardManager, Sweep, core
+from mineshafted import MINE, Board, BoardManager, Sweep, core, read_puzzles, sweep_mines
 from mineshafted.errors import NoPlacementError
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.probability import odds, play_game, policy_named, view_odds
 from mineshafted.solver import Constraint, combine, count_component, counted
 from mineshafted.solver.count import CountTooLargeError
 
+from ..conftest import CourseManager, Recorder
 from ..game.strategies import actions, boards, play, rules
+
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "no-guess"
 
 T = TypeVar("T")
 
@@ -210,6 +214,31 @@ def test_a_seeded_best_game_is_played_the_same(seed: int) -> None:
         return result.won, result.guesses, result.record.events
 
     assert_same(*under_each(played))
+
+
+# the sweep's explore loop
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(max_side=9), st.booleans())
+def test_a_sweep_moves_and_decides_as_the_plain_sweep(board: Board, course: bool) -> None:
+    # The course's manager lists each ring backwards: the order must not matter, nor differ.
+    def swept() -> object:
+        inner = CourseManager(board.to_grid()) if course else BoardManager(board)
+        manager = Recorder(inner, board)
+        sweep = Sweep(manager, mines=board.mine_count)
+        report = sweep.run()
+        report.seconds = 0.0  # the one field that differs: the time it took
+        return report, manager.moves, sweep.proofs
+
+    if board.values[0] != MINE:
+        assert_same(*under_each(swept))
+
+
+def test_the_no_guess_expert_boards_are_swept_the_same() -> None:
+    for path in sorted((PUZZLES / "30x16-99").glob("*.json")):
+        board = read_puzzles(path)[0].board
+        assert_same(*under_each(lambda b=board: sweep_mines(BoardManager(b))))  # type: ignore[misc]
 
 
 # the game engine's flood
