@@ -99,6 +99,12 @@ class Kernels(Protocol):
         """:func:`~mineshafted.solver.total.combine`'s ``placements`` and ``mined``, given its
         binomials ``ways``; ``None`` where the frontier is too wide for its counts."""
 
+    def components(
+        self, constraints: Iterable[tuple[tuple[int, ...], int]], /
+    ) -> list[list[tuple[tuple[int, ...], int]]] | None:
+        """:func:`mineshafted.solver.components`, as a list; ``None`` for an input it does
+        not take."""
+
     def explore(
         self,
         explorer: object,

@@ -9,6 +9,7 @@
  *   count(constraints, limit)   mineshafted.solver.count.count_component (grouped)
  *   combine(counts, unconstrained, mines_left, ways)
  *                               mineshafted.solver.total.combine (after its binomials)
+ *   components(constraints)     mineshafted.solver.position.components
  *   explore(explorer, move, adjacent, states)
  *                               mineshafted.solver.explore.Explorer.explore
  *   flood(shown, flags, neighbours, values, zero)
@@ -1323,6 +1324,145 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------
+ * components: constraints grouped by shared cells (solver/position.py's components)
+ *
+ * Union-find over the cells; the groups come in the order of their first constraint, each
+ * with its constraints in the order given, as position.py yields them (any union-find gives
+ * that order, so this one need not copy position.py's).
+ * ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    long long *keys;
+    int32_t *ids;   /* id + 1, 0 for empty */
+    Py_ssize_t mask;
+} CellIds;
+
+static int
+cell_id(CellIds *map, long long cell, int32_t *next)
+{
+    uint64_t h = (uint64_t)cell * 0x9E3779B97F4A7C15ULL;
+    Py_ssize_t slot = (Py_ssize_t)((h ^ (h >> 32)) & (uint64_t)map->mask);
+    while (map->ids[slot]) {
+        if (map->keys[slot] == cell)
+            return map->ids[slot] - 1;
+        slot = (slot + 1) & map->mask;
+    }
+    map->keys[slot] = cell;
+    map->ids[slot] = ++*next;
+    return *next - 1;
+}
+
+static int32_t
+find_root(int32_t *parent, int32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+PyDoc_STRVAR(components_doc,
+"components(constraints, /)\n--\n\n"
+"position.py's components, compiled: a list of the groups of constraints linked by shared\n"
+"cells, in the order of their first constraint; None for an input it does not take (a\n"
+"constraint that is not a (tuple of ints, mines) pair with cells, say).");
+
+static PyObject *
+components(PyObject *module, PyObject *arg)
+{
+    PyObject *listed = PySequence_List(arg);
+    if (listed == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(listed), pairs = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(listed, i);
+        if (!PyTuple_CheckExact(item) || PyTuple_GET_SIZE(item) != 2 ||
+            !PyTuple_CheckExact(PyTuple_GET_ITEM(item, 0)) ||
+            PyTuple_GET_SIZE(PyTuple_GET_ITEM(item, 0)) == 0) {
+            Py_DECREF(listed);
+            Py_RETURN_NONE;
+        }
+        pairs += PyTuple_GET_SIZE(PyTuple_GET_ITEM(item, 0));
+    }
+    Py_ssize_t size = 16;
+    while (size < 2 * pairs)
+        size *= 2;
+    CellIds map = {PyMem_Malloc((size_t)size * sizeof(long long)),
+                   PyMem_Calloc((size_t)size, sizeof(int32_t)), size - 1};
+    int32_t *parent = PyMem_Malloc((size_t)(pairs + 1) * sizeof(int32_t));
+    int32_t *first = PyMem_Malloc((size_t)(n + 1) * sizeof(int32_t));
+    int32_t *group_of = PyMem_Malloc((size_t)(pairs + 1) * sizeof(int32_t));
+    PyObject *groups = NULL;
+    int fallback = 0;
+    if (map.keys == NULL || map.ids == NULL || parent == NULL || first == NULL ||
+        group_of == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int32_t next = 0;
+    for (Py_ssize_t i = 0; i < n && !fallback; i++) {
+        PyObject *scope = PyTuple_GET_ITEM(PyList_GET_ITEM(listed, i), 0);
+        int32_t root = -1;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(scope); j++) {
+            PyObject *cell = PyTuple_GET_ITEM(scope, j);
+            int overflow = 0;
+            long long value = PyLong_CheckExact(cell) ? PyLong_AsLongLongAndOverflow(cell, &overflow)
+                                                      : 0;
+            if (!PyLong_CheckExact(cell) || overflow) {
+                fallback = 1;
+                break;
+            }
+            int32_t before = next, id = cell_id(&map, value, &next);
+            if (next != before)
+                parent[id] = id;
+            int32_t other = find_root(parent, id);
+            if (root < 0)
+                root = other;
+            else if (other != root)
+                parent[other] = root;
+        }
+        first[i] = root;
+    }
+    if (fallback)
+        goto done;
+    groups = PyList_New(0);
+    if (groups == NULL)
+        goto done;
+    for (int32_t i = 0; i < next; i++)
+        group_of[i] = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t root = find_root(parent, first[i]);
+        PyObject *group;
+        if (group_of[root] < 0) {
+            group_of[root] = (int32_t)PyList_GET_SIZE(groups);
+            group = PyList_New(0);
+            if (group == NULL || PyList_Append(groups, group) < 0) {
+                Py_XDECREF(group);
+                Py_CLEAR(groups);
+                goto done;
+            }
+            Py_DECREF(group);
+        }
+        group = PyList_GET_ITEM(groups, group_of[root]);
+        if (PyList_Append(group, PyList_GET_ITEM(listed, i)) < 0) {
+            Py_CLEAR(groups);
+            goto done;
+        }
+    }
+done:
+    PyMem_Free(map.keys);
+    PyMem_Free(map.ids);
+    PyMem_Free(parent);
+    PyMem_Free(first);
+    PyMem_Free(group_of);
+    Py_DECREF(listed);
+    if (fallback && groups == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return groups;
+}
+
+/* ------------------------------------------------------------------------------------------
  * explore: the sweep's explore loop (solver/explore.py's Explorer.explore)
  *
  * The same loop over the Explorer's own containers (the knowledge's states, values and rings,
@@ -1869,6 +2009,7 @@ fail:
 static PyMethodDef methods[] = {
     {"count", (PyCFunction)(void (*)(void))count, METH_FASTCALL, count_doc},
     {"combine", (PyCFunction)(void (*)(void))combine, METH_FASTCALL, combine_doc},
+    {"components", (PyCFunction)components, METH_O, components_doc},
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
     {"explore", (PyCFunction)(void (*)(void))explore, METH_FASTCALL, explore_doc},
     {NULL, NULL, 0, NULL},

@@ -15,7 +15,7 @@ from mineshafted import MINE, Board, BoardManager, Sweep, core, read_puzzles, sw
 from mineshafted.errors import NoPlacementError
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.probability import odds, play_game, policy_named, view_odds
-from mineshafted.solver import Constraint, combine, count_component, counted
+from mineshafted.solver import Constraint, combine, components, count_component, counted
 from mineshafted.solver.count import CountTooLargeError
 
 from ..conftest import CourseManager, Recorder
@@ -69,7 +69,7 @@ def constraint_sets(draw: st.DrawFn, cells: int = 16) -> list[Constraint]:
 # count
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(constraint_sets())
 def test_a_count_is_the_plain_count(constraints: list[Constraint]) -> None:
     assert_same(*under_each(lambda: count_component(constraints)))
@@ -128,7 +128,7 @@ def test_a_budget_refusal_names_the_same_cells_and_budget() -> None:
 # combine
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     st.lists(constraint_sets(cells=12), min_size=1, max_size=4),
     st.integers(0, 30),
@@ -167,6 +167,38 @@ def test_unconstrained_cells_share_one_count_and_a_class_one_count() -> None:
         tally = combine([count], [10, 11, 12], 2)
     assert tally.mined[10] is tally.mined[11] is tally.mined[12]
     assert tally.mined[1] is tally.mined[2]
+
+
+# components
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.integers(-3, 2**40), min_size=1, max_size=6).map(tuple), st.integers(0, 3)
+        ),
+        max_size=12,
+    )
+)
+def test_constraints_group_into_the_plain_components(constraints: list[Constraint]) -> None:
+    assert_same(*under_each(lambda: list(components(constraints))))
+
+
+@pytest.mark.parametrize(
+    "constraints",
+    [
+        pytest.param([((), 1)], id="an empty scope"),
+        pytest.param([([1, 2], 1)], id="a list for a scope"),
+        pytest.param([((1, 2.0), 1)], id="a float for a cell"),
+    ],
+)
+def test_constraints_the_compiled_grouping_does_not_take_are_grouped_plainly(
+    constraints: list[Constraint],
+) -> None:
+    kernels = core.kernels
+    assert kernels is not None and kernels.components(constraints) is None
+    assert_same(*under_each(lambda: list(components(constraints))))
 
 
 # odds and play, end to end
@@ -244,7 +276,7 @@ def test_the_no_guess_expert_boards_are_swept_the_same() -> None:
 # the game engine's flood
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards(), rules, actions, st.integers(0, 2**32))
 def test_a_game_is_recorded_the_same(board: Board, rule: Rules, acts: list, seed: int) -> None:
     def recorded() -> object:
