@@ -13,8 +13,11 @@ The measures, on seeded items (the same every run):
   of ``--games`` expert games (bench_probability.py's boards and play);
 - ``odds``: :func:`mineshafted.probability.odds` on each of those stalls, from cold (the
   cache of counts emptied first), as bench_probability.py's *cold*;
-- ``reveal``: a classic expert game (safe first reveal at the corner) revealed cell by cell,
-  every safe cell in index order: the game engine alone (zero regions, events, the record);
+- ``reveal``: a classic expert game drawn, then revealed cell by cell (a safe first reveal at
+  the corner, then every safe cell in index order): the game engine alone (drawing the
+  board, zero regions, events, the record);
+- ``opening``: the first reveal of a 200x200 board with 400 mines (a fixed board, nothing
+  drawn), at a cell whose zero region opens most of the board;
 - ``sweep``: :func:`mineshafted.sweep_mines` on no-guess expert boards (bench_sweep.py's);
 - ``best``: one classic expert game played by ``best`` (bench_play.py --speed's games).
 
@@ -29,6 +32,7 @@ import argparse
 import functools
 import gc
 import pickle
+import random
 import statistics
 import subprocess
 import sys
@@ -40,8 +44,8 @@ from typing import Any
 
 from bench_probability import draw
 
-from mineshafted import MINE, BoardManager, Sweep, core, sweep_mines
-from mineshafted.game import Game, Rules
+from mineshafted import MINE, Board, BoardManager, Sweep, core, sweep_mines
+from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.generate import generate_many
 from mineshafted.probability import odds, play_game, policy_named
 from mineshafted.solver import Position, count_component, counted
@@ -117,6 +121,22 @@ def revealed(seed: int) -> object:
     return len(game.record.events), game.status
 
 
+def sparse_boards(count: int) -> list[Any]:
+    """200x200 boards with 400 mines (seeded), each with the first cell whose clue is 0."""
+    found = []
+    for seed in range(count):
+        board = Board.from_mines(200, 200, random.Random(seed).sample(range(40_000), 400))
+        found.append((board, board.values.index(0)))
+    return found
+
+
+def opened(item: tuple[Any, int]) -> object:
+    """The first reveal of a fixed board at a zero: one large zero region."""
+    board, zero = item
+    game = Game.on(board, rules=Rules(FirstMove.NONE, auto_expand=True))
+    return game.reveal(zero).revealed
+
+
 def no_guess_boards(count: int) -> list[Any]:
     """bench_sweep.py's expert boards (seed 2026)."""
     return [g.board for g in generate_many(30, 16, 99, count, seed=2026)]
@@ -137,6 +157,7 @@ MEASURES: dict[str, Measure] = {
     "count": Measure(components, counting, "a component"),
     "odds": Measure(stalls, cold_odds, "a stall, cold"),
     "reveal": Measure(lambda games: list(range(games)), revealed, "a game revealed"),
+    "opening": Measure(lambda games: sparse_boards(max(5, games // 5)), opened, "a reveal"),
     "sweep": Measure(lambda games: no_guess_boards(max(10, games // 10)), swept, "a board"),
     "best": Measure(lambda games: list(range(games)), best_game, "a game"),
 }
