@@ -1,14 +1,38 @@
-"""Shared test helpers: a stand-in for the course's manager, a recording wrapper, and a shorthand
-for a player's view."""
+"""Shared test helpers: a stand-in for the course's manager, a recording wrapper, a shorthand
+for a player's view, and the cores every cross-check of a fast form runs under."""
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 
 import pytest
 
-from mineshafted import Board
+from mineshafted import Board, core
+from mineshafted.solver.count import counted
+
+REQUIRE_COMPILED = bool(os.environ.get("MINESHAFTED_REQUIRE_COMPILED"))
+"""Set (CI sets it): a test under the compiled core fails, instead of skipping, where the
+compiled core was not built."""
+
+
+@pytest.fixture(scope="module", params=["plain", "compiled"])
+def each_core(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the module's tests once under each core (``pytestmark =
+    pytest.mark.usefixtures("each_core")``): the plain Python forms, then the compiled ones.
+    Under the compiled core a test skips where it was not built (fails with
+    ``MINESHAFTED_REQUIRE_COMPILED``)."""
+    choice: str = request.param
+    if choice == "compiled" and not core.available():
+        why = core.describe()
+        if REQUIRE_COMPILED:
+            pytest.fail(f"MINESHAFTED_REQUIRE_COMPILED is set, but {why}")
+        pytest.skip(why)
+    counted.cache_clear()  # counts remembered under the other core would answer for this one
+    with core.use(choice):
+        yield choice
+    counted.cache_clear()
 
 
 class CourseManager:

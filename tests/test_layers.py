@@ -26,13 +26,14 @@ errors:      (nothing)
 text:        (nothing)
 lifetime:    (nothing)
 files:       errors
+core:        errors
 board:       errors
 formats:     board, errors, files
-game:        board, errors
-solver:      board, errors, game
+game:        board, errors, core
+solver:      board, errors, game, core
 rating:      board, errors, game, solver
 generate:    board, errors, formats, game, solver, rating
-probability: board, errors, game, solver
+probability: board, errors, game, solver, core
 agents:      board, errors, game, solver, probability
 rules:       board, errors, formats, game, solver, agents
 replay:      board, errors, formats, game
@@ -369,7 +370,7 @@ def test_a_tree_with_a_wrong_arrow_and_an_unknown_unit_fails(tmp_path: Path) -> 
     assert violations(root) == [
         "mineshafted/extras.py: unit 'extras' is not in the layering table (tests/test_layers.py)",
         "mineshafted/solver/sweep.py:3: solver -> generate is not allowed "
-        "(imports mineshafted.generate; solver may import board, errors, game)",
+        "(imports mineshafted.generate; solver may import board, core, errors, game)",
     ]
 
 

@@ -14,6 +14,10 @@ How the command line reads its arguments and reports usage errors and failed wri
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -73,6 +77,14 @@ def main() -> None:
     app()
 
 
+class CoreChoice(StrEnum):
+    """``--core``: the choices of :mod:`mineshafted.core` (imported when one is given)."""
+
+    AUTO = "auto"
+    PLAIN = "plain"
+    COMPILED = "compiled"
+
+
 @app.callback()
 def _root(
     ctx: typer.Context,
@@ -86,10 +98,26 @@ def _root(
             help="Log the solver's stages to stderr (-vv: more).",
         ),
     ] = 0,
+    core_choice: Annotated[
+        CoreChoice | None,
+        typer.Option(
+            "--core",
+            envvar="MINESHAFTED_CORE",
+            case_sensitive=False,
+            callback=_core,
+            is_eager=True,
+            show_default=False,
+            help="What the hot paths run in: auto (the compiled core where it was built, "
+            "else plain), plain (Python) or compiled (C). Default: auto.",
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Print the version and the core in use, and exit.",
         ),
     ] = False,
 ) -> None:
@@ -100,9 +128,48 @@ def _root(
 
 
 def _version(value: bool) -> None:
-    """Print the version and stop, for ``--version``."""
+    """Print the version and the core in use, and stop, for ``--version``."""
     if value:
-        from .. import __version__
+        from .. import __version__, core
 
         typer.echo(f"mineshafted {__version__}")
+        typer.echo(core.describe())
         raise typer.Exit()
+
+
+def _core(ctx: typer.Context, choice: CoreChoice | None) -> CoreChoice | None:
+    """Run the invocation under the core ``--core`` (or ``MINESHAFTED_CORE``) names.
+
+    Eager, so that ``--version`` after it reports it. The choice lasts as long as the
+    command, and worker processes started meanwhile inherit it through the environment.
+
+    Raises
+    ------
+    typer.BadParameter
+        ``compiled`` where the compiled core was not built.
+    """
+    if choice is not None:
+        from .. import core
+
+        try:
+            ctx.with_resource(_chosen_core(choice.value))
+        except core.CoreError as error:
+            raise typer.BadParameter(str(error)) from None
+    return choice
+
+
+@contextmanager
+def _chosen_core(choice: str) -> Iterator[None]:
+    """:func:`mineshafted.core.use`, with ``MINESHAFTED_CORE`` set for worker processes."""
+    from .. import core
+
+    before = os.environ.get(core.ENV)
+    with core.use(choice):
+        os.environ[core.ENV] = choice
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ[core.ENV]
+            else:
+                os.environ[core.ENV] = before

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from .. import core
 from ..board import MINE, Board, Cell, Geometry, PartialGrid, render
 from ..errors import GameOverError, IllegalMoveError, InvalidBoardError
 from .manager import GameManager
@@ -491,9 +492,16 @@ class Game:
         self._playable(cell)
         raise IllegalMoveError(f"{self._where(cell)}: flagged; unflag it first", cell=cell)
 
-    def _expand(self, zero: Cell, values: Sequence[int]) -> tuple[tuple[Cell, int], ...]:
-        """Show the zero region around the shown ``zero``: the cells shown, ``zero`` first."""
+    def _expand(self, zero: Cell, values: tuple[int, ...]) -> tuple[tuple[Cell, int], ...]:
+        """Show the zero region around the shown ``zero``: the cells shown, ``zero`` first.
+
+        The compiled core's ``flood`` (:mod:`mineshafted.core`) does the same in C; this body
+        is its specification.
+        """
         shown, flags, neighbours = self._shown, self._flags, self._neighbours
+        kernels = core.kernels
+        if kernels is not None:
+            return kernels.flood(shown, flags, neighbours, values, zero)
         opened = [(zero, 0)]
         queue = [zero]
         for cell in queue:  # the list grows as zeros are found: a breadth-first walk

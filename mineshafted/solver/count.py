@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
+from .. import core
 from ..board import Cell
 from ..errors import MineshaftedError
 from .position import Constraint
@@ -180,6 +181,10 @@ def count_component(
     frontiers cost linear time; a tangle of wide ones costs exponential time, as counting
     must in general.
 
+    Compiled (:mod:`mineshafted.core`): the same count in C with 128-bit counts, for
+    components of at most 127 cells (every count fits) grouped into classes; the Python body
+    below is its specification, and counts whatever the compiled form leaves to it.
+
     Memory: every forward layer is kept for the backward pass, which frees each as it goes,
     so the forward tables are the peak. Their size is estimated as they grow: each stored
     coefficient as an int of as many bits as the classes swept so far have cells (its
@@ -187,10 +192,17 @@ def count_component(
     time limit stops it; a count the budget admits is exactly the count without it. The
     estimate runs high: about twice the memory used on a wide frontier.
     """
+    limit = (_budget.get() if memory is None else memory) * 2**20
+    kernels = core.kernels
+    if kernels is not None and grouped:  # the compiled form of what follows, where it counts
+        found = kernels.count(constraints, limit)
+        if isinstance(found, tuple):
+            return Count(*found)
+        if found is not None:
+            raise CountTooLargeError(cells=found, memory=limit / 2**20)
     classes, scopes, mines = _classes(constraints, grouped)
     steps = _plan(classes, scopes)
     size = len(classes)
-    limit = (_budget.get() if memory is None else memory) * 2**20
     cells = sum(len(group) for group in classes)
     placed = 0  # the cells of the classes swept so far
     held = states = transitions = 0  # bytes of the coefficients of the layers built; counts

@@ -28,6 +28,7 @@ from itertools import islice
 from operator import index
 from typing import NoReturn
 
+from .. import core
 from ..board import MINE, Cell, Geometry
 from ..errors import ContradictionError, ManagerError
 from .knowledge import CellState, Knowledge
@@ -141,6 +142,9 @@ class Explorer:
         :func:`mineshafted.solver.plain.count` states this rung plainly and
         :func:`mineshafted.solver.plain.sweep` the loop around it.
         """
+        kernels = core.kernels
+        if kernels is not None:  # the compiled form of this loop (mineshafted.core)
+            return kernels.explore(self, move, adjacent, _STATES)
         knowledge = self.knowledge
         queue, uncounted, facts = self._queue, self._uncounted, self._facts
         state, values, rings, around = (
@@ -383,6 +387,9 @@ class Explorer:
             why = " and ".join(parts)  # never empty: the sums differ, so the sets do
         raise ManagerError(f"{where} {why}", cell=cell, value=ring)
 
+
+_STATES = (CellState.UNKNOWN, CellState.SAFE, CellState.EXPLORED, CellState.MINE)
+"""The cell states, in the order the compiled explore loop takes them."""
 
 _COMPACT = 250_000
 """Boards with more cells keep their ring sums in an ``array`` (a list costs ~36 bytes a cell)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from .. import core
 from ..board import Cell, PartialGrid
 
 __all__ = ["Constraint", "Position", "components"]
@@ -62,9 +63,15 @@ def components(constraints: Iterable[Constraint]) -> Iterator[list[Constraint]]:
     Notes
     -----
     Union-find over the cells, ``O(total cells)`` (amortised); components come in the order
-    of their first constraint.
+    of their first constraint. Compiled (:mod:`mineshafted.core`): the same groups in C; the
+    body below is its specification.
     """
     listed = list(constraints)
+    kernels = core.kernels
+    found = None if kernels is None else kernels.components(listed)
+    if found is not None:
+        yield from found
+        return
     parent: dict[Cell, Cell] = {}
     for scope, _ in listed:
         root = _find(parent, scope[0])

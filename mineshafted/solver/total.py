@@ -25,6 +25,7 @@ from functools import lru_cache
 from math import comb
 from typing import Final
 
+from .. import core
 from ..board import Cell
 from ..errors import NoPlacementError, Why
 from .binomial import binomials
@@ -192,6 +193,11 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
     components (prefix and suffix products, so no division), an unconstrained cell against
     ``C(U - 1, R - k - 1)``. Cost ``O(K * L**2 + classes * L)`` for ``K`` components and
     polynomials of length ``L``.
+
+    Compiled (:mod:`mineshafted.core`): after the binomials, the same sums in C, the
+    components' products in 128-bit counts (a frontier of at most 127 cells) and only the
+    products with the binomials in Python's big ints; the Python body below is its
+    specification.
     """
     free = len(unconstrained)
     for count in counts:
@@ -202,6 +208,19 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
                 cells=count.cells,
             )
     polys = [list(count.placements) for count in counts]
+    most = sum(len(poly) - 1 for poly in polys)  # the most mines the components can hold
+    # ways[x]: the placements of the unconstrained cells when the components hold x mines,
+    # C(U, R - x): on a large board one window of binomials, made from the highest.
+    if free >= WINDOW_CELLS:  # pragma: no mutate - a speed threshold: either way is exact
+        ways = binomials(free, mines_left - most, mines_left)[::-1]
+    else:
+        ways = [_choose(free, mines_left - x) for x in range(most + 1)]
+    kernels = core.kernels
+    found = None if kernels is None else kernels.combine(counts, unconstrained, mines_left, ways)
+    if found is not None:  # the compiled form of what follows, where the counts fit it
+        if found[0] == 0:
+            raise _no_room(polys, free, mines_left)
+        return Tally(mines_left, *found)
     prefix: list[list[int]] = [[1]]
     for poly in polys:
         prefix.append(convolve(prefix[-1], poly))
@@ -210,12 +229,6 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
         suffix.append(convolve(suffix[-1], poly))
     suffix.reverse()
     every = prefix[-1]
-    # ways[x]: the placements of the unconstrained cells when the components hold x mines,
-    # C(U, R - x): on a large board one window of binomials, made from the highest.
-    if free >= WINDOW_CELLS:  # pragma: no mutate - a speed threshold: either way is exact
-        ways = binomials(free, mines_left - len(every) + 1, mines_left)[::-1]
-    else:
-        ways = [_choose(free, mines_left - x) for x in range(len(every))]
     placements = sum(n * w for n, w in zip(every, ways, strict=True))
     if placements == 0:
         raise _no_room(polys, free, mines_left)

@@ -23,6 +23,8 @@ from mineshafted.game import (
 
 from .strategies import Action, actions, boards, play, rules
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 NO_HELP = Rules(FirstMove.NONE, auto_expand=False)
 """A fixed board as is, nothing expands, a mine ends it, the total shown."""
 

@@ -16,6 +16,8 @@ from mineshafted.errors import NoPlacementError, Why
 from mineshafted.probability import Odds, odds
 from mineshafted.solver import Constraint, Position, combine, components, count_component
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 
 @st.composite
 def small_boards(draw: st.DrawFn) -> Board:

@@ -22,6 +22,8 @@ from mineshafted.probability import (
 from ..conftest import view_of
 from .conftest import Stall
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 VIEW = view_of(
     """
     . 1 ? ?

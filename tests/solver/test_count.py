@@ -22,6 +22,8 @@ from mineshafted.solver.count import (
 )
 from mineshafted.solver.position import components
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 
 def per_cell(count: Count) -> dict[int, tuple[int, ...]]:
     """Each cell's mined counts by number of mines."""

@@ -8,6 +8,8 @@ import pytest
 from mineshafted import Board, BoardManager, ContradictionError
 from mineshafted.solver import CellState, Explorer, Knowledge
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 
 def explorer_of(board: Board) -> tuple[Knowledge, Explorer, BoardManager]:
     knowledge = Knowledge(board.geometry.rows, board.geometry.cols)

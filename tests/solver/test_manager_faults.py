@@ -14,6 +14,8 @@ from mineshafted.errors import ManagerError, MineshaftedError, StartError
 
 from ..conftest import CourseManager
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 OPEN = Board.from_mines(6, 7, [40, 41, 33])
 """A 6x7 board whose mines are far from the start, so a sweep reads many rings."""
 

@@ -35,6 +35,8 @@ from mineshafted.probability import Safest, loop
 from mineshafted.solver import Stage, Sweep, recording
 from mineshafted.solver.recording import ReasonedManager, record_solve
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 STAGES = {stage.value for stage in Stage}
 SLOW = pytest.mark.slow

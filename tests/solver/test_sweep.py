@@ -31,6 +31,8 @@ from mineshafted.solver import sweep as sweep_module
 
 from ..conftest import HUNTED, SAMPLE, CourseManager, Recorder
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 NEEDS_GUESS = Path(__file__).resolve().parents[2] / "puzzles" / "needs-guess"
 
 

@@ -21,6 +21,8 @@ from mineshafted.solver.count import count_component, counted
 from mineshafted.solver.position import Constraint
 from mineshafted.solver.total import _bounds, decided_by_total
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
+
 
 def certain(stall: Sweep | Position, mines: int) -> list[Fact]:
     position = stall.position() if isinstance(stall, Sweep) else stall
