@@ -6,7 +6,6 @@ import math
 from fractions import Fraction
 from itertools import combinations
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +16,7 @@ from mineshafted.errors import InvalidBoardError, NoPlacementError
 from mineshafted.game import FirstMove
 from mineshafted.probability.errors import OutOfBudget
 from mineshafted.probability.optimal import (
+    MINE,
     Budget,
     OptimalPlay,
     Placements,
@@ -180,16 +180,16 @@ def test_a_positions_placements_are_every_layout_that_fits(
     table = Placements.position(position_of(view), view, mines)
     assert table.cells == tuple(unknown)
     found = {
-        frozenset(table.cells[i] for i in np.flatnonzero(table.shown[:, j] == 9))
-        for j in range(table.count)
+        frozenset(table.cells[i] for i, shown in enumerate(row) if shown == MINE)
+        for row in table.shown
     }
     assert found == expected
-    for j in range(table.count):
-        mined = {table.cells[i] for i in np.flatnonzero(table.shown[:, j] == 9)} | known
+    for row in table.shown:
+        mined = {table.cells[i] for i, shown in enumerate(row) if shown == MINE} | known
         for i, cell in enumerate(table.cells):
             if cell not in mined:
                 clue = sum(n in mined for n in geometry.neighbours(cell))
-                assert table.shown[i, j] == clue
+                assert row[i] == clue
 
 
 def test_the_placement_limit() -> None:

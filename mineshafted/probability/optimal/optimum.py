@@ -179,13 +179,12 @@ class OptimalPlay:
         image = self._class_of(start)
         if image not in self._opening:
             search = self.search
-            everything = search.everything
-            clear = everything[search.shown[image] == 0]
-            self._opening[image] = search.wins(clear) if len(clear) else 0
+            clear = search.reader.showing(search.everything, image, 0)
+            self._opening[image] = search.wins(clear) if clear else 0
         return self._opening[image]
 
-    def _symmetries(self) -> list[list[int]]:
-        return [list(map(int, row)) for row in self.search.table.symmetries]
+    def _symmetries(self) -> tuple[tuple[int, ...], ...]:
+        return self.search.table.symmetries
 
     def _class_of(self, cell: Cell) -> Cell:
         """The first cell the board's symmetries map ``cell`` to."""
