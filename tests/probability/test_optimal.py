@@ -25,8 +25,10 @@ from mineshafted.probability.optimal import (
     board_optimum,
     board_symmetries,
     position_optimum,
+    table_mib,
 )
 from mineshafted.probability.optimal.reference import PlainSearch
+from mineshafted.probability.optimal.search import STATE_BYTES
 from mineshafted.probability.view import position_of
 
 from ..conftest import view_of
@@ -112,6 +114,7 @@ def small_stalls(draw: st.DrawFn) -> tuple[list[list[int | None]], int]:
     return sweep.position().board, board.mine_count
 
 
+@pytest.mark.slow  # a second: the plain search of 60 positions
 @settings(max_examples=60, deadline=None)
 @given(small_stalls())
 def test_positions_agree_with_plain_search(stall: tuple[list[list[int | None]], int]) -> None:
@@ -204,6 +207,23 @@ def test_the_state_budget() -> None:
         board_optimum(4, 4, 4, budget=Budget(states=10))
     assert raised.value.limit == "states"
     assert raised.value.states >= 10
+
+
+def test_the_memory_budget() -> None:
+    # The table alone past the budget: refused before it is made.
+    with pytest.raises(TooManyPlacements, match=r"would take about 0\.3 MiB") as refused:
+        board_optimum(4, 4, 4, budget=Budget(memory=0.2))
+    assert (refused.value.limit, refused.value.count) == ("memory", 1820)
+    # The table fits, the knowledge states do not: the search stops.
+    room = table_mib(1820, 16) + 20 * (STATE_BYTES + 16) / 2**20
+    with pytest.raises(OutOfBudget, match="outgrew") as stopped:
+        board_optimum(4, 4, 4, budget=Budget(memory=room))
+    assert stopped.value.limit == "memory"
+    assert stopped.value.states >= 20
+    with pytest.raises(TooManyPlacements, match="MiB") as position:
+        position_optimum([[None] * 5] * 4, 5, budget=Budget(memory=0.1))
+    assert position.value.limit == "memory"
+    assert board_optimum(4, 4, 4, budget=Budget(memory=room * 10)).wins == 961
 
 
 def test_the_time_budget() -> None:

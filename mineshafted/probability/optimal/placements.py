@@ -30,7 +30,14 @@ from ...errors import InvalidBoardError
 from ...solver import Position
 from ..endgame import component_placements
 
-__all__ = ["MINE", "Placements", "TooManyPlacements", "board_symmetries", "table_mib"]
+__all__ = [
+    "MINE",
+    "Placements",
+    "TooManyPlacements",
+    "board_symmetries",
+    "check_room",
+    "table_mib",
+]
 
 MINE = 9
 """What a mined cell shows in the table (a clue is 0-8)."""
@@ -141,7 +148,7 @@ class Placements:
         if not 0 <= mines <= cells:
             raise InvalidBoardError(f"{mines} mines do not fit on a {rows}x{cols} board")
         count = math.comb(cells, mines)
-        _check_room(count, cells, limit, memory, f"C({cells}, {mines}) = {count:,} placements")
+        check_room(count, cells, limit, memory, f"C({cells}, {mines}) = {count:,} placements")
         around = Geometry(rows, cols).neighbour_table()
         near = [sum(1 << 8 * n for n in around[cell]) for cell in range(cells)]
         mask = [0xFF << 8 * cell for cell in range(cells)]
@@ -201,7 +208,7 @@ class Placements:
         masks = _placements(position, index, mines - known, limit)
         if masks is None:
             raise TooManyPlacements(f"the position has more than {limit:,} placements")
-        _check_room(len(masks), len(cells), None, memory, f"{len(masks):,} placements")
+        check_room(len(masks), len(cells), None, memory, f"{len(masks):,} placements")
         around = Geometry(rows, cols).neighbour_table()
         flat = [value for row in board for value in row]
         near = [sum(1 << 8 * index[n] for n in around[cell] if n in index) for cell in cells]
@@ -250,17 +257,29 @@ def board_symmetries(rows: int, cols: int) -> list[list[Cell]]:
     return found
 
 
-def _check_room(count: int, cells: int, limit: int | None, memory: float | None, what: str) -> None:
-    """Refuse ``count`` placements past ``limit``, or their table past ``memory`` MiB."""
+def check_room(count: int, cells: int, limit: int | None, memory: float | None, what: str) -> None:
+    """Refuse ``count`` placements (``what`` says how many in words) past ``limit``, or their
+    table over ``cells`` cells in play past ``memory`` MiB.
+
+    Raises
+    ------
+    TooManyPlacements
+        One or the other; its ``limit`` says which (``"placements"`` or ``"memory"``).
+    """
     if limit is not None and count > limit:
         raise TooManyPlacements(f"{what}, more than {limit:,}", count=count)
     if memory is not None and table_mib(count, cells) > memory:
         raise TooManyPlacements(
-            f"{what} would take about {table_mib(count, cells):,.0f} MiB, more than "
+            f"{what} would take about {_mib(table_mib(count, cells))} MiB, more than "
             f"{memory:,g} MiB",
             count=count,
             limit="memory",
         )
+
+
+def _mib(size: float) -> str:
+    """A size in MiB for a message: whole MiB, or tenths below 10."""
+    return f"{size:,.0f}" if size >= 10 else f"{size:.1f}"
 
 
 def _row(

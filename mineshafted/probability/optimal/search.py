@@ -45,6 +45,10 @@ logger = logging.getLogger(__name__)
 CHECK_EVERY = 1024
 """The time and the memory are checked each time this many more states are expanded."""
 
+CLOSURES = 8192
+"""The most free reveals' outcomes kept for the next time a state is met (forgotten all at
+once past it)."""
+
 STATE_BYTES = 100
 """What one remembered knowledge state costs in memory, beside a byte a cell in play: its key
 and its place in the memo (measured with ``tracemalloc``: 103 bytes a state on 5x5, 127 on
@@ -111,6 +115,7 @@ class Search:
         self.budget = budget or Budget()
         self.memo: dict[bytes, int] = {}
         """A state's wins (at least 0), or the complement ``~bound`` of an upper bound."""
+        self._closures: dict[bytes, list[Item]] = {}
         self.expanded = 0
         self.began = time.perf_counter()
         self._table_mib = table_mib(table.count, len(table.cells))
@@ -245,7 +250,12 @@ class Search:
                 gained += found
                 continue
             first, known = len(pending), 0
-            for part in self._closed(subset, free):
+            closed = self._closures.get(key)
+            if closed is None:
+                if len(self._closures) >= CLOSURES:
+                    self._closures.clear()
+                closed = self._closures[key] = self._closed(subset, free)
+            for part in closed:
                 if isinstance(part, int):
                     gained += part
                     known += part
@@ -280,7 +290,9 @@ class Search:
                     found.append(1)
                     continue
                 shows, more = reader.summary(part)
-                if more:
+                if len(part) == 2:
+                    found.append(2 if more else 1)
+                elif more:
                     todo.append((part, more))
                 else:
                     found.append(self._item(part, shows, 0))
@@ -379,7 +391,7 @@ class Search:
         if limit == "time":
             message = f"not done within {self.budget.seconds:g} s"
         elif limit == "memory":
-            message = f"more than {self.budget.memory:,g} MiB of knowledge states"
+            message = f"the table and its knowledge states outgrew {self.budget.memory:,g} MiB"
         else:
             message = f"more than {self.budget.states:,} knowledge states"
         raise OutOfBudget(message, states=states, seconds=seconds, limit=limit)
