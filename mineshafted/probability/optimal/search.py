@@ -107,6 +107,11 @@ class Search:
     A state of two placements is never searched: 2 when a free reveal separates them, else
     1. The states are read many placements at a time, as ints and bytes
     (:class:`~.states.StateReader`).
+
+    Cost: exponential in the board. Expanding a state of ``n`` placements takes ``O(n *
+    cells)`` byte operations and a key for each state its moves lead to (``O(symmetries *
+    cells)`` each); a remembered state takes about :data:`STATE_BYTES` and a byte a cell.
+    5x5 with 5 mines: 138,809 states expanded, 195,255 remembered, 101 s and 103 MB here.
     """
 
     def __init__(
