@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from ..probability.optimal import Budget, Optimum
 
-__all__ = ["HELP", "command"]
+__all__ = ["HELP", "MEMORY", "command"]
 
 HELP = (
     "The exact chance that best possible play wins: of a fresh ROWS x COLS board with MINES\n"
@@ -25,13 +25,19 @@ HELP = (
     "Prints the chance as a fraction (placements won of placements, all equally likely) and a\n"
     "percentage, the best first click(s) or move(s), the knowledge states searched, the time\n"
     "and the peak memory. The search is exact, remembers each knowledge state once (mirrored\n"
-    "and rotated ones as one) and grows quickly with the board: 5x5 with 5 mines takes half\n"
-    "an hour and 0.6 GB.\n\n"
+    "and rotated ones as one) and grows quickly with the board: 5x5 with 5 mines takes about\n"
+    "two minutes and 0.1 GB.\n\n"
     "Exit status: 0 printed; 2 bad arguments, a malformed file, or a search past\n"
-    "--max-placements, --max-states or --time-limit (one line on stderr says which)."
+    "--max-placements, --memory, --max-states or --time-limit (one line on stderr says which)."
 )
 """The command's ``--help`` text."""
 
+
+MEMORY = 2048.0
+"""``--memory``'s default, in MiB."""
+
+_OPTIONS = {"states": "--max-states", "time": "--time-limit", "memory": "--memory"}
+"""The option that sets each budget a search may stop at."""
 
 _FIRST_WORDS = {
     "none": "first click unprotected",
@@ -86,7 +92,7 @@ def command(
         typer.Option(
             "--max-states",
             min=1,
-            help="Stop past this many knowledge states (about 120 bytes each).",
+            help="Stop past this many knowledge states (about 130 bytes each).",
         ),
     ] = 50_000_000,
     time_limit: Annotated[
@@ -95,11 +101,21 @@ def command(
             "--time-limit", min=0.0, help="Stop past this many seconds.", show_default=False
         ),
     ] = None,
+    memory: Annotated[
+        float,
+        typer.Option(
+            "--memory",
+            min=1.0,
+            metavar="MIB",
+            help="MiB the table of placements and the knowledge states may take, as "
+            "estimated: a table past it is refused before it is made, a search stops there.",
+        ),
+    ] = MEMORY,
 ) -> None:
     """Check the arguments, search, print the optimum."""
     from ..probability.optimal import Budget
 
-    budget = Budget(states=max_states, seconds=time_limit)
+    budget = Budget(states=max_states, seconds=time_limit, memory=memory)
     if len(arguments) == 1:
         if first is not None or start is not None:
             fail("a position is played from where it stands: leave out --first and --start")
@@ -198,13 +214,13 @@ def _searched(label: str, search: Callable[[], Optimum]) -> Optimum:
         try:
             return search()
         except OutOfBudget as error:
-            option = "--max-states" if error.limit == "states" else "--time-limit"
             fail(
-                f"{label}: the search stopped: {error} ({option}), after {error.seconds:.1f} s "
-                f"and {error.states:,} knowledge states"
+                f"{label}: the search stopped: {error} ({_OPTIONS[error.limit]}), after "
+                f"{error.seconds:.1f} s and {error.states:,} knowledge states"
             )
         except TooManyPlacements as error:
-            fail(f"{label}: {error} (--max-placements)")
+            option = "--memory" if error.limit == "memory" else "--max-placements"
+            fail(f"{label}: {error} ({option})")
 
 
 def _text(found: Optimum, heading: str, cols: int, what: str, peak: float | None) -> list[str]:

@@ -84,6 +84,28 @@ def test_a_position(tmp_path: Path) -> None:
         (["4", "4", "4", "--max-states", "5"], "more than 5 knowledge states (--max-states)"),
         (["4", "4", "4", "--time-limit", "0"], "not done within 0 s (--time-limit)"),
         (["nowhere.json"], "nowhere.json: no such file"),
+        # Issue 40 item 5: placement limits past what memory holds are refused before the
+        # table is made (they failed inside numpy, or grew to 3.35 GB in 16 s).
+        (
+            ["8", "8", "10", "--max-placements", str(10**20)],
+            "C(64, 10) = 151,473,214,816 placements would take about 60,671,568 MiB, "
+            "more than 2,048 MiB (--memory)",
+        ),
+        (
+            ["8", "8", "10", "--max-placements", str(10**30)],
+            "more than 2,048 MiB (--memory)",
+        ),
+        (
+            ["6", "6", "10", "--max-placements", "1000000000"],
+            "C(36, 10) = 254,186,856 placements would take about 67,875 MiB, more than "
+            "2,048 MiB (--memory)",
+        ),
+        (["4", "5", "5", "--memory", "2"], "would take about 3.0 MiB, more than 2 MiB (--memory)"),
+        (
+            ["4", "5", "5", "--memory", "3"],
+            "the search stopped: the table and its knowledge states outgrew 3 MiB (--memory)",
+        ),
+        (["4", "4", "4", "--memory", "0.5"], "Invalid value for '--memory'"),
     ],
 )
 def test_bad_input_is_one_line(arguments: list[str], message: str) -> None:

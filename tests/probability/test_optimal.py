@@ -6,7 +6,6 @@ import math
 from fractions import Fraction
 from itertools import combinations
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +16,7 @@ from mineshafted.errors import InvalidBoardError, NoPlacementError
 from mineshafted.game import FirstMove
 from mineshafted.probability.errors import OutOfBudget
 from mineshafted.probability.optimal import (
+    MINE,
     Budget,
     OptimalPlay,
     Placements,
@@ -25,8 +25,10 @@ from mineshafted.probability.optimal import (
     board_optimum,
     board_symmetries,
     position_optimum,
+    table_mib,
 )
 from mineshafted.probability.optimal.reference import PlainSearch
+from mineshafted.probability.optimal.search import STATE_BYTES
 from mineshafted.probability.view import position_of
 
 from ..conftest import view_of
@@ -112,6 +114,7 @@ def small_stalls(draw: st.DrawFn) -> tuple[list[list[int | None]], int]:
     return sweep.position().board, board.mine_count
 
 
+@pytest.mark.slow  # a second: the plain search of 60 positions
 @settings(max_examples=60, deadline=None)
 @given(small_stalls())
 def test_positions_agree_with_plain_search(stall: tuple[list[list[int | None]], int]) -> None:
@@ -180,16 +183,16 @@ def test_a_positions_placements_are_every_layout_that_fits(
     table = Placements.position(position_of(view), view, mines)
     assert table.cells == tuple(unknown)
     found = {
-        frozenset(table.cells[i] for i in np.flatnonzero(table.shown[:, j] == 9))
-        for j in range(table.count)
+        frozenset(table.cells[i] for i, shown in enumerate(row) if shown == MINE)
+        for row in table.shown
     }
     assert found == expected
-    for j in range(table.count):
-        mined = {table.cells[i] for i in np.flatnonzero(table.shown[:, j] == 9)} | known
+    for row in table.shown:
+        mined = {table.cells[i] for i, shown in enumerate(row) if shown == MINE} | known
         for i, cell in enumerate(table.cells):
             if cell not in mined:
                 clue = sum(n in mined for n in geometry.neighbours(cell))
-                assert table.shown[i, j] == clue
+                assert row[i] == clue
 
 
 def test_the_placement_limit() -> None:
@@ -204,6 +207,23 @@ def test_the_state_budget() -> None:
         board_optimum(4, 4, 4, budget=Budget(states=10))
     assert raised.value.limit == "states"
     assert raised.value.states >= 10
+
+
+def test_the_memory_budget() -> None:
+    # The table alone past the budget: refused before it is made.
+    with pytest.raises(TooManyPlacements, match=r"would take about 0\.3 MiB") as refused:
+        board_optimum(4, 4, 4, budget=Budget(memory=0.2))
+    assert (refused.value.limit, refused.value.count) == ("memory", 1820)
+    # The table fits, the knowledge states do not: the search stops.
+    room = table_mib(1820, 16) + 20 * (STATE_BYTES + 16) / 2**20
+    with pytest.raises(OutOfBudget, match="outgrew") as stopped:
+        board_optimum(4, 4, 4, budget=Budget(memory=room))
+    assert stopped.value.limit == "memory"
+    assert stopped.value.states >= 20
+    with pytest.raises(TooManyPlacements, match="MiB") as position:
+        position_optimum([[None] * 5] * 4, 5, budget=Budget(memory=0.1))
+    assert position.value.limit == "memory"
+    assert board_optimum(4, 4, 4, budget=Budget(memory=room * 10)).wins == 961
 
 
 def test_the_time_budget() -> None:

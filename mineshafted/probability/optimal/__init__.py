@@ -1,7 +1,8 @@
 """Optimal play: the exact chance that best possible play wins, and the moves that achieve it.
 
 :mod:`.placements` (every placement of a start, and what each cell shows in each),
-:mod:`.search` (best play's wins over knowledge states, remembered compactly),
+:mod:`.states` (knowledge states read many placements at a time), :mod:`.search` (best
+play's wins over knowledge states, remembered compactly),
 :mod:`.optimum` (a board under each first-click rule, or a position) and :mod:`.reference`
 (the same by plain search, for the tests).
 """
@@ -9,7 +10,7 @@
 from __future__ import annotations
 
 from .optimum import MAX_PLACEMENTS, OptimalPlay, Optimum, board_optimum, position_optimum
-from .placements import MINE, Placements, TooManyPlacements, board_symmetries
+from .placements import MINE, Placements, TooManyPlacements, board_symmetries, table_mib
 from .search import Budget, Search
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "board_optimum",
     "board_symmetries",
     "position_optimum",
+    "table_mib",
 ]

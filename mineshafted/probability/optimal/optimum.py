@@ -30,7 +30,7 @@ from fractions import Fraction
 from ...board import Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
 from ...game import FirstMove
-from .placements import Placements, TooManyPlacements
+from .placements import Placements, check_room
 from .search import Budget, Search
 
 __all__ = ["MAX_PLACEMENTS", "OptimalPlay", "Optimum", "board_optimum", "position_optimum"]
@@ -113,7 +113,9 @@ class OptimalPlay:
             )
         self.geometry = Geometry(rows, cols)
         self.mines = mines
-        self.search = Search(Placements.board(rows, cols, mines, limit=limit), budget=budget)
+        memory = None if budget is None else budget.memory
+        table = Placements.board(rows, cols, mines, limit=limit, memory=memory)
+        self.search = Search(table, budget=budget)
         self._root: tuple[int, list[int]] | None = None
         self._opening: dict[Cell, int] = {}
 
@@ -179,13 +181,12 @@ class OptimalPlay:
         image = self._class_of(start)
         if image not in self._opening:
             search = self.search
-            everything = search.everything
-            clear = everything[search.shown[image] == 0]
-            self._opening[image] = search.wins(clear) if len(clear) else 0
+            clear = search.reader.showing(search.everything, image, 0)
+            self._opening[image] = search.wins(clear) if clear else 0
         return self._opening[image]
 
-    def _symmetries(self) -> list[list[int]]:
-        return [list(map(int, row)) for row in self.search.table.symmetries]
+    def _symmetries(self) -> tuple[tuple[int, ...], ...]:
+        return self.search.table.symmetries
 
     def _class_of(self, cell: Cell) -> Cell:
         """The first cell the board's symmetries map ``cell`` to."""
@@ -303,11 +304,11 @@ def position_optimum(
     from ..view import position_of, view_odds
 
     count = view_odds(board, mines).placements
-    if limit is not None and count > limit:
-        raise TooManyPlacements(
-            f"the position has {count:,} placements, more than {limit:,}", count=count
-        )
     position = position_of(board)
+    memory = None if budget is None else budget.memory
+    check_room(
+        count, len(position.unknown), limit, memory, f"the position has {count:,} placements"
+    )
     table = Placements.position(position, board, mines)
     search = Search(table, budget=budget)
     wins, moves = search.best_moves(search.everything)

@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import chain, combinations
-
-import numpy as np
-import numpy.typing as npt
+from itertools import combinations
 
 from ...board import MINE as KNOWN_MINE
 from ...board import Cell, Geometry, PartialGrid
@@ -33,21 +30,55 @@ from ...errors import InvalidBoardError
 from ...solver import Position
 from ..endgame import component_placements
 
-__all__ = ["MINE", "Placements", "TooManyPlacements", "board_symmetries"]
+__all__ = [
+    "MINE",
+    "Placements",
+    "TooManyPlacements",
+    "board_symmetries",
+    "check_room",
+    "table_mib",
+]
 
 MINE = 9
 """What a mined cell shows in the table (a clue is 0-8)."""
 
+PLACEMENT_BYTES = 100
+"""What one placement costs in memory, table and search together, beside
+:data:`CELL_BYTES` a cell in play: its row of the table, the search's int for it, and the
+references to them (measured with ``tracemalloc``: 161 bytes a placement of 16 cells, 202
+of 25, 259 of 36; see :func:`table_mib`)."""
+
+CELL_BYTES = 5
+"""What one cell in play adds to a placement's memory (its byte in the row, in the column,
+and its lanes in the search's int)."""
+
 
 class TooManyPlacements(InvalidBoardError):
-    """The start has more placements than the limit allows.
+    """The start has more placements than a limit allows.
 
-    ``count`` is their number when it is known (a fresh board's), else ``None``.
+    ``count`` is their number when it is known (a fresh board's), else ``None``; ``limit``
+    names the limit: ``"placements"`` (the most placements allowed) or ``"memory"`` (the
+    table would not fit in the memory budget).
     """
 
-    def __init__(self, message: str, *, count: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, count: int | None = None, limit: str = "placements"
+    ) -> None:
         self.count = count
+        self.limit = limit
         super().__init__(message)
+
+
+def table_mib(count: int, cells: int) -> float:
+    """The memory, in MiB, that a table of ``count`` placements over ``cells`` cells in play
+    takes with the search's own forms of it (before any knowledge state is remembered).
+
+    Examples
+    --------
+    >>> round(table_mib(53_130, 25), 1)  # 5x5 with 5 mines
+    11.4
+    """
+    return count * (PLACEMENT_BYTES + CELL_BYTES * cells) / 2**20
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,10 +93,10 @@ class Placements:
     >>> table = Placements.board(1, 3, 1)
     >>> table.count, table.cells
     (3, (0, 1, 2))
-    >>> table.shown.tolist()
+    >>> [list(row) for row in table.shown]
     [[9, 1, 0], [1, 9, 1], [0, 1, 9]]
-    >>> table.symmetries.tolist()
-    [[0, 1, 2], [2, 1, 0]]
+    >>> table.symmetries
+    ((0, 1, 2), (2, 1, 0))
     """
 
     rows: int
@@ -73,20 +104,29 @@ class Placements:
     mines: int
     """The board's mine total."""
     cells: tuple[Cell, ...]
-    """The cells in play, ascending: row ``i`` of :attr:`shown` is ``cells[i]``."""
-    shown: npt.NDArray[np.uint8]
-    """``shown[i, j]``: what ``cells[i]`` shows in placement ``j`` (a clue, or :data:`MINE`)."""
-    symmetries: npt.NDArray[np.intp]
-    """One row per symmetry of the start, the identity first: row ``g`` maps the cell in play
-    ``i`` to the cell in play ``g[i]``."""
+    """The cells in play, ascending: byte ``i`` of a row of :attr:`shown` is ``cells[i]``'s."""
+    shown: tuple[bytes, ...]
+    """One row a placement: ``shown[j][i]`` is what ``cells[i]`` shows in placement ``j`` (a
+    clue, or :data:`MINE`)."""
+    symmetries: tuple[tuple[int, ...], ...]
+    """One map a symmetry of the start, the identity first: ``g`` maps the cell in play ``i``
+    to the cell in play ``g[i]``."""
 
     @property
     def count(self) -> int:
         """How many placements there are."""
-        return int(self.shown.shape[1])
+        return len(self.shown)
 
     @classmethod
-    def board(cls, rows: int, cols: int, mines: int, *, limit: int | None = None) -> Placements:
+    def board(
+        cls,
+        rows: int,
+        cols: int,
+        mines: int,
+        *,
+        limit: int | None = None,
+        memory: float | None = None,
+    ) -> Placements:
         """Every placement of ``mines`` mines on a fresh ``rows`` x ``cols`` board.
 
         Raises
@@ -94,12 +134,13 @@ class Placements:
         InvalidBoardError
             No cells, or ``mines`` outside ``0..rows*cols``.
         TooManyPlacements
-            More than ``limit`` placements.
+            More than ``limit`` placements, or a table past ``memory`` MiB
+            (:func:`table_mib`).
 
         Notes
         -----
-        ``C(rows*cols, mines)`` placements, each a row of the mine matrix; the clues are one
-        matrix product with the board's neighbour matrix.
+        ``C(rows*cols, mines)`` placements; each row is the sum of its mines' neighbourhoods,
+        a byte a cell, with the mines written over: O(mines) big-int additions a placement.
         """
         if rows < 1 or cols < 1:
             raise InvalidBoardError(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
@@ -107,26 +148,27 @@ class Placements:
         if not 0 <= mines <= cells:
             raise InvalidBoardError(f"{mines} mines do not fit on a {rows}x{cols} board")
         count = math.comb(cells, mines)
-        if limit is not None and count > limit:
-            raise TooManyPlacements(
-                f"C({cells}, {mines}) = {count:,} placements, more than {limit:,}", count=count
-            )
-        chosen = np.fromiter(
-            chain.from_iterable(combinations(range(cells), mines)),
-            dtype=np.intp,
-            count=count * mines,
-        ).reshape(count, mines)
-        mined = np.zeros((count, cells), dtype=bool)
-        mined[np.arange(count)[:, None], chosen] = True
-        everything = tuple(range(cells))
-        near = np.zeros(cells, dtype=np.uint8)
-        shown = _shown(Geometry(rows, cols), everything, mined, near)
+        check_room(count, cells, limit, memory, f"C({cells}, {mines}) = {count:,} placements")
+        around = Geometry(rows, cols).neighbour_table()
+        near = [sum(1 << 8 * n for n in around[cell]) for cell in range(cells)]
+        mask = [0xFF << 8 * cell for cell in range(cells)]
+        nine = [MINE << 8 * cell for cell in range(cells)]
+        shown = tuple(
+            _row(near, mask, nine, chosen, 0, cells) for chosen in combinations(range(cells), mines)
+        )
         empty: PartialGrid = [[None] * cols for _ in range(rows)]
+        everything = tuple(range(cells))
         return cls(rows, cols, mines, everything, shown, _symmetries(empty, everything))
 
     @classmethod
     def position(
-        cls, position: Position, board: PartialGrid, mines: int, *, limit: int | None = None
+        cls,
+        position: Position,
+        board: PartialGrid,
+        mines: int,
+        *,
+        limit: int | None = None,
+        memory: float | None = None,
     ) -> Placements:
         """Every placement of a position: its unknown cells are the cells in play.
 
@@ -142,7 +184,8 @@ class Placements:
         Raises
         ------
         TooManyPlacements
-            More than ``limit`` placements (the enumeration stops there).
+            More than ``limit`` placements (the enumeration stops there), or a table past
+            ``memory`` MiB.
 
         Examples
         --------
@@ -150,8 +193,8 @@ class Placements:
 
         >>> table = Placements.position(Position([[1, None, None]], [[((1,), 1)]], [2], 0),
         ...                             [[1, None, None]], 1)
-        >>> table.cells, table.shown.tolist()
-        ((1, 2), [[9], [1]])
+        >>> table.cells, [list(row) for row in table.shown]
+        ((1, 2), [[9, 1]])
 
         Notes
         -----
@@ -165,18 +208,19 @@ class Placements:
         masks = _placements(position, index, mines - known, limit)
         if masks is None:
             raise TooManyPlacements(f"the position has more than {limit:,} placements")
-        width = (len(cells) + 7) // 8
-        packed = np.frombuffer(
-            b"".join(mask.to_bytes(width, "little") for mask in masks), dtype=np.uint8
-        ).reshape(len(masks), width)
-        mined = np.unpackbits(packed, axis=1, count=len(cells), bitorder="little").astype(bool)
-        geometry = Geometry(rows, cols)
-        around = geometry.neighbour_table()
-        near = np.array(
-            [sum(1 for n in around[c] if board[n // cols][n % cols] == KNOWN_MINE) for c in cells],
-            dtype=np.uint8,
+        check_room(len(masks), len(cells), None, memory, f"{len(masks):,} placements")
+        around = Geometry(rows, cols).neighbour_table()
+        flat = [value for row in board for value in row]
+        near = [sum(1 << 8 * index[n] for n in around[cell] if n in index) for cell in cells]
+        base = sum(
+            sum(1 for n in around[cell] if flat[n] == KNOWN_MINE) << 8 * i
+            for i, cell in enumerate(cells)
         )
-        shown = _shown(geometry, cells, mined, near)
+        mask = [0xFF << 8 * i for i in range(len(cells))]
+        nine = [MINE << 8 * i for i in range(len(cells))]
+        shown = tuple(
+            _row(near, mask, nine, _bits(placement), base, len(cells)) for placement in masks
+        )
         return cls(rows, cols, mines, cells, shown, _symmetries(board, cells))
 
 
@@ -213,38 +257,67 @@ def board_symmetries(rows: int, cols: int) -> list[list[Cell]]:
     return found
 
 
-def _symmetries(board: PartialGrid, cells: tuple[Cell, ...]) -> npt.NDArray[np.intp]:
+def check_room(count: int, cells: int, limit: int | None, memory: float | None, what: str) -> None:
+    """Refuse ``count`` placements (``what`` says how many in words) past ``limit``, or their
+    table over ``cells`` cells in play past ``memory`` MiB.
+
+    Raises
+    ------
+    TooManyPlacements
+        One or the other; its ``limit`` says which (``"placements"`` or ``"memory"``).
+    """
+    if limit is not None and count > limit:
+        raise TooManyPlacements(f"{what}, more than {limit:,}", count=count)
+    if memory is not None and table_mib(count, cells) > memory:
+        raise TooManyPlacements(
+            f"{what} would take about {_mib(table_mib(count, cells))} MiB, more than "
+            f"{memory:,g} MiB",
+            count=count,
+            limit="memory",
+        )
+
+
+def _mib(size: float) -> str:
+    """A size in MiB for a message: whole MiB, or tenths below 10."""
+    return f"{size:,.0f}" if size >= 10 else f"{size:.1f}"
+
+
+def _row(
+    near: list[int],
+    mask: list[int],
+    nine: list[int],
+    mined: tuple[int, ...] | list[int],
+    base: int,
+    cells: int,
+) -> bytes:
+    """One placement's row: the clue of each cell in play (a byte each: ``base`` plus the
+    neighbourhoods ``near`` of the ``mined`` cells), :data:`MINE` written over the mines."""
+    clues = base + sum(map(near.__getitem__, mined))
+    covered = sum(map(mask.__getitem__, mined))
+    return ((clues & ~covered) | sum(map(nine.__getitem__, mined))).to_bytes(cells, "little")
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, ascending."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def _symmetries(board: PartialGrid, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
     """The symmetries of the board that map ``board`` (what is known) to itself, as maps of
     the cells in play."""
-    rows, cols = len(board), len(board[0])
     flat = [value for row in board for value in row]
+    rows, cols = len(board), len(board[0])
     index = {cell: i for i, cell in enumerate(cells)}
-    kept = [
-        [index[image[cell]] for cell in cells]
+    return tuple(
+        tuple(index[image[cell]] for cell in cells)
         for image in board_symmetries(rows, cols)
         if all(flat[image[cell]] == flat[cell] for cell in range(rows * cols))
-    ]
-    return np.array(kept, dtype=np.intp).reshape(len(kept), len(cells))
-
-
-def _shown(
-    geometry: Geometry,
-    cells: tuple[Cell, ...],
-    mined: npt.NDArray[np.bool_],
-    near: npt.NDArray[np.uint8],
-) -> npt.NDArray[np.uint8]:
-    """The table: what each cell in play shows in each placement (``mined`` one row a
-    placement), with ``near`` known mines around each."""
-    index = {cell: i for i, cell in enumerate(cells)}
-    around = geometry.neighbour_table()
-    adjacent = np.zeros((len(cells), len(cells)), dtype=np.float32)
-    for i, cell in enumerate(cells):
-        for n in around[cell]:
-            if n in index:
-                adjacent[i, index[n]] = 1
-    clues = (mined.astype(np.float32) @ adjacent).astype(np.uint8) + near
-    clues[mined] = MINE
-    return np.ascontiguousarray(clues.T)
+    )
 
 
 def _placements(

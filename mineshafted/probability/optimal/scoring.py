@@ -21,16 +21,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
 from ...board import MINE as KNOWN_MINE
 from ...board import Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
 from ...game import FirstMove
 from ..odds import odds
 from .placements import MINE, Placements
-from .search import Budget, Search, Subset
+from .search import Budget, Search
+from .states import Subset
 
 if TYPE_CHECKING:
     from ..policy import Policy
@@ -132,37 +130,31 @@ class PolicyPlay(Search):
             )
         everything = self.everything
         if first is FirstMove.OPENING:
-            clear = everything[self.shown[start] == 0]
-            wins = self.wins(clear)
+            wins = self.wins(self.reader.showing(everything, start, 0))
         else:
             wins = self.move_wins(everything, start)
         return Score(wins, math.comb(room, self.table.mines), self.decisions)
 
     def _expand(
-        self,
-        subset: Subset,
-        sub: npt.NDArray[np.uint8],
-        counts: npt.NDArray[np.intp],
-        among: npt.NDArray[np.intp] | None = None,
-    ) -> tuple[int, list[int]]:
-        """The wins of the policy's move at this stall."""
+        self, subset: Subset, need: int, among: list[int] | None = None
+    ) -> tuple[int, bool, list[int]]:
+        """The wins of the policy's move at this stall (exact whatever ``need``)."""
         self.expanded += 1
         self.decisions += 1
-        board = self._view(sub)
+        board = self._view(self.reader.view(self.reader.summary(subset)[0]))
         from ..view import position_of
 
         position = position_of(board)
         chances = odds(position, self.table.mines)
         cell = self.policy.choose(position, chances, board, FixedTies())
-        return sum(self.wins(part) for part in self.parts(subset, cell)), [cell]
+        return sum(self.wins(part) for part in self.parts(subset, cell)), True, [cell]
 
-    def _view(self, sub: npt.NDArray[np.uint8]) -> PartialGrid:
+    def _view(self, shown: list[int | None]) -> PartialGrid:
         """The board as the player sees it at a stall: the cells that show the same in every
         placement (a clue, or ``-1`` for a mine), the others unknown."""
-        same = np.all(sub == sub[:, :1], axis=1)
         rows, cols = self.geometry.rows, self.geometry.cols
         board: PartialGrid = [[None] * cols for _ in range(rows)]
-        for cell in np.flatnonzero(same).tolist():
-            value = int(sub[cell, 0])
-            board[cell // cols][cell % cols] = KNOWN_MINE if value == MINE else value
+        for cell, value in enumerate(shown):
+            if value is not None:
+                board[cell // cols][cell % cols] = KNOWN_MINE if value == MINE else value
         return board
