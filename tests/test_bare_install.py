@@ -195,7 +195,7 @@ MISSING: list[tuple[list[str], str]] = [
     (["serve"], "web"),
     (["play", "5", "5", "3", "-n", "2", "--dask", "local"], "dask"),
     (["experiment", "density", "--size", "5", "--runs", "1", "--dask", "local"], "dask"),
-    (["grade", "--class", "class", "--similarity", "--sandbox", "none"], "similarity"),
+    (["grade", "class", "class", "--similarity", "--sandbox", "none"], "similarity"),
 ]
 """Uses that need an extra the bare install lacks, and the extra."""
 

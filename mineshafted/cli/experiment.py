@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .options import MAX_COUNT, check_cells, dask_option, jobs_option, within
-from .output import fail, fail_on_error, note, save_record
+from .output import fail, fail_on_error, note
 from .status import exit_status, stopped
-from .targets import check_folder, check_results, check_target, replacing
+from .targets import check_folder, check_results, check_target, replacing, save_record
 from .usage import Command, group
 
 if TYPE_CHECKING:

@@ -166,6 +166,13 @@ def class_command(
         starter_for="--similarity",
     )
     chosen = output_format or (FormatChoice.JSON if json_output else FormatChoice.TEXT)
+    if similarity:
+        from ..grading.similarity import SimilarityUnavailable, require
+
+        try:
+            require()  # before any warning: a missing extra is the one line said
+        except SimilarityUnavailable as missing:
+            fail(str(missing))
     warn_without_sandbox(sandbox)
     progress = _ClassProgress()
     with fail_on_error():

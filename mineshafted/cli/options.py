@@ -43,8 +43,8 @@ def record_option(one: str, holding: str) -> Any:
     -------
     typer.models.OptionInfo
         For ``Annotated[Path | None, record_option(...)] = None``; the command checks the
-        path with :func:`~mineshafted.cli.output.check_record` and writes it with
-        :func:`~mineshafted.cli.output.save_record`.
+        path with :func:`~mineshafted.cli.targets.check_record` and writes it with
+        :func:`~mineshafted.cli.targets.save_record`.
 
     Examples
     --------

@@ -7,9 +7,8 @@ import errno
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -20,19 +19,16 @@ from .status import EXIT_CLOSED_PIPE, EXIT_INVALID, exit_status
 
 if TYPE_CHECKING:
     from ..formats import Puzzle
-    from ..game import GameRecord
     from ..solver import SweepReport
 
 __all__ = [
     "LONGEST_LINE",
     "LONGEST_WORD",
-    "check_record",
     "emit",
     "fail",
     "fail_on_error",
     "label",
     "note",
-    "save_record",
     "say",
     "sweep_json",
     "sweep_text",
@@ -235,49 +231,6 @@ def sweep_json(puzzle: Puzzle, report: SweepReport) -> dict[str, Any]:
         "proven_by": dict(report.proven_by),
         "searches": report.searches,
     }
-
-
-def check_record(
-    path: Path | None,
-    count: int,
-    what: str,
-    *,
-    force: bool = False,
-    inputs: Iterable[str | os.PathLike[str]] = (),
-) -> None:
-    """Refuse a ``--record`` that could not be kept: more than one ``what``, or a target that
-    cannot be written (:func:`~mineshafted.cli.targets.check_target`: an existing file without
-    ``force``, a device, a FIFO, a folder, a link, one of ``inputs``).
-
-    Raises
-    ------
-    typer.Exit
-        Through :func:`fail`, with one line naming the problem.
-    """
-    if path is None:
-        return
-    if count != 1:
-        fail(f"--record takes one {what}, not {count}")
-    from .targets import check_target
-
-    check_target(path, force=force, inputs=inputs)
-
-
-def save_record(
-    record: GameRecord,
-    path: Path,
-    *,
-    force: bool = False,
-    inputs: Iterable[str | os.PathLike[str]] = (),
-) -> None:
-    """Write a game record to ``path`` (JSON Lines) through the guard of targets
-    (:func:`~mineshafted.cli.targets.replacing`): whole or not at all, an error as one line
-    naming the file."""
-    from ..game import write_record
-    from .targets import replacing
-
-    with replacing(path, force=force, inputs=inputs) as beside:
-        write_record(record, beside)
 
 
 def _fail_write(error: OSError, path: object) -> NoReturn:

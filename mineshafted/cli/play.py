@@ -19,9 +19,9 @@ from .options import (
     record_option,
     within,
 )
-from .output import check_record, emit, fail, fail_on_error, note, save_record
+from .output import emit, fail, fail_on_error, note
 from .status import exit_status, stopped
-from .targets import check_results
+from .targets import check_record, check_results, save_record
 
 if TYPE_CHECKING:
     from ..game import View

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Final
 import typer
 
 from .options import force_option, record_option
-from .output import check_record, emit, fail, fail_on_error, note, save_record
+from .output import emit, fail, fail_on_error, note
+from .targets import check_record, save_record
 from .usage import Command, group
 
 if TYPE_CHECKING:

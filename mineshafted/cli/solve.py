@@ -11,17 +11,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .options import force_option, record_option
-from .output import (
-    check_record,
-    emit,
-    fail_on_error,
-    label,
-    note,
-    save_record,
-    sweep_json,
-    sweep_text,
-)
+from .output import emit, fail_on_error, label, note, sweep_json, sweep_text
 from .status import EXIT_NEEDS_GUESS, EXIT_SOLVED
+from .targets import check_record, save_record
 
 if TYPE_CHECKING:
     from ..formats import Puzzle

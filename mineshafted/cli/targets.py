@@ -8,6 +8,7 @@ The words (target, results file, output folder) are :mod:`mineshafted.files`'s.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,8 +18,17 @@ from .output import fail
 
 if TYPE_CHECKING:
     from ..files import PathText
+    from ..game import GameRecord
 
-__all__ = ["check_folder", "check_results", "check_target", "refused", "replacing"]
+__all__ = [
+    "check_folder",
+    "check_record",
+    "check_results",
+    "check_target",
+    "refused",
+    "replacing",
+    "save_record",
+]
 
 
 @contextmanager
@@ -93,3 +103,43 @@ def check_folder(path: PathText) -> None:
 
     with refused():
         files.check_folder(path)
+
+
+def check_record(
+    path: Path | None,
+    count: int,
+    what: str,
+    *,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Refuse a ``--record`` that could not be kept: more than one ``what``, or a target that
+    cannot be written (:func:`check_target`: an existing file without
+    ``force``, a device, a FIFO, a folder, a link, one of ``inputs``).
+
+    Raises
+    ------
+    typer.Exit
+        Through :func:`~mineshafted.cli.output.fail`, with one line naming the problem.
+    """
+    if path is None:
+        return
+    if count != 1:
+        fail(f"--record takes one {what}, not {count}")
+    check_target(path, force=force, inputs=inputs)
+
+
+def save_record(
+    record: GameRecord,
+    path: Path,
+    *,
+    force: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Write a game record to ``path`` (JSON Lines) through the guard of targets
+    (:func:`replacing`): whole or not at all, an error as one line
+    naming the file."""
+    from ..game import write_record
+
+    with replacing(path, force=force, inputs=inputs) as beside:
+        write_record(record, beside)

@@ -21,7 +21,6 @@ class run
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 import os
@@ -194,7 +193,9 @@ def grade_class(
     (:mod:`.options`).
     """
     if similarity:
-        _check_similarity()
+        from .similarity import require
+
+        require()
     students = roster(folder, options.file)
     run = ClassRun(out if out is not None else default_out(folder), options, key=key)
     run.replay = replay
@@ -458,16 +459,6 @@ class ClassRun:
         self._stop.set()
         for zygote in list(self._live):
             zygote.kill()
-
-
-def _check_similarity() -> None:
-    """Refuse ``--similarity`` at once (before grading) when copydetect is missing."""
-    from .similarity import SimilarityUnavailable
-
-    if importlib.util.find_spec("copydetect") is None:
-        raise SimilarityUnavailable(
-            "--similarity needs copydetect: pip install 'mineshafted[similarity]'"
-        )
 
 
 def _similar(

@@ -380,8 +380,8 @@ class _Budget:
             moves=0,
             seconds=0.0,
             detail=(
-                f"not run: {self.timed_out} earlier boards timed out, the most a submission "
-                f"may (--max-timeouts {self.most})"
+                f"{wording.NOT_RUN} ({self.timed_out} timed out, the most a submission may: "
+                f"--max-timeouts {self.most})"
             ),
             unexplored=cells - puzzle.board.mine_count,
         )

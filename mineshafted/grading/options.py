@@ -122,7 +122,7 @@ class GradeOptions:
     --------
     >>> options = GradeOptions(allow=frozenset({"itertools"}))
     >>> sorted(options.permitted or ())
-    ['__future__', 'itertools', 'typing']
+    ['__future__', 'itertools', 'typing', 'typing_extensions']
     >>> GradeOptions.from_json(options.to_json(), "run.json") == options
     True
     >>> GradeOptions(memory_mb=1)  # doctest: +ELLIPSIS

@@ -185,6 +185,18 @@ def compare(
     return pairs, best
 
 
+def require() -> None:
+    """Refuse at once, before any grading, when copydetect (the ``similarity`` extra) is not
+    installed.
+
+    Raises
+    ------
+    SimilarityUnavailable
+        copydetect cannot be imported; the message names the extra to install.
+    """
+    _copydetect()
+
+
 def _copydetect() -> Any:
     """copydetect's ``utils`` module, or :class:`SimilarityUnavailable`."""
     try:

@@ -67,6 +67,7 @@ def build_wheel(folder: Path) -> Path:
     info = f"mineshafted-{version}.dist-info"
     metadata = (
         distribution.read_text("METADATA")
+        or distribution.read_text("PKG-INFO")  # a source tree's egg-info (setuptools' build)
         or f"Metadata-Version: 2.1\nName: mineshafted\nVersion: {version}\n"
     )
     members.append((f"{info}/METADATA", metadata.encode()))

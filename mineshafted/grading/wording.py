@@ -477,7 +477,8 @@ def account(b: BoardResult, puzzle: Puzzle | None) -> Account:
     if b.outcome is Verdict.CRASHED:
         return Account(f"Your sweep stopped without an answer: {detail}.", (), found)
     if b.outcome is Verdict.OUT_OF_TIME:
-        return Account(f"{NOT_RUN[0].upper()}{NOT_RUN[1:]}.")
+        said = detail if detail.startswith(NOT_RUN) else NOT_RUN
+        return Account(f"{said[0].upper()}{said[1:]}.")
     return Account(detail)
 
 

@@ -186,7 +186,10 @@ def test_at_run_time_an_import_not_allowed_is_refused_and_says_so(
     )
     (board,) = report.boards
     assert board.outcome is Verdict.CRASHED
-    assert raised(board.detail) == "ImportError: import not allowed: 'json' (allowed: itertools)"
+    assert raised(board.detail) == (
+        "ImportError: import not allowed: 'json' "
+        "(allowed: __future__, itertools, typing, typing_extensions)"
+    )
     assert blocked(board.detail)
 
 
@@ -219,7 +222,8 @@ def test_an_allowed_module_imports_what_it_needs_but_importlib_cannot_import_for
         timeout=10,
     )
     assert raised(report.boards[0].detail) == (
-        "ImportError: import not allowed: 'fractions' (allowed: collections, importlib)"
+        "ImportError: import not allowed: 'fractions' "
+        "(allowed: __future__, collections, importlib, typing, typing_extensions)"
     )
 
 
@@ -241,8 +245,6 @@ def test_at_run_time_typing_is_imported_once_permitted_and_what_it_imports_is_no
         "    typing.get_type_hints(solve)",
     ).replace("\nsweep_mines = solve", "\nimport typing\nsweep_mines = solve")
     path = submission(tmp_path, code)
-    with pytest.raises(SubmissionError, match="import not allowed: 'typing'"):
-        grade(path, [("two", Puzzle(TWO))], allow=ITERTOOLS, zygote=True, timeout=10)
     report = grade(
         path,
         [("two", Puzzle(TWO))],

@@ -123,10 +123,11 @@ def test_a_file_an_earlier_version_wrote_is_read_as_it_was_graded() -> None:
 
 def test_the_permitted_modules_are_allow_the_annotations_and_the_starter_s_imports() -> None:
     starter = b"from typing import List\nimport itertools, collections.abc\nfrom . import x\n"
-    assert permitted(frozenset({"math"}), None) == {"math", "typing", "__future__"}
-    assert permitted(frozenset(), starter) == {"typing", "__future__", "itertools", "collections"}
+    annotations = {"typing", "typing_extensions", "__future__"}
+    assert permitted(frozenset({"math"}), None) == {"math", *annotations}
+    assert permitted(frozenset(), starter) == {*annotations, "itertools", "collections"}
     chosen = GradeOptions(allow=frozenset({"math"})).with_starter(starter)
-    assert chosen.permitted == {"math", "typing", "__future__", "itertools", "collections"}
+    assert chosen.permitted == {"math", *annotations, "itertools", "collections"}
     assert chosen.findings("import numpy\nimport itertools\nimport typing\n") == [
         "line 1: imports numpy"
     ]
@@ -157,6 +158,6 @@ def test_differences_name_the_flags_a_resumed_run_must_repeat() -> None:
     assert started.differences(GradeOptions()) == [
         "--allow itertools",
         "--timeout 5.0",
-        "--starter (imports permitted: __future__, itertools, typing)",
+        "--starter (imports permitted: __future__, itertools, typing, typing_extensions)",
         "--max-timeouts 3",
     ]

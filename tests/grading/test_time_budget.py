@@ -85,7 +85,8 @@ def test_a_board_out_of_time_is_not_solved_and_says_why(timed: tuple[Path, list[
     last = report.boards[-1]
     assert last.outcome is Verdict.OUT_OF_TIME and (last.moves, last.seconds) == (0, 0.0)
     assert last.detail == (
-        "not run: 2 earlier boards timed out, the most a submission may (--max-timeouts 2)"
+        "not run: your sweep used up its time on earlier boards (2 timed out, the most a "
+        "submission may: --max-timeouts 2)"
     )
     assert last.unexplored == 4 * 5 - TWO.mine_count
     assert report.score == 0 and report.to_json()["boards"][-1]["outcome"] == "out of time"
