@@ -37,16 +37,15 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..lifetime import end_with_parent
 from .errors import MissingExtraError, SchedulerError
 from .indices import Indices
 from .journal import Line, open_journal
+from .stopping import Stopping, Terminated
 
 __all__ = [
     "CONNECT_SECONDS",
@@ -317,50 +316,23 @@ def _run(
         log.info("study: %d game(s) to play, %d resumed", left, resumed)
     batches = _batches(study, todo, left, jobs, dask, dask_processes)
     try:
-        with _terminate_as_interrupt():
+        with Stopping() as stopping:
             try:
                 for batch in batches:
                     for line in batch:
-                        games += 1
-                        if record is not None:
-                            record(line)
-                        fold(line)
+                        with stopping.step():  # the file and the fold agree on every stop
+                            games += 1
+                            if record is not None:
+                                record(line)
+                            fold(line)
                         if on_game is not None:
                             on_game(line, games)
             finally:
                 batches.close()
     except KeyboardInterrupt as stop:
-        stopped_by = signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT
+        stopped_by = signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT
         log.info("study stopped by %s after %d game(s)", stopped_by.name, games)
     return Finished(games, stopped_by is not None, resumed, stopped_by)
-
-
-class _Terminated(KeyboardInterrupt):
-    """Raised in the main thread by SIGTERM while a study runs: it stops the study as Ctrl-C
-    does."""
-
-
-@contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """In the block, SIGTERM stops the study as Ctrl-C does (raises :class:`_Terminated`),
-    once; the handler is set only from the main thread and only over the default one (a host
-    application's own handler is left alone), and put back at the end."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        yield
-        return
-
-    def terminate(signum: int, frame: FrameType | None) -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process
-        raise _Terminated
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _batches(
