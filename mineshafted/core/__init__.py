@@ -116,6 +116,20 @@ class Kernels(Protocol):
         """:meth:`mineshafted.solver.Explorer.explore` on ``explorer``'s own state (``states``:
         the cell states UNKNOWN, SAFE, EXPLORED, MINE)."""
 
+    def endgame(
+        self,
+        mined: tuple[int, ...],
+        shows: tuple[tuple[int, ...], ...],
+        weights: tuple[tuple[int, int], ...],
+        placements: int,
+        nodes: int,
+        /,
+    ) -> tuple[int, int] | int | None:
+        """:meth:`mineshafted.probability.endgame._Search.root`'s cell index and wins, given
+        the layout's ``mined``, ``shows``, ``weights`` and number of ``placements``; the sets
+        remembered (an int) when the search ran out of ``nodes``; ``None`` for an input it
+        does not search (a weight of 64 bits or more)."""
+
     def flood(
         self,
         shown: list[int | None],

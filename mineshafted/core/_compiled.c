@@ -14,6 +14,8 @@
  *                               mineshafted.solver.explore.Explorer.explore
  *   flood(shown, flags, neighbours, values, zero)
  *                               mineshafted.game.engine.Game._expand
+ *   endgame(mined, shows, weights, placements, nodes)
+ *                               mineshafted.probability.endgame._Search.root (_endgame.c)
  *
  * Built by setuptools as an optional extension (setup.py); mineshafted.core chooses it or the
  * plain forms.
@@ -25,6 +27,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "_endgame.h"
 
 typedef unsigned __int128 u128;
 
@@ -2004,6 +2008,14 @@ fail:
     return NULL;
 }
 
+PyDoc_STRVAR(endgame_doc,
+"endgame(mined, shows, weights, placements, nodes, /)\n--\n\n"
+"_Search(layout, nodes).root() of mineshafted.probability.endgame, compiled, given the\n"
+"layout's mined, shows, weights and number of placements.\n\n"
+"Returns (index, wins): the best first reveal's index among the layout's cells (-1 if\n"
+"none) and its wins; an int, the sets remembered, when the search runs out of nodes; None\n"
+"when the input is outside what this form searches (a weight of 64 bits or more).");
+
 /* ------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
@@ -2012,6 +2024,7 @@ static PyMethodDef methods[] = {
     {"components", (PyCFunction)components, METH_O, components_doc},
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
     {"explore", (PyCFunction)(void (*)(void))explore, METH_FASTCALL, explore_doc},
+    {"endgame", (PyCFunction)(void (*)(void))mineshafted_endgame, METH_FASTCALL, endgame_doc},
     {NULL, NULL, 0, NULL},
 };
 

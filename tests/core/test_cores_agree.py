@@ -15,6 +15,7 @@ from mineshafted import MINE, Board, BoardManager, Sweep, core, read_puzzles, sw
 from mineshafted.errors import NoPlacementError
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.probability import odds, play_game, policy_named, view_odds
+from mineshafted.probability.endgame import _Layout, _searched
 from mineshafted.solver import Constraint, combine, components, count_component, counted
 from mineshafted.solver.count import CountTooLargeError
 
@@ -249,6 +250,60 @@ def test_a_seeded_best_game_is_played_the_same(seed: int) -> None:
         return result.won, result.guesses, result.record.events
 
     assert_same(*under_each(played))
+
+
+# the endgame search
+
+
+@st.composite
+def layouts(draw: st.DrawFn) -> tuple[_Layout, int]:
+    """Placements of mines on the unknown cells of a small board (up to 400 of them, so a
+    set of placements spans several 64-bit words), weighed alike or by their number of mines
+    (some weights of 64 bits and more, which the compiled search hands back), and a node
+    budget from none to ample."""
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(2, 5))
+    cells = draw(st.sets(st.integers(0, rows * cols - 1), min_size=1, max_size=10))
+    unknown = sorted(cells)
+    found = draw(
+        st.lists(st.integers(0, 2 ** len(unknown) - 1), min_size=1, max_size=400, unique=True)
+    )
+    weights = None
+    if draw(st.booleans()):
+        big = st.integers(1, 2**70) if draw(st.booleans()) else st.integers(1, 1000)
+        weights = {k: draw(big) for k in sorted({p.bit_count() for p in found})}
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    nodes = draw(st.sampled_from([0, 1, 5, 50, 20_000]))
+    return _Layout.of(unknown, found, board, weights), nodes
+
+
+@settings(max_examples=300, deadline=None)
+@given(layouts())
+def test_an_endgame_search_chooses_and_runs_out_as_the_plain_search(
+    drawn: tuple[_Layout, int],
+) -> None:
+    layout, nodes = drawn
+    assert_same(*under_each(lambda: _searched(layout, nodes)))
+
+
+def test_the_compiled_search_hands_back_weights_of_64_bits() -> None:
+    layout = _Layout.of([0, 1, 2], [0b001, 0b010, 0b100, 0b011], [[None] * 3], {1: 2**64, 2: 1})
+    assert (
+        core.kernels is None
+        or core.kernels.endgame(layout.mined, layout.shows, layout.weights, 4, 100) is None
+    )
+    assert_same(*under_each(lambda: _searched(layout, 100)))
+
+
+@pytest.mark.slow
+def test_seeded_expert_games_whose_endgames_are_searched_are_played_the_same() -> None:
+    # 20 expert games of best play: about a dozen endgame searches, some out of nodes.
+    for seed in range(20):
+
+        def played(seed: int = seed) -> object:
+            result = play_game(16, 30, 99, seed=seed, policy=policy_named("best"))
+            return result.won, result.guesses, result.record.events
+
+        assert_same(*under_each(played))
 
 
 # the sweep's explore loop

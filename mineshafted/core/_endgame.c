@@ -1,0 +1,557 @@
+/* The compiled core's endgame search: mineshafted.probability.endgame._Search, in C.
+ *
+ * The plain form is the specification; this file follows it step for step, because the
+ * order of the search is observable: the node budget counts the sets of placements
+ * remembered, so where the budget runs out, and which of two equally good cells is chosen,
+ * depend on the order in which sets are searched and remembered. Read _Search first:
+ *
+ *   wins(subset)       a set of at most one placement weighs what it weighs; else the memo;
+ *                      else (the budget reached: out of nodes) the first free reveal that
+ *                      splits it (a cell a mine in none of its placements, showing more than
+ *                      one clue among them) sums the wins of its parts; else the best reveal.
+ *   best(subset)       the cells a mine in some placements and not others, safest first
+ *                      (by the weight of the placements it is a mine in, then by index); a
+ *                      cell whose safe placements weigh no more than the best so far ends the
+ *                      scan; the first cell to do strictly better is kept.
+ *   reveal(i, subset, floor)
+ *                      the parts of subset by the clue cell i shows, their wins summed in
+ *                      order; 0 as soon as what is left cannot beat floor.
+ *
+ * A set of placements is a bitset of `words` 64-bit words (bit j: placement j). Weights are
+ * unsigned 64-bit and wins unsigned 128-bit: at most 5000 placements of weight below 2**64
+ * sum to below 2**77. A weight that does not fit 64 bits, or a mask that does not fit the
+ * placements, is not taken: the kernel answers None and the caller searches in Python.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_endgame.h"
+
+typedef unsigned __int128 u128;
+
+typedef struct {
+    Py_ssize_t words;    /* 64-bit words a set of placements */
+    Py_ssize_t cells;    /* the unknown cells */
+    Py_ssize_t placements;
+    uint64_t *mined;     /* cells rows: the placements where the cell is a mine */
+    Py_ssize_t *first;   /* cells + 1 offsets into shows */
+    uint64_t *shows;     /* per cell, per clue it may show: the placements showing it */
+    Py_ssize_t most;     /* the most clues a cell may show */
+    Py_ssize_t classes;  /* the weights' classes */
+    uint64_t *masks;     /* classes rows: the placements of each weight */
+    uint64_t *weights;   /* classes weights */
+    int uniform;         /* one class holding every placement: a weight is a count times it */
+    /* The memo: keys and wins in an arena, an open-addressing table of indices into it. */
+    size_t nodes;        /* the budget */
+    size_t used;         /* sets remembered */
+    size_t capacity;     /* sets the arena holds */
+    uint64_t *keys;      /* full width, zero outside their span */
+    Py_ssize_t *spans;   /* two a key */
+    u128 *values;
+    size_t slots;        /* a power of two */
+    int64_t *table;      /* -1: empty */
+    int failed;          /* 1: out of nodes; -1: out of memory */
+} Search;
+
+/* The words [lo, hi) of a set hold all its bits, lo the first nonzero word and hi - 1 the
+ * last (lo == hi: empty). A subset's span lies within its set's: deep in the search the sets
+ * are small, and only their span is read. The words outside a span are not read. */
+typedef struct {
+    Py_ssize_t lo, hi;
+} Span;
+
+/* -- sets of placements ------------------------------------------------------------------ */
+
+static inline int
+at_most_one(const uint64_t *s, Span span)
+{
+    if (span.hi - span.lo > 1)
+        return 0;
+    return span.lo == span.hi || (s[span.lo] & (s[span.lo] - 1)) == 0;
+}
+
+/* Whether a & b is empty. */
+static inline int
+disjoint(const uint64_t *a, Span span, const uint64_t *b)
+{
+    for (Py_ssize_t k = span.lo; k < span.hi; k++)
+        if (a[k] & b[k])
+            return 0;
+    return 1;
+}
+
+/* out = a & b (or a & ~b) over a's span; out's span. */
+static inline Span
+meet(uint64_t *out, const uint64_t *a, Span span, const uint64_t *b, int invert)
+{
+    Span found = {0, 0};
+    Py_ssize_t last = -1;
+    for (Py_ssize_t k = span.lo; k < span.hi; k++) {
+        uint64_t w = a[k] & (invert ? ~b[k] : b[k]);
+        out[k] = w;
+        if (w) {
+            if (last < 0)
+                found.lo = k;
+            last = k;
+        }
+    }
+    if (last >= 0)
+        found.hi = last + 1;
+    return found;
+}
+
+/* _Layout.weight: the weight of the placements of s (of s & ~minus when minus is given). */
+static u128
+weight(const Search *S, const uint64_t *s, Span span, const uint64_t *minus)
+{
+    if (S->uniform) {
+        uint64_t bits = 0;
+        for (Py_ssize_t k = span.lo; k < span.hi; k++)
+            bits += (uint64_t)__builtin_popcountll(minus ? s[k] & ~minus[k] : s[k]);
+        return (u128)bits * S->weights[0];
+    }
+    u128 total = 0;
+    for (Py_ssize_t c = 0; c < S->classes; c++) {
+        const uint64_t *mask = S->masks + c * S->words;
+        uint64_t bits = 0;
+        for (Py_ssize_t k = span.lo; k < span.hi; k++) {
+            uint64_t w = s[k] & mask[k];
+            if (minus != NULL)
+                w &= ~minus[k];
+            bits += (uint64_t)__builtin_popcountll(w);
+        }
+        total += (u128)bits * S->weights[c];
+    }
+    return total;
+}
+
+/* -- the memo ---------------------------------------------------------------------------- */
+
+static uint64_t
+set_hash(const uint64_t *s, Span span)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)span.lo;
+    for (Py_ssize_t k = span.lo; k < span.hi; k++) {
+        h ^= s[k] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h *= 0xFF51AFD7ED558CCDULL;
+    }
+    return h ^ (h >> 33);
+}
+
+static int64_t *
+memo_slot(const Search *S, const uint64_t *s, Span span)
+{
+    size_t mask = S->slots - 1;
+    size_t at = (size_t)set_hash(s, span) & mask;
+    size_t bytes = (size_t)(span.hi - span.lo) * sizeof(uint64_t);
+    while (S->table[at] >= 0) {
+        size_t j = (size_t)S->table[at];
+        if (S->spans[2 * j] == span.lo && S->spans[2 * j + 1] == span.hi &&
+            memcmp(S->keys + j * (size_t)S->words + span.lo, s + span.lo, bytes) == 0)
+            break;
+        at = (at + 1) & mask;
+    }
+    return S->table + at;
+}
+
+static int
+memo_get(const Search *S, const uint64_t *s, Span span, u128 *found)
+{
+    if (S->slots == 0)
+        return 0;
+    int64_t at = *memo_slot(S, s, span);
+    if (at < 0)
+        return 0;
+    *found = S->values[at];
+    return 1;
+}
+
+static int
+memo_grow(Search *S)
+{
+    if (S->used == S->capacity) {
+        size_t capacity = S->capacity ? 2 * S->capacity : 1024;
+        uint64_t *keys = PyMem_Realloc(S->keys, capacity * (size_t)S->words * sizeof(uint64_t));
+        if (keys == NULL)
+            return -1;
+        S->keys = keys;
+        Py_ssize_t *spans = PyMem_Realloc(S->spans, 2 * capacity * sizeof(Py_ssize_t));
+        if (spans == NULL)
+            return -1;
+        S->spans = spans;
+        u128 *values = PyMem_Realloc(S->values, capacity * sizeof(u128));
+        if (values == NULL)
+            return -1;
+        S->values = values;
+        S->capacity = capacity;
+    }
+    if (2 * (S->used + 1) > S->slots) {
+        size_t slots = S->slots ? 2 * S->slots : 2048;
+        int64_t *table = PyMem_Malloc(slots * sizeof(int64_t));
+        if (table == NULL)
+            return -1;
+        for (size_t i = 0; i < slots; i++)
+            table[i] = -1;
+        PyMem_Free(S->table);
+        S->table = table;
+        S->slots = slots;
+        for (size_t j = 0; j < S->used; j++) {
+            Span span = {S->spans[2 * j], S->spans[2 * j + 1]};
+            *memo_slot(S, S->keys + j * (size_t)S->words, span) = (int64_t)j;
+        }
+    }
+    return 0;
+}
+
+static void
+memo_put(Search *S, const uint64_t *s, Span span, u128 value)
+{
+    if (memo_grow(S) < 0) {
+        S->failed = -1;
+        return;
+    }
+    uint64_t *key = S->keys + S->used * (size_t)S->words;
+    memset(key, 0, (size_t)S->words * sizeof(uint64_t));
+    memcpy(key + span.lo, s + span.lo, (size_t)(span.hi - span.lo) * sizeof(uint64_t));
+    S->spans[2 * S->used] = span.lo;
+    S->spans[2 * S->used + 1] = span.hi;
+    S->values[S->used] = value;
+    *memo_slot(S, s, span) = (int64_t)S->used;
+    S->used++;
+}
+
+/* -- the search -------------------------------------------------------------------------- */
+
+static u128 wins(Search *S, const uint64_t *subset, Span span);
+
+/* The parts of subset by the clue cell i shows (nonempty ones, in order, with their
+ * spans): how many. */
+static Py_ssize_t
+parts_of(const Search *S, Py_ssize_t i, const uint64_t *subset, Span span, uint64_t *parts,
+         Span *spans)
+{
+    Py_ssize_t n = 0, words = S->words;
+    for (Py_ssize_t m = S->first[i]; m < S->first[i + 1]; m++) {
+        Span part = meet(parts + n * words, subset, span, S->shows + m * words, 0);
+        if (part.lo < part.hi)
+            spans[n++] = part;
+    }
+    return n;
+}
+
+/* _Search._reveal */
+static u128
+reveal(Search *S, Py_ssize_t i, const uint64_t *subset, Span span, u128 floor, uint64_t *parts)
+{
+    Span spans[S->most > 0 ? S->most : 1];
+    u128 sizes[S->most > 0 ? S->most : 1];
+    Py_ssize_t n = parts_of(S, i, subset, span, parts, spans), words = S->words;
+    u128 room = 0, total = 0;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        sizes[p] = weight(S, parts + p * words, spans[p], NULL);
+        room += sizes[p];
+    }
+    for (Py_ssize_t p = 0; p < n; p++) {
+        total += wins(S, parts + p * words, spans[p]);
+        if (S->failed)
+            return 0;
+        room -= sizes[p];
+        if (total + room <= floor)
+            return 0;
+    }
+    return total;
+}
+
+typedef struct {
+    u128 weight;
+    Py_ssize_t cell;
+} Ranked;
+
+static int
+ranked_order(const void *a, const void *b)
+{
+    const Ranked *x = a, *y = b;
+    if (x->weight != y->weight)
+        return x->weight < y->weight ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/* _Search._best: the cell (-1 if none) whose reveal wins most of subset, and its wins. */
+static u128
+best(Search *S, const uint64_t *subset, Span span, Py_ssize_t *best_cell)
+{
+    Py_ssize_t words = S->words, n = 0;
+    Ranked *ranked = PyMem_Malloc((size_t)(S->cells ? S->cells : 1) * sizeof(Ranked));
+    size_t rows = (size_t)(S->most > 1 ? S->most : 2);
+    uint64_t *scratch = PyMem_Malloc(rows * (size_t)words * sizeof(uint64_t));
+    u128 found = 0;
+    *best_cell = -1;
+    if (ranked == NULL || scratch == NULL) {
+        S->failed = -1;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < S->cells; i++) { /* _by_safety */
+        const uint64_t *mine = S->mined + i * words;
+        Span hit = meet(scratch, subset, span, mine, 0);
+        if (hit.lo == hit.hi)
+            continue; /* a mine in none of subset's placements */
+        Span safe = meet(scratch + words, subset, span, mine, 1);
+        if (safe.lo == safe.hi)
+            continue; /* a mine in all of them */
+        ranked[n].weight = weight(S, scratch, hit, NULL);
+        ranked[n].cell = i;
+        n++;
+    }
+    qsort(ranked, (size_t)n, sizeof(Ranked), ranked_order);
+    for (Py_ssize_t r = 0; r < n; r++) {
+        Py_ssize_t i = ranked[r].cell;
+        if (weight(S, subset, span, S->mined + i * words) <= found)
+            break;
+        u128 w = reveal(S, i, subset, span, found, scratch);
+        if (S->failed)
+            goto done;
+        if (w > found) {
+            found = w;
+            *best_cell = i;
+        }
+    }
+done:
+    PyMem_Free(ranked);
+    PyMem_Free(scratch);
+    return found;
+}
+
+/* _Search.wins */
+static u128
+wins(Search *S, const uint64_t *subset, Span span)
+{
+    Py_ssize_t words = S->words;
+    if (at_most_one(subset, span))
+        return weight(S, subset, span, NULL);
+    u128 found;
+    if (memo_get(S, subset, span, &found))
+        return found;
+    if (S->used >= S->nodes) {
+        S->failed = 1;
+        return 0;
+    }
+    size_t rows = (size_t)(S->most > 0 ? S->most : 1);
+    uint64_t *parts = PyMem_Malloc(rows * (size_t)words * sizeof(uint64_t));
+    Span spans[rows];
+    if (parts == NULL) {
+        S->failed = -1;
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < S->cells; i++) {
+        if (!disjoint(subset, span, S->mined + i * words))
+            continue;
+        Py_ssize_t n = parts_of(S, i, subset, span, parts, spans);
+        if (n > 1) {
+            u128 total = 0;
+            for (Py_ssize_t p = 0; p < n; p++) {
+                total += wins(S, parts + p * words, spans[p]);
+                if (S->failed) {
+                    PyMem_Free(parts);
+                    return 0;
+                }
+            }
+            PyMem_Free(parts);
+            memo_put(S, subset, span, total);
+            return total;
+        }
+    }
+    PyMem_Free(parts);
+    Py_ssize_t cell;
+    found = best(S, subset, span, &cell);
+    if (S->failed)
+        return 0;
+    memo_put(S, subset, span, found);
+    return found;
+}
+
+/* -- from and to Python ------------------------------------------------------------------ */
+
+/* A nonnegative int below 2**(64 * words) into words; 0 done, 1 not taken, -1 an error. */
+static int
+read_set(PyObject *value, uint64_t *out, Py_ssize_t words)
+{
+    if (!PyLong_CheckExact(value))
+        return 1;
+    PyObject *bytes = PyObject_CallMethod(value, "to_bytes", "ns", words * 8, "little");
+    if (bytes == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) { /* negative, or too wide */
+            PyErr_Clear();
+            return 1;
+        }
+        return -1;
+    }
+    const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(bytes);
+    for (Py_ssize_t k = 0; k < words; k++) {
+        uint64_t w = 0;
+        for (int b = 7; b >= 0; b--)
+            w = (w << 8) | raw[k * 8 + b];
+        out[k] = w;
+    }
+    Py_DECREF(bytes);
+    return 0;
+}
+
+static PyObject *
+wide_long(u128 value)
+{
+    uint64_t high = (uint64_t)(value >> 64);
+    if (high == 0)
+        return PyLong_FromUnsignedLongLong((unsigned long long)value);
+    PyObject *top = PyLong_FromUnsignedLongLong(high);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *bottom = PyLong_FromUnsignedLongLong((unsigned long long)(uint64_t)value);
+    PyObject *shifted = NULL, *result = NULL;
+    if (top && shift && bottom)
+        shifted = PyNumber_Lshift(top, shift);
+    if (shifted)
+        result = PyNumber_Or(shifted, bottom);
+    Py_XDECREF(top);
+    Py_XDECREF(shift);
+    Py_XDECREF(bottom);
+    Py_XDECREF(shifted);
+    return result;
+}
+
+static void
+search_free(Search *S)
+{
+    PyMem_Free(S->mined);
+    PyMem_Free(S->first);
+    PyMem_Free(S->shows);
+    PyMem_Free(S->masks);
+    PyMem_Free(S->weights);
+    PyMem_Free(S->keys);
+    PyMem_Free(S->spans);
+    PyMem_Free(S->values);
+    PyMem_Free(S->table);
+}
+
+/* Fill S from the layout's mined, shows and weights; 0 done, 1 not taken, -1 an error. */
+static int
+search_read(Search *S, PyObject *mined, PyObject *shows, PyObject *weights)
+{
+    Py_ssize_t words = S->words, cells = S->cells, total = 0;
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        PyObject *clues = PyTuple_GET_ITEM(shows, i);
+        if (!PyTuple_CheckExact(clues))
+            return 1;
+        Py_ssize_t n = PyTuple_GET_SIZE(clues);
+        total += n;
+        if (n > S->most)
+            S->most = n;
+    }
+    S->classes = PyTuple_GET_SIZE(weights);
+    S->mined = PyMem_Calloc((size_t)(cells ? cells : 1) * (size_t)words, sizeof(uint64_t));
+    S->first = PyMem_Calloc((size_t)cells + 1, sizeof(Py_ssize_t));
+    S->shows = PyMem_Calloc((size_t)(total ? total : 1) * (size_t)words, sizeof(uint64_t));
+    S->masks = PyMem_Calloc((size_t)(S->classes ? S->classes : 1) * (size_t)words, sizeof(uint64_t));
+    S->weights = PyMem_Calloc((size_t)(S->classes ? S->classes : 1), sizeof(uint64_t));
+    if (!S->mined || !S->first || !S->shows || !S->masks || !S->weights) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int status;
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        if ((status = read_set(PyTuple_GET_ITEM(mined, i), S->mined + i * words, words)))
+            return status;
+        PyObject *clues = PyTuple_GET_ITEM(shows, i);
+        S->first[i] = m;
+        for (Py_ssize_t c = 0; c < PyTuple_GET_SIZE(clues); c++, m++)
+            if ((status = read_set(PyTuple_GET_ITEM(clues, c), S->shows + m * words, words)))
+                return status;
+    }
+    S->first[cells] = m;
+    for (Py_ssize_t c = 0; c < S->classes; c++) {
+        PyObject *pair = PyTuple_GET_ITEM(weights, c);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2)
+            return 1;
+        if ((status = read_set(PyTuple_GET_ITEM(pair, 0), S->masks + c * words, words)))
+            return status;
+        PyObject *w = PyTuple_GET_ITEM(pair, 1);
+        if (!PyLong_CheckExact(w))
+            return 1;
+        unsigned long long value = PyLong_AsUnsignedLongLong(w);
+        if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear(); /* negative, or 64 bits and more: not taken */
+            return 1;
+        }
+        S->weights[c] = (uint64_t)value;
+    }
+    if (S->classes == 1) { /* uniform when its one class holds every placement */
+        uint64_t bits = 0;
+        for (Py_ssize_t k = 0; k < words; k++)
+            bits += (uint64_t)__builtin_popcountll(S->masks[k]);
+        S->uniform = (Py_ssize_t)bits == S->placements;
+    }
+    return 0;
+}
+
+PyObject *
+mineshafted_endgame(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "endgame() takes mined, shows, weights, placements, nodes");
+        return NULL;
+    }
+    PyObject *mined = args[0], *shows = args[1], *weights = args[2];
+    if (!PyTuple_CheckExact(mined) || !PyTuple_CheckExact(shows) ||
+        !PyTuple_CheckExact(weights) || PyTuple_GET_SIZE(shows) != PyTuple_GET_SIZE(mined))
+        Py_RETURN_NONE;
+    Py_ssize_t placements = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t nodes = PyLong_AsSsize_t(args[4]);
+    if ((placements == -1 || nodes == -1) && PyErr_Occurred())
+        return NULL;
+    if (placements < 0 || nodes < 0)
+        Py_RETURN_NONE;
+    Search S;
+    memset(&S, 0, sizeof(S));
+    S.words = placements > 0 ? (placements + 63) / 64 : 1;
+    S.cells = PyTuple_GET_SIZE(mined);
+    S.placements = placements;
+    S.nodes = (size_t)nodes;
+    int status = search_read(&S, mined, shows, weights);
+    uint64_t *everything = PyMem_Calloc((size_t)S.words, sizeof(uint64_t));
+    PyObject *result = NULL;
+    if (status < 0 || everything == NULL) {
+        if (everything == NULL && status >= 0)
+            PyErr_NoMemory();
+        goto done;
+    }
+    if (status > 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < placements; j++)
+        everything[j / 64] |= (uint64_t)1 << (j % 64);
+    Py_ssize_t cell;
+    Span all = {0, placements > 0 ? S.words : 0};
+    u128 found = best(&S, everything, all, &cell); /* _Search.root */
+    if (S.failed < 0)
+        PyErr_NoMemory();
+    else if (S.failed > 0)
+        result = PyLong_FromSize_t(S.used);
+    else {
+        PyObject *total = wide_long(found);
+        if (total != NULL)
+            result = Py_BuildValue("(nN)", cell, total);
+    }
+done:
+    PyMem_Free(everything);
+    search_free(&S);
+    return result;
+}
