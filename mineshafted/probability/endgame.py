@@ -30,6 +30,7 @@ from functools import lru_cache
 from itertools import combinations
 from math import comb
 
+from .. import core
 from ..board import Cell, Geometry, PartialGrid
 from ..solver import Constraint, Position, counted
 
@@ -407,8 +408,17 @@ class _Search:
     def root(self) -> tuple[Cell, int]:
         """The best first reveal of all placements (-1 if no cell is left to guess), and
         its wins."""
-        i, wins = self._best(self.everything)
-        return (self.layout.cells[i] if i >= 0 else -1), wins
+        layout, kernels = self.layout, core.kernels
+        found = None
+        if kernels is not None:  # the compiled form of this search (mineshafted.core)
+            answer = kernels.endgame(
+                layout.mined, layout.shows, layout.weights, len(layout.placements), self.nodes
+            )
+            if isinstance(answer, int):
+                raise _OutOfNodes
+            found = answer
+        i, wins = self._best(self.everything) if found is None else found
+        return (layout.cells[i] if i >= 0 else -1), wins
 
     def wins(self, subset: int) -> int:
         """How many placements of ``subset`` best play wins (weighed)."""
