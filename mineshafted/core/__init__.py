@@ -130,6 +130,17 @@ class Kernels(Protocol):
         remembered (an int) when the search ran out of ``nodes``; ``None`` for an input it
         does not search (a weight of 64 bits or more)."""
 
+    def regions(
+        self,
+        cells: list[int],
+        around: tuple[tuple[int, ...], ...],
+        components: list[list[tuple[tuple[int, ...], int]]],
+        /,
+    ) -> list[list[int]] | None:
+        """:func:`mineshafted.probability.endgame.regions`, given the position's unknown
+        ``cells``, the board's neighbour table and the position's ``components``; ``None``
+        for an input it does not take."""
+
     def flood(
         self,
         shown: list[int | None],

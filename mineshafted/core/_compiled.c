@@ -16,6 +16,8 @@
  *                               mineshafted.game.engine.Game._expand
  *   endgame(mined, shows, weights, placements, nodes)
  *                               mineshafted.probability.endgame._Search.root (_endgame.c)
+ *   regions(cells, around, components)
+ *                               mineshafted.probability.endgame.regions (_endgame.c)
  *
  * Built by setuptools as an optional extension (setup.py); mineshafted.core chooses it or the
  * plain forms.
@@ -2016,6 +2018,13 @@ PyDoc_STRVAR(endgame_doc,
 "none) and its wins; an int, the sets remembered, when the search runs out of nodes; None\n"
 "when the input is outside what this form searches (a weight of 64 bits or more).");
 
+PyDoc_STRVAR(regions_doc,
+"regions(cells, around, components, /)\n--\n\n"
+"regions(position, board) of mineshafted.probability.endgame, compiled, given the position's\n"
+"unknown cells, the board's neighbour table and the position's components.\n\n"
+"Returns the regions as lists of cells; None when the input is outside what this form\n"
+"takes (a cell that is not an int on the board, a scope that is not a tuple).");
+
 /* ------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
@@ -2025,6 +2034,7 @@ static PyMethodDef methods[] = {
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
     {"explore", (PyCFunction)(void (*)(void))explore, METH_FASTCALL, explore_doc},
     {"endgame", (PyCFunction)(void (*)(void))mineshafted_endgame, METH_FASTCALL, endgame_doc},
+    {"regions", (PyCFunction)(void (*)(void))mineshafted_regions, METH_FASTCALL, regions_doc},
     {NULL, NULL, 0, NULL},
 };
 

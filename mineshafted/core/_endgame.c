@@ -1,4 +1,5 @@
-/* The compiled core's endgame search: mineshafted.probability.endgame._Search, in C.
+/* The compiled core's endgame kernels: mineshafted.probability.endgame's search (_Search)
+ * and its isolated regions (regions), in C.
  *
  * The plain form is the specification; this file follows it step for step, because the
  * order of the search is observable: the node budget counts the sets of placements
@@ -553,5 +554,219 @@ mineshafted_endgame(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 done:
     PyMem_Free(everything);
     search_free(&S);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * regions: mineshafted.probability.endgame.regions, the isolated regions of a position
+ *
+ * The plain form searches outward from each unknown cell not yet reached; here a union-find
+ * links the same pairs (an unknown cell and each unknown neighbour; the unknown cells of each
+ * constraint's scope). The answer does not depend on the order of linking: each region is
+ * sorted, and the regions come in the order of their first cell in `cells`, as there.
+ * ---------------------------------------------------------------------------------------- */
+
+static Py_ssize_t
+root_of(Py_ssize_t *parent, Py_ssize_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void
+join_cells(Py_ssize_t *parent, Py_ssize_t a, Py_ssize_t b)
+{
+    a = root_of(parent, a);
+    b = root_of(parent, b);
+    if (a != b)
+        parent[a < b ? b : a] = a < b ? a : b;
+}
+
+/* A cell index below `board`, or -1 (not taken). */
+static Py_ssize_t
+cell_of(PyObject *value, Py_ssize_t board)
+{
+    if (!PyLong_CheckExact(value))
+        return -1;
+    Py_ssize_t cell = PyLong_AsSsize_t(value);
+    if (cell == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    return cell >= 0 && cell < board ? cell : -1;
+}
+
+/* Link the unknown cells of every scope of components; 0 done, 1 not taken. */
+static int
+link_scopes(Py_ssize_t *parent, const char *unknown, PyObject *components, Py_ssize_t board)
+{
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(components); c++) {
+        PyObject *component = PyList_GET_ITEM(components, c);
+        if (!PyList_CheckExact(component))
+            return 1;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(component); k++) {
+            PyObject *constraint = PyList_GET_ITEM(component, k);
+            if (!PyTuple_CheckExact(constraint) || PyTuple_GET_SIZE(constraint) != 2)
+                return 1;
+            PyObject *scope = PyTuple_GET_ITEM(constraint, 0);
+            if (!PyTuple_CheckExact(scope))
+                return 1;
+            Py_ssize_t first = -1;
+            for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(scope); s++) {
+                Py_ssize_t cell = cell_of(PyTuple_GET_ITEM(scope, s), board);
+                if (cell < 0)
+                    return 1;
+                if (!unknown[cell])
+                    continue;
+                if (first < 0)
+                    first = cell;
+                else
+                    join_cells(parent, first, cell);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Link every unknown cell to its unknown neighbours; 0 done, 1 not taken. */
+static int
+link_neighbours(Py_ssize_t *parent, const char *unknown, PyObject *cells, PyObject *around)
+{
+    Py_ssize_t board = PyTuple_GET_SIZE(around);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cells); i++) {
+        Py_ssize_t cell = cell_of(PyList_GET_ITEM(cells, i), board);
+        PyObject *ring = PyTuple_GET_ITEM(around, cell);
+        if (!PyTuple_CheckExact(ring))
+            return 1;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(ring); k++) {
+            Py_ssize_t n = cell_of(PyTuple_GET_ITEM(ring, k), board);
+            if (n < 0)
+                return 1;
+            if (unknown[n])
+                join_cells(parent, cell, n);
+        }
+    }
+    return 0;
+}
+
+static int
+cell_order(const void *a, const void *b)
+{
+    Py_ssize_t x = *(const Py_ssize_t *)a, y = *(const Py_ssize_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The regions, each sorted, in the order of their first cell in cells. */
+static PyObject *
+regions_found(Py_ssize_t *parent, char *unknown, PyObject *cells, Py_ssize_t board)
+{
+    Py_ssize_t n = PyList_GET_SIZE(cells);
+    Py_ssize_t *slot = PyMem_Malloc((size_t)(board ? board : 1) * sizeof(Py_ssize_t)); /* root -> region */
+    Py_ssize_t *size = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_ssize_t));
+    Py_ssize_t *start = PyMem_Calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    Py_ssize_t *order = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *home = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(Py_ssize_t));
+    PyObject *found = NULL;
+    if (!slot || !size || !start || !order || !home) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < board; c++)
+        slot[c] = -1;
+    Py_ssize_t made = 0, kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(PyList_GET_ITEM(cells, i));
+        if (!unknown[cell]) /* listed twice: once is enough */
+            continue;
+        unknown[cell] = 0;
+        Py_ssize_t root = root_of(parent, cell);
+        if (slot[root] < 0) /* first sight of this region */
+            slot[root] = made++;
+        Py_ssize_t region = slot[root];
+        home[kept] = region;
+        order[kept++] = cell;
+        size[region]++;
+    }
+    for (Py_ssize_t r = 0; r < made; r++)
+        start[r + 1] = start[r] + size[r];
+    Py_ssize_t *sorted = PyMem_Malloc((size_t)(kept ? kept : 1) * sizeof(Py_ssize_t));
+    if (sorted == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memset(size, 0, (size_t)(n ? n : 1) * sizeof(Py_ssize_t));
+    for (Py_ssize_t i = 0; i < kept; i++)
+        sorted[start[home[i]] + size[home[i]]++] = order[i];
+    found = PyList_New(made);
+    for (Py_ssize_t r = 0; found != NULL && r < made; r++) {
+        Py_ssize_t width = start[r + 1] - start[r];
+        qsort(sorted + start[r], (size_t)width, sizeof(Py_ssize_t), cell_order);
+        PyObject *region = PyList_New(width);
+        if (region == NULL) {
+            Py_CLEAR(found);
+            break;
+        }
+        PyList_SET_ITEM(found, r, region);
+        for (Py_ssize_t k = 0; k < width; k++) {
+            PyObject *cell = PyLong_FromSsize_t(sorted[start[r] + k]);
+            if (cell == NULL) {
+                Py_CLEAR(found);
+                break;
+            }
+            PyList_SET_ITEM(region, k, cell);
+        }
+    }
+    PyMem_Free(sorted);
+done:
+    PyMem_Free(slot);
+    PyMem_Free(size);
+    PyMem_Free(start);
+    PyMem_Free(order);
+    PyMem_Free(home);
+    return found;
+}
+
+PyObject *
+mineshafted_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "regions() takes cells, around, components");
+        return NULL;
+    }
+    PyObject *cells = args[0], *around = args[1], *components = args[2];
+    if (!PyList_CheckExact(cells) || !PyTuple_CheckExact(around) ||
+        !PyList_CheckExact(components))
+        Py_RETURN_NONE;
+    Py_ssize_t board = PyTuple_GET_SIZE(around);
+    Py_ssize_t *parent = PyMem_Malloc((size_t)(board ? board : 1) * sizeof(Py_ssize_t));
+    char *unknown = PyMem_Calloc((size_t)(board ? board : 1), 1);
+    PyObject *result = NULL;
+    if (parent == NULL || unknown == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < board; i++)
+        parent[i] = i;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(cells); i++) {
+        Py_ssize_t cell = cell_of(PyList_GET_ITEM(cells, i), board);
+        if (cell < 0) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        unknown[cell] = 1;
+    }
+    if (link_neighbours(parent, unknown, cells, around) ||
+        link_scopes(parent, unknown, components, board)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    result = regions_found(parent, unknown, cells, board);
+done:
+    PyMem_Free(parent);
+    PyMem_Free(unknown);
     return result;
 }

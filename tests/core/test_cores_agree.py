@@ -15,8 +15,8 @@ from mineshafted import MINE, Board, BoardManager, Sweep, core, read_puzzles, sw
 from mineshafted.errors import NoPlacementError
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.probability import odds, play_game, policy_named, view_odds
-from mineshafted.probability.endgame import _Layout, _searched
-from mineshafted.solver import Constraint, combine, components, count_component, counted
+from mineshafted.probability.endgame import _Layout, _searched, regions
+from mineshafted.solver import Constraint, Position, combine, components, count_component, counted
 from mineshafted.solver.count import CountTooLargeError
 
 from ..conftest import REQUIRE_COMPILED, CourseManager, Recorder
@@ -304,6 +304,26 @@ def test_seeded_expert_games_whose_endgames_are_searched_are_played_the_same() -
             return result.won, result.guesses, result.record.events
 
         assert_same(*under_each(played))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 7), st.data())
+def test_the_isolated_regions_are_the_plain_regions(
+    rows: int, cols: int, data: st.DataObject
+) -> None:
+    cells = rows * cols
+    constraints = data.draw(constraint_sets(cells))
+    scoped = {cell for scope, _ in constraints for cell in scope}
+    free = data.draw(st.sets(st.integers(0, cells - 1)).map(lambda s: sorted(s - scoped)))
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    position = Position(board, list(components(constraints)), free, 0)
+    assert_same(*under_each(lambda: regions(position, board)))
+
+
+def test_the_regions_of_seeded_expert_stalls_are_the_plain_regions() -> None:
+    for _, position in expert_stalls(40):
+        found = under_each(lambda p=position: regions(p, p.board))  # type: ignore[attr-defined,misc]
+        assert_same(*found)
 
 
 # the sweep's explore loop
