@@ -262,9 +262,9 @@ def regions(position: Position, board: PartialGrid) -> list[list[Cell]]:
     around = Geometry(len(board), len(board[0])).neighbour_table()
     kernels = core.kernels
     if kernels is not None:  # the compiled form (mineshafted.core)
-        found = kernels.regions(cells, around, position.components)
-        if found is not None:
-            return found
+        compiled = kernels.regions(cells, around, position.components)
+        if compiled is not None:
+            return compiled
     scopes: dict[Cell, list[tuple[Cell, ...]]] = {}
     for component in position.components:
         for scope, _ in component:
