@@ -130,6 +130,17 @@ class Kernels(Protocol):
         remembered (an int) when the search ran out of ``nodes``; ``None`` for an input it
         does not search (a weight of 64 bits or more)."""
 
+    def layout(
+        self,
+        cells: tuple[int, ...],
+        found: tuple[int, ...],
+        around: tuple[tuple[int, ...], ...],
+        /,
+    ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None:
+        """:meth:`mineshafted.probability.endgame._Layout.of`'s ``mined`` and ``shows``,
+        given the board's neighbour table; ``None`` for an input it does not take (more than
+        64 cells)."""
+
     def regions(
         self,
         cells: list[int],

@@ -16,6 +16,8 @@
  *                               mineshafted.game.engine.Game._expand
  *   endgame(mined, shows, weights, placements, nodes)
  *                               mineshafted.probability.endgame._Search.root (_endgame.c)
+ *   layout(cells, found, around)
+ *                               mineshafted.probability.endgame._Layout.of (_endgame.c)
  *   regions(cells, around, components)
  *                               mineshafted.probability.endgame.regions (_endgame.c)
  *
@@ -2018,6 +2020,13 @@ PyDoc_STRVAR(endgame_doc,
 "none) and its wins; an int, the sets remembered, when the search runs out of nodes; None\n"
 "when the input is outside what this form searches (a weight of 64 bits or more).");
 
+PyDoc_STRVAR(layout_doc,
+"layout(cells, found, around, /)\n--\n\n"
+"_Layout.of(cells, found, board)'s mined and shows, of mineshafted.probability.endgame,\n"
+"compiled, given the board's neighbour table.\n\n"
+"Returns (mined, shows); None when the input is outside what this form takes (more than\n"
+"64 cells, a placement that is not an int below 2**64).");
+
 PyDoc_STRVAR(regions_doc,
 "regions(cells, around, components, /)\n--\n\n"
 "regions(position, board) of mineshafted.probability.endgame, compiled, given the position's\n"
@@ -2034,6 +2043,7 @@ static PyMethodDef methods[] = {
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
     {"explore", (PyCFunction)(void (*)(void))explore, METH_FASTCALL, explore_doc},
     {"endgame", (PyCFunction)(void (*)(void))mineshafted_endgame, METH_FASTCALL, endgame_doc},
+    {"layout", (PyCFunction)(void (*)(void))mineshafted_layout, METH_FASTCALL, layout_doc},
     {"regions", (PyCFunction)(void (*)(void))mineshafted_regions, METH_FASTCALL, regions_doc},
     {NULL, NULL, 0, NULL},
 };

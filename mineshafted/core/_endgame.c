@@ -1,5 +1,5 @@
-/* The compiled core's endgame kernels: mineshafted.probability.endgame's search (_Search)
- * and its isolated regions (regions), in C.
+/* The compiled core's endgame kernels: mineshafted.probability.endgame's search (_Search),
+ * the layout it searches (_Layout.of) and its isolated regions (regions), in C.
  *
  * The plain form is the specification; this file follows it step for step, because the
  * order of the search is observable: the node budget counts the sets of placements
@@ -768,5 +768,170 @@ mineshafted_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 done:
     PyMem_Free(parent);
     PyMem_Free(unknown);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * layout: mineshafted.probability.endgame._Layout.of, the masks the search reads
+ *
+ * For each unknown cell: the placements where it is a mine, and, for each clue it may show
+ * (by ascending clue, the empty ones left out), the placements where it is safe and shows
+ * it; and the placements of each weight. The same loops as the plain form, on 64-bit masks
+ * of the cells (at most 64 cells, else not taken) and bitsets of the placements.
+ * ---------------------------------------------------------------------------------------- */
+
+/* The bitset set (of words words) as a Python int. */
+static PyObject *
+set_long(const uint64_t *set, Py_ssize_t words, unsigned char *bytes)
+{
+    for (Py_ssize_t k = 0; k < words; k++)
+        for (int b = 0; b < 8; b++)
+            bytes[k * 8 + b] = (unsigned char)(set[k] >> (8 * b));
+    return PyObject_CallMethod((PyObject *)&PyLong_Type, "from_bytes", "y#s", (const char *)bytes,
+                               words * 8, "little");
+}
+
+/* The placements found as 64-bit masks; 0 done, 1 not taken. */
+static int
+read_found(PyObject *found, uint64_t *out)
+{
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(found); j++) {
+        PyObject *p = PyTuple_GET_ITEM(found, j);
+        if (!PyLong_CheckExact(p))
+            return 1;
+        unsigned long long value = PyLong_AsUnsignedLongLong(p);
+        if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 1;
+        }
+        out[j] = (uint64_t)value;
+    }
+    return 0;
+}
+
+/* Each cell's neighbours among cells, as a mask over cells; 0 done, 1 not taken. */
+static int
+read_near(PyObject *cells, PyObject *around, uint64_t *near)
+{
+    Py_ssize_t board = PyTuple_GET_SIZE(around), n = PyTuple_GET_SIZE(cells);
+    Py_ssize_t *index = PyMem_Malloc((size_t)(board ? board : 1) * sizeof(Py_ssize_t));
+    if (index == NULL)
+        return -1;
+    int status = 0;
+    for (Py_ssize_t c = 0; c < board; c++)
+        index[c] = -1;
+    for (Py_ssize_t i = 0; i < n && !status; i++) {
+        Py_ssize_t cell = cell_of(PyTuple_GET_ITEM(cells, i), board);
+        if (cell < 0 || index[cell] >= 0) /* off the board, or listed twice */
+            status = 1;
+        else
+            index[cell] = i;
+    }
+    for (Py_ssize_t i = 0; i < n && !status; i++) {
+        PyObject *ring = PyTuple_GET_ITEM(around, PyLong_AsSsize_t(PyTuple_GET_ITEM(cells, i)));
+        near[i] = 0;
+        if (!PyTuple_CheckExact(ring)) {
+            status = 1;
+            break;
+        }
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(ring); k++) {
+            Py_ssize_t m = cell_of(PyTuple_GET_ITEM(ring, k), board);
+            if (m < 0) {
+                status = 1;
+                break;
+            }
+            if (index[m] >= 0)
+                near[i] |= (uint64_t)1 << index[m];
+        }
+    }
+    PyMem_Free(index);
+    return status;
+}
+
+/* One cell's mined and shows, as the plain loop over the placements makes them. */
+static PyObject *
+cell_masks(const uint64_t *found, Py_ssize_t placements, Py_ssize_t i, uint64_t near,
+           uint64_t *sets, Py_ssize_t words, unsigned char *bytes, PyObject **mined)
+{
+    memset(sets, 0, 10 * (size_t)words * sizeof(uint64_t)); /* mined, then 9 clues */
+    uint64_t bit = (uint64_t)1 << i;
+    for (Py_ssize_t j = 0; j < placements; j++) {
+        uint64_t p = found[j];
+        int row = (p & bit) ? 0 : 1 + __builtin_popcountll(p & near);
+        sets[row * words + j / 64] |= (uint64_t)1 << (j % 64);
+    }
+    *mined = set_long(sets, words, bytes);
+    if (*mined == NULL)
+        return NULL;
+    PyObject *shows = PyList_New(0);
+    for (int v = 1; shows != NULL && v < 10; v++) {
+        const uint64_t *set = sets + v * words;
+        int any = 0;
+        for (Py_ssize_t k = 0; k < words; k++)
+            any |= set[k] != 0;
+        if (!any)
+            continue;
+        PyObject *mask = set_long(set, words, bytes);
+        if (mask == NULL || PyList_Append(shows, mask) < 0)
+            Py_CLEAR(shows);
+        Py_XDECREF(mask);
+    }
+    PyObject *result = shows ? PyList_AsTuple(shows) : NULL;
+    Py_XDECREF(shows);
+    if (result == NULL)
+        Py_CLEAR(*mined);
+    return result;
+}
+
+PyObject *
+mineshafted_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "layout() takes cells, found, around");
+        return NULL;
+    }
+    PyObject *cells = args[0], *found = args[1], *around = args[2];
+    if (!PyTuple_CheckExact(cells) || !PyTuple_CheckExact(found) || !PyTuple_CheckExact(around) ||
+        PyTuple_GET_SIZE(cells) > 64)
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyTuple_GET_SIZE(cells), placements = PyTuple_GET_SIZE(found);
+    Py_ssize_t words = placements > 0 ? (placements + 63) / 64 : 1;
+    uint64_t *masks = PyMem_Malloc((size_t)(placements ? placements : 1) * sizeof(uint64_t));
+    uint64_t *near = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+    uint64_t *sets = PyMem_Malloc(10 * (size_t)words * sizeof(uint64_t));
+    unsigned char *bytes = PyMem_Malloc((size_t)words * 8);
+    PyObject *mined = NULL, *shows = NULL, *result = NULL;
+    if (!masks || !near || !sets || !bytes) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int status = read_found(found, masks);
+    if (!status)
+        status = read_near(cells, around, near);
+    if (status) {
+        if (status > 0)
+            result = Py_NewRef(Py_None);
+        goto done;
+    }
+    mined = PyTuple_New(n);
+    shows = PyTuple_New(n);
+    for (Py_ssize_t i = 0; mined != NULL && shows != NULL && i < n; i++) {
+        PyObject *mine;
+        PyObject *clues = cell_masks(masks, placements, i, near[i], sets, words, bytes, &mine);
+        if (clues == NULL)
+            goto done;
+        PyTuple_SET_ITEM(mined, i, mine);
+        PyTuple_SET_ITEM(shows, i, clues);
+    }
+    if (mined != NULL && shows != NULL)
+        result = PyTuple_Pack(2, mined, shows);
+done:
+    Py_XDECREF(mined);
+    Py_XDECREF(shows);
+    PyMem_Free(masks);
+    PyMem_Free(near);
+    PyMem_Free(sets);
+    PyMem_Free(bytes);
     return result;
 }

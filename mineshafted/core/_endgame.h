@@ -7,5 +7,6 @@
 PyObject *mineshafted_endgame(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 PyObject *mineshafted_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *mineshafted_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

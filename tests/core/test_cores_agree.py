@@ -285,6 +285,27 @@ def test_an_endgame_search_chooses_and_runs_out_as_the_plain_search(
     assert_same(*under_each(lambda: _searched(layout, nodes)))
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_a_layout_holds_the_plain_masks(rows: int, cols: int, data: st.DataObject) -> None:
+    # Placements over up to 25 cells, up to 300 of them (sets of several 64-bit words).
+    cells = sorted(data.draw(st.sets(st.integers(0, rows * cols - 1), min_size=1)))
+    found = data.draw(
+        st.lists(st.integers(0, 2 ** len(cells) - 1), min_size=1, max_size=300, unique=True)
+    )
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    assert_same(*under_each(lambda: _Layout.of(cells, found, board)))
+
+
+def test_a_layout_of_more_than_64_cells_is_made_plainly() -> None:
+    cells = list(range(70))
+    board: list[list[int | None]] = [[None] * 10 for _ in range(7)]
+    found = [1, 2**69, 2**40 + 3]
+    around = ((),) * 70
+    assert core.kernels is None or core.kernels.layout(tuple(cells), tuple(found), around) is None
+    assert_same(*under_each(lambda: _Layout.of(cells, found, board)))
+
+
 def test_the_compiled_search_hands_back_weights_of_64_bits() -> None:
     layout = _Layout.of([0, 1, 2], [0b001, 0b010, 0b100, 0b011], [[None] * 3], {1: 2**64, 2: 1})
     assert (
