@@ -19,7 +19,10 @@ The measures, on seeded items (the same every run):
 - ``opening``: the first reveal of a 200x200 board with 400 mines (a fixed board, nothing
   drawn), at a cell whose zero region opens most of the board;
 - ``sweep``: :func:`mineshafted.sweep_mines` on no-guess expert boards (bench_sweep.py's);
-- ``best``: one classic expert game played by ``best`` (bench_play.py --speed's games).
+- ``best``: one classic expert game played by ``best`` (bench_play.py --speed's games);
+- ``endgame``: the endgame's search (its layout made, then searched) at each stall where
+  ``best`` searches one, in those games (``--games`` of them, played first with the plain
+  core).
 
     python scripts/bench_core.py                          # every measure, wall time
     python scripts/bench_core.py --measures count,odds --games 300
@@ -47,7 +50,7 @@ from bench_probability import draw
 from mineshafted import MINE, Board, BoardManager, Sweep, core, sweep_mines
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.generate import generate_many
-from mineshafted.probability import odds, play_game, policy_named
+from mineshafted.probability import endgame, odds, play_game, policy_named
 from mineshafted.solver import Position, count_component, counted
 from mineshafted.studies import game_seed
 
@@ -153,6 +156,46 @@ def best_game(index: int) -> object:
     return played.won, played.guesses
 
 
+def endgames(games: int) -> list[tuple[tuple[Any, ...], int]]:
+    """What the endgame searches in ``games`` of bench_play.py --speed's games: each
+    layout's cells, placements and weights, and its node budget."""
+    found: list[tuple[tuple[Any, ...], int]] = []
+    searched = endgame._searched
+
+    def recorded(layout: Any, nodes: int) -> object:
+        alike = (((1 << len(layout.placements)) - 1, 1),)
+        weights = None if layout.weights == alike else layout.weights
+        found.append(((layout.cells, layout.placements, weights), nodes))
+        return searched(layout, nodes)
+
+    endgame._searched = recorded  # type: ignore[assignment]
+    try:
+        with core.use("plain"):
+            for index in range(games):
+                best_game(index)
+    finally:
+        endgame._searched = searched
+    return found
+
+
+def search(item: tuple[tuple[Any, ...], int]) -> object:
+    """An endgame's layout made and searched."""
+    (cells, placements, weights), nodes = item
+    rows, cols, _ = EXPERT
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    by_mines = None if weights is None else dict(_weights_by_mines(placements, weights))
+    return endgame._searched(endgame._Layout.of(cells, placements, board, by_mines), nodes)
+
+
+def _weights_by_mines(placements: Sequence[int], weights: Any) -> list[tuple[int, int]]:
+    """A layout's weights back by number of mines (each class's placements share one)."""
+    pairs = []
+    for mask, weight in weights:
+        first = (mask & -mask).bit_length() - 1
+        pairs.append((placements[first].bit_count(), weight))
+    return pairs
+
+
 MEASURES: dict[str, Measure] = {
     "count": Measure(components, counting, "a component"),
     "odds": Measure(stalls, cold_odds, "a stall, cold"),
@@ -160,6 +203,7 @@ MEASURES: dict[str, Measure] = {
     "opening": Measure(lambda games: sparse_boards(max(5, games // 5)), opened, "a reveal"),
     "sweep": Measure(lambda games: no_guess_boards(max(10, games // 10)), swept, "a board"),
     "best": Measure(lambda games: list(range(games)), best_game, "a game"),
+    "endgame": Measure(endgames, search, "a search"),
 }
 
 
