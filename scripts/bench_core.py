@@ -2,10 +2,11 @@
 
 Each measure runs the same items under both cores (:mod:`mineshafted.core`), checks that both
 give the same answers, and times them alternating plain and compiled on every item (best of
-``--repeats``); printed: the median time per item under each core and the ratio plain /
-compiled. ``--instructions`` counts instructions instead (valgrind's callgrind, one child
-process per measure and core, counting only the timed calls): on a shared machine wall time
-moves with the load, instruction counts do not.
+``--repeats``); printed: the median time per item under each core, and the ratio plain /
+compiled of the medians and of the sums over all items. ``--instructions`` counts
+instructions instead (valgrind's callgrind, one child process per measure and core, counting
+only the timed calls): on a shared machine wall time moves with the load, instruction counts
+do not.
 
 The measures, on seeded items (the same every run):
 
@@ -20,6 +21,8 @@ The measures, on seeded items (the same every run):
   drawn), at a cell whose zero region opens most of the board;
 - ``sweep``: :func:`mineshafted.sweep_mines` on no-guess expert boards (bench_sweep.py's);
 - ``best``: one classic expert game played by ``best`` (bench_play.py --speed's games);
+- ``regions``: :func:`mineshafted.probability.endgame.regions` on each of the stalls of
+  ``odds``;
 - ``endgame``: the endgame's search (its layout made, then searched) at each stall where
   ``best`` searches one, in those games (``--games`` of them, played first with the plain
   core).
@@ -203,6 +206,9 @@ MEASURES: dict[str, Measure] = {
     "opening": Measure(lambda games: sparse_boards(max(5, games // 5)), opened, "a reveal"),
     "sweep": Measure(lambda games: no_guess_boards(max(10, games // 10)), swept, "a board"),
     "best": Measure(lambda games: list(range(games)), best_game, "a game"),
+    "regions": Measure(
+        stalls, lambda position: endgame.regions(position, position.board), "a stall"
+    ),
     "endgame": Measure(endgames, search, "a search"),
 }
 
@@ -298,8 +304,11 @@ def main(argv: list[str] | None = None) -> None:
         print("| measure | items | plain (instructions / item) | compiled | plain / compiled |")
         print("|---|---:|---:|---:|---:|")
     else:
-        print("| measure | items | plain (median) | compiled (median) | plain / compiled |")
-        print("|---|---:|---:|---:|---:|")
+        print(
+            "| measure | items | plain (median) | compiled (median) | plain / compiled "
+            "| plain / compiled, all items |"
+        )
+        print("|---|---:|---:|---:|---:|---:|")
     for name in names:
         measure = MEASURES[name]
         if args.instructions:
@@ -316,9 +325,10 @@ def main(argv: list[str] | None = None) -> None:
         best = timed(measure, items, args.repeats)
         plain_ms = statistics.median(best["plain"]) * 1e3
         compiled_ms = statistics.median(best["compiled"]) * 1e3
+        total = sum(best["plain"]) / sum(best["compiled"])
         print(
             f"| {name} ({measure.unit}) | {len(items)} | {plain_ms:.3f} ms | "
-            f"{compiled_ms:.3f} ms | {plain_ms / compiled_ms:.1f}x |",
+            f"{compiled_ms:.3f} ms | {plain_ms / compiled_ms:.1f}x | {total:.1f}x |",
             flush=True,
         )
 
