@@ -116,6 +116,14 @@ class Kernels(Protocol):
         """:meth:`mineshafted.solver.Explorer.explore` on ``explorer``'s own state (``states``:
         the cell states UNKNOWN, SAFE, EXPLORED, MINE)."""
 
+    def cells(
+        self, states: Sequence[object], state: object, around: Sequence[object] | None, /
+    ) -> list[int] | None:
+        """The cells whose entry of ``states`` is ``state``, ascending; with ``around``,
+        only those whose entry there is true (:meth:`mineshafted.solver.Explorer.frontier`,
+        the unknown cells of :meth:`mineshafted.solver.Sweep.position`); ``None`` for an
+        input that is not lists."""
+
     def endgame(
         self,
         mined: tuple[int, ...],

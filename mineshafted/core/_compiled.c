@@ -14,6 +14,9 @@
  *                               mineshafted.solver.explore.Explorer.explore
  *   flood(shown, flags, neighbours, values, zero)
  *                               mineshafted.game.engine.Game._expand
+ *   cells(states, state, around)
+ *                               mineshafted.solver.explore.Explorer.frontier,
+ *                               the unknown cells of mineshafted.solver.sweep.Sweep.position
  *   endgame(mined, shows, weights, placements, nodes)
  *                               mineshafted.probability.endgame._Search.root (_endgame.c)
  *   layout(cells, found, around)
@@ -2012,6 +2015,56 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * cells: the cells in one state, ascending, and only those beside a clue when `around` is
+ * given (the unknown cells of mineshafted.solver.sweep.Sweep.position;
+ * mineshafted.solver.explore.Explorer.frontier)
+ * ---------------------------------------------------------------------------------------- */
+
+static PyObject *
+cells(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "cells() takes states, state, around");
+        return NULL;
+    }
+    PyObject *states = args[0], *state = args[1], *around = args[2];
+    if (!PyList_CheckExact(states) ||
+        (around != Py_None &&
+         (!PyList_CheckExact(around) || PyList_GET_SIZE(around) != PyList_GET_SIZE(states))))
+        Py_RETURN_NONE;
+    PyObject *found = PyList_New(0);
+    if (found == NULL)
+        return NULL;
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(states); c++) {
+        if (PyList_GET_ITEM(states, c) != state)
+            continue;
+        if (around != Py_None) {
+            int beside = PyObject_IsTrue(PyList_GET_ITEM(around, c));
+            if (beside < 0)
+                goto fail;
+            if (!beside)
+                continue;
+        }
+        PyObject *cell = PyLong_FromSsize_t(c);
+        if (cell == NULL || PyList_Append(found, cell) < 0) {
+            Py_XDECREF(cell);
+            goto fail;
+        }
+        Py_DECREF(cell);
+    }
+    return found;
+fail:
+    Py_DECREF(found);
+    return NULL;
+}
+
+PyDoc_STRVAR(cells_doc,
+"cells(states, state, around, /)\n--\n\n"
+"The cells whose entry of ``states`` is ``state``, ascending; with ``around`` (a list as\n"
+"long, or None), only those whose entry there is true: Explorer.frontier and the unknown\n"
+"cells of Sweep.position, compiled. None when the input is not lists.");
+
 PyDoc_STRVAR(endgame_doc,
 "endgame(mined, shows, weights, placements, nodes, /)\n--\n\n"
 "_Search(layout, nodes).root() of mineshafted.probability.endgame, compiled, given the\n"
@@ -2042,6 +2095,7 @@ static PyMethodDef methods[] = {
     {"components", (PyCFunction)components, METH_O, components_doc},
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
     {"explore", (PyCFunction)(void (*)(void))explore, METH_FASTCALL, explore_doc},
+    {"cells", (PyCFunction)(void (*)(void))cells, METH_FASTCALL, cells_doc},
     {"endgame", (PyCFunction)(void (*)(void))mineshafted_endgame, METH_FASTCALL, endgame_doc},
     {"layout", (PyCFunction)(void (*)(void))mineshafted_layout, METH_FASTCALL, layout_doc},
     {"regions", (PyCFunction)(void (*)(void))mineshafted_regions, METH_FASTCALL, regions_doc},

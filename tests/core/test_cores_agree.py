@@ -366,6 +366,19 @@ def test_a_sweep_moves_and_decides_as_the_plain_sweep(board: Board, course: bool
         assert_same(*under_each(swept))
 
 
+@settings(max_examples=100, deadline=None)
+@given(boards(max_side=9))
+def test_a_stall_is_described_as_the_plain_sweep_describes_it(board: Board) -> None:
+    # The unknown cells and the frontier, listed from the cell states by the cells kernel.
+    def described() -> object:
+        sweep = Sweep(BoardManager(board))
+        report = sweep.run()
+        return report.frontier, report.undetermined, sweep.position()
+
+    if board.values[0] != MINE:
+        assert_same(*under_each(described))
+
+
 def test_the_no_guess_expert_boards_are_swept_the_same() -> None:
     for path in sorted((PUZZLES / "30x16-99").glob("*.json")):
         board = read_puzzles(path)[0].board
