@@ -3,7 +3,7 @@
 :mod:`.app` (the ASGI application, needing the ``web`` extra: FastAPI) with its routers by
 concern (:mod:`.routes`: the page, analyse, play, watch) and its state (:mod:`.context`),
 :mod:`.server` (``mineshafted serve``'s uvicorn), :mod:`.analysis` (odds, decided cells,
-best move), :mod:`.knowledge` (what the ``best`` policy knows at a stall: the one caller of
+best move), :mod:`.survey` (what the ``best`` policy knows at a stall: the one caller of
 the policy, look-ahead, fifty-fifties and endgame), :mod:`.explanation` (why a cell is
 decided: sound and minimal clues, the technique), :mod:`.hints` (the next cell of a live
 game), :mod:`.review` (a finished game, move by move), :mod:`.bodies` (request bodies read
@@ -22,7 +22,7 @@ Only :mod:`.app`, :mod:`.routes`, :mod:`.context`, :mod:`.server`, :mod:`.schema
 from __future__ import annotations
 
 from .analysis import Analysis, analyze, best_move
-from .errors import RequestError, UndecidedError
+from .errors import NotDecidedError, RequestError
 from .explanation import Explanation, explain
 from .limits import Limits
 
@@ -30,8 +30,8 @@ __all__ = [
     "Analysis",
     "Explanation",
     "Limits",
+    "NotDecidedError",
     "RequestError",
-    "UndecidedError",
     "analyze",
     "best_move",
     "explain",

@@ -204,16 +204,16 @@ class GameIn(_In):
     cols: Side = Field(description="1 to 1,000.")
     mines: Annotated[int, Strict()] = Field(description="0 up to what fits beside the first move.")
     first: Literal["safe", "opening"] = Field(
-        "safe", description="The first click is never a mine (safe) or always a 0 (opening)."
+        "safe", description="The first reveal is never a mine (safe) or always a 0 (opening)."
     )
     board: Literal["random", "no-guess"] = Field(
         "random",
-        description="A random board, or one made at the first click that logic alone "
+        description="A random board, or one made at the first reveal that logic alone "
         "finishes from there.",
     )
     seed: SeedNumber | None = Field(
         None,
-        description="0 to 2**53 - 1: the same seed and first click make the same board. "
+        description="0 to 2**53 - 1: the same seed and first reveal make the same board. "
         "Random when null.",
     )
     technique: Annotated[str, Strict()] | None = Field(
@@ -245,7 +245,7 @@ class WatchIn(_In):
         None, description="The S4 rule file's text, for 'rules'."
     )
     game: Annotated[str, Strict()] | None = Field(
-        None, description="The id of a finished live game: its board and first click."
+        None, description="The id of a finished live game: its board and first reveal."
     )
     rows: Side | None = Field(None, description="The board, when no game is given.")
     cols: Side | None = None
@@ -254,7 +254,7 @@ class WatchIn(_In):
     first: Literal["safe", "opening"] = "safe"
     board: Literal["random", "no-guess"] = "random"
     technique: Annotated[str, Strict()] | None = None
-    start: Cell | None = Field(None, description="The first click, [row, column]; [0, 0].")
+    start: Cell | None = Field(None, description="The first reveal, [row, column]; [0, 0].")
 
     @model_validator(mode="after")
     def _together(self) -> WatchIn:

@@ -41,7 +41,6 @@ __all__ = [
     "GameIn",
     "GameOut",
     "HintOut",
-    "KnowledgeOut",
     "LoadIn",
     "LoadOut",
     "MoveOut",
@@ -50,6 +49,7 @@ __all__ = [
     "StepIn",
     "StepOut",
     "StepsOut",
+    "SurveyOut",
     "TakeOverIn",
     "WatchIn",
     "WatchOut",
@@ -68,8 +68,8 @@ class _Model(BaseModel):
 
 class ErrorOut(_Model):
     """Any refusal: 400 not JSON, 404 no such game, 409 not now, 413 too large (a body, or a
-    position to count), 415 not JSON's content type, 422 malformed or undecided, 503 past the
-    compute budget or busy."""
+    position to count), 415 not JSON's content type, 422 malformed (or, to explain, a cell the
+    position does not decide), 503 past the compute budget or busy."""
 
     error: str = Field(description="One line saying what is wrong and where.")
 
@@ -161,13 +161,13 @@ class _Counters(_Model):
     status: Literal["playing", "won", "lost"]
     flags: int
     mines_left: int = Field(description="The total less the flags (0 once won).")
-    clicks: int = Field(0, description="Reveals, flags and chords the server took.")
+    actions: int = Field(0, description="Reveals, flags and chords the server took.")
     bbbv: int | None = Field(
         None,
-        description="Once over: the board's 3BV, the fewest clicks that clear it (its "
+        description="Once over: the board's 3BV, the fewest reveals that clear it (its "
         "openings, and its clues beside no opening).",
     )
-    efficiency: float | None = Field(None, description="Once won: 3BV over clicks.")
+    efficiency: float | None = Field(None, description="Once won: 3BV over actions.")
     seconds: float = Field(description="Since the first reveal.")
     mines: list[Pair] | None = Field(None, description="Every mine, once the game is over.")
     wrong_flags: list[Pair] | None = Field(None, description="Flags on safe cells, once over.")
@@ -288,7 +288,7 @@ class EndgameOut(_Model):
     chance: float = Field(description="wins / placements: the exact chance of a win.")
 
 
-class KnowledgeOut(_Model):
+class SurveyOut(_Model):
     """What the best policy knows at a position: each cell's outlook, the fifty-fifties, and
     the endgame's exact chance of a win."""
 

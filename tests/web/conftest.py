@@ -55,7 +55,7 @@ def cuts(count: int, *, seed: int, rows: int, cols: int, density: float) -> Iter
         for cell in board.mines:
             if rng.random() < 0.15:
                 grid[cell // cols][cell % cols] = MINE
-        yield Cut(grid, board.mine_count)
+        yield Cut(grid, len(board.mines))
 
 
 class Brute:
@@ -130,7 +130,7 @@ class Brute:
                 found[divmod(cell, self.cols)] = values.pop()
         return found
 
-    def undecided(self) -> list[tuple[int, int]]:
+    def not_decided(self) -> list[tuple[int, int]]:
         every = list(self.assignments(self.clues(), total=True))
         return [
             divmod(cell, self.cols)

@@ -94,7 +94,8 @@ def test_the_api_document_lists_every_endpoint(client: TestClient) -> None:
         ("post", "/api/analyze"),
         ("post", "/api/explain"),
         ("post", "/api/load"),
-        ("post", "/api/knowledge"),
+        ("post", "/api/survey"),
+        ("post", "/api/knowledge"),  # the survey's old path
         ("get", "/api/config"),
         ("post", "/api/games"),
         ("get", "/api/games/{key}"),
@@ -324,7 +325,7 @@ def test_explain_refuses_a_cell_it_cannot_explain_with_a_422(
     assert message in _error(_post(client, "/api/explain", body), 422)
 
 
-def test_explain_refuses_an_undecided_cell_with_its_probability(client: TestClient) -> None:
+def test_explain_refuses_a_cell_not_decided_with_its_probability(client: TestClient) -> None:
     body = {"board": [[1, None], [None, None]], "mines": 1, "cell": [1, 1]}
     message = _error(_post(client, "/api/explain", body), 422)
     assert message == "(1, 1) is not decided by the position: its mine probability is 1/3"
@@ -430,7 +431,7 @@ def test_a_new_game_shows_nothing_of_its_board(client: TestClient) -> None:
     assert shown["mines"] is None and shown["board"] == game["board"]
 
 
-def test_the_same_seed_and_first_click_give_the_same_game_as_the_engine(
+def test_the_same_seed_and_first_reveal_give_the_same_game_as_the_engine(
     client: TestClient,
 ) -> None:
     from mineshafted.game import FirstMove, Game, Rules
@@ -574,7 +575,7 @@ def test_a_no_guess_board_can_be_asked_for_a_rating(client: TestClient) -> None:
     assert rated in ("count", "subset", "ac3", "complete")
 
 
-def test_a_no_guess_board_is_the_generators_for_the_seed_and_first_click(
+def test_a_no_guess_board_is_the_generators_for_the_seed_and_first_reveal(
     client: TestClient,
 ) -> None:
     from mineshafted.generate import generate
@@ -883,22 +884,29 @@ def test_watch_plays_the_largest_board_it_admits_at_expert_density() -> None:
         assert steps[-1]["status"] in ("won", "lost") and len(steps[-1]["mines"]) == 8250
 
 
-# -- what the policy knows, reviews, take-overs ------------------------------------------------
+# -- surveys (what the policy knows), reviews, take-overs -----------------------------------
 
 
-def test_knowledge_answers_the_librarys_figures(client: TestClient) -> None:
+def test_a_survey_answers_the_librarys_figures(client: TestClient) -> None:
     from mineshafted.probability import view_odds
-    from mineshafted.web.knowledge import knowledge
+    from mineshafted.web.survey import survey
 
     grid = [[1, -1, None, None, None]]
-    answer = schema.KnowledgeOut.model_validate(
-        _post(client, "/api/knowledge", {"board": grid, "mines": 2}).json()
+    answer = schema.SurveyOut.model_validate(
+        _post(client, "/api/survey", {"board": grid, "mines": 2}).json()
     )
-    assert answer.model_dump() == knowledge(grid, 2, view_odds(grid, 2))
+    assert answer.model_dump() == survey(grid, 2, view_odds(grid, 2))
     assert answer.endgame is not None and answer.endgame.chance == 2 / 3
-    assert "not a clue" in _error(
-        _post(client, "/api/knowledge", {"board": [[9]], "mines": 0}), 422
-    )
+    assert "not a clue" in _error(_post(client, "/api/survey", {"board": [[9]], "mines": 0}), 422)
+
+
+def test_the_surveys_old_path_still_answers_and_is_marked_deprecated(client: TestClient) -> None:
+    body = {"board": [[1, -1, None, None, None]], "mines": 2}
+    old = _post(client, "/api/knowledge", body)
+    assert old.status_code == 200 and old.json() == _post(client, "/api/survey", body).json()
+    document = client.get("/openapi.json").json()
+    assert document["paths"]["/api/knowledge"]["post"]["deprecated"] is True
+    assert "deprecated" not in document["paths"]["/api/survey"]["post"]
 
 
 def test_a_review_waits_for_the_end_then_judges_every_move(client: TestClient) -> None:
@@ -913,7 +921,7 @@ def test_a_review_waits_for_the_end_then_judges_every_move(client: TestClient) -
     assert engine.game is not None and engine.game.board is not None
     mine = list(divmod(min(engine.game.board.mines), 9))
     lost = _post(client, f"{url}/reveal", {"cell": mine}).json()
-    assert lost["clicks"] == 2 and lost["bbbv"] > 0 and lost["efficiency"] is None
+    assert lost["actions"] == 2 and lost["bbbv"] > 0 and lost["efficiency"] is None
     judged = schema.ReviewOut.model_validate(client.post(f"{url}/review").json())
     assert judged.moves[0].verdict == "first" and len(judged.moves) == 2
     assert judged.moves[1].cell == mine and judged.guesses == [judged.moves[1].probability]

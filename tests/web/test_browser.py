@@ -71,7 +71,7 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
     odds = view_odds(grid, 99)
     cols = 30
     decided = [*odds.safe, *odds.mines]
-    undecided = next(c for c, n in odds.mined.items() if 0 < n < odds.placements)
+    open_cell = next(c for c, n in odds.mined.items() if 0 < n < odds.placements)
     assert decided, "the opening decides some cell"
     tab.page.click("#play-why")
     for cell in decided[:3]:
@@ -84,7 +84,7 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
         assert sorted(tab.marked("play-board", "why-named")) == sorted(map(list, why.cells))
         said = tab.js("document.getElementById('play-say').firstChild.textContent")
         assert said.split("\n") == [why.verdict, *why.steps]  # one step a line, before the tag
-    r, c = divmod(undecided, cols)
+    r, c = divmod(open_cell, cols)
     tab.page.click(tab.cell("play-board", r, c))
     tab.settle()
     assert f"Row {r + 1}, column {c + 1} is not decided" in tab.page.inner_text("#play-say")

@@ -14,7 +14,7 @@ from mineshafted import Board, BoardManager, Sweep
 from mineshafted.board import Cell
 from mineshafted.solver import Technique, plain
 from mineshafted.solver.clues import Clues, clues_of
-from mineshafted.web import Explanation, UndecidedError, explain
+from mineshafted.web import Explanation, NotDecidedError, explain
 
 from .conftest import Brute, Cut, cuts
 
@@ -92,9 +92,9 @@ def stalls(count: int, seed: int) -> list[Cut]:
         sweep = Sweep(BoardManager(board), start=rng.choice(zeros), technique=technique)
         report = sweep.run()
         grid = report.board
-        decided = plain.total(clues_of(grid, board.mine_count)) if not report.solved else {}
+        decided = plain.total(clues_of(grid, len(board.mines))) if not report.solved else {}
         if decided:
-            found.append(Cut(grid, board.mine_count))
+            found.append(Cut(grid, len(board.mines)))
     return found
 
 
@@ -134,10 +134,10 @@ def test_a_cell_one_clue_decides_is_explained_by_that_clue_alone() -> None:
             assert len(why.clues) == 1 and not why.uses_total, (cut, cell, why)
 
 
-def test_an_undecided_cell_is_refused_with_its_probability() -> None:
+def test_a_cell_not_decided_is_refused_with_its_probability() -> None:
     for cut in SMALL[:40]:
-        for cell in Brute(cut).undecided():
-            with pytest.raises(UndecidedError, match=r"is not decided by the position"):
+        for cell in Brute(cut).not_decided():
+            with pytest.raises(NotDecidedError, match=r"is not decided by the position"):
                 explain(cut.grid, cut.mines, cell)
 
 
@@ -153,7 +153,7 @@ def test_an_undecided_cell_is_refused_with_its_probability() -> None:
 def test_a_cell_that_is_not_an_unknown_cell_is_refused(
     grid: list[list[int | None]], cell: tuple[int, int], message: str
 ) -> None:
-    with pytest.raises(UndecidedError, match=message):
+    with pytest.raises(NotDecidedError, match=message):
         explain(grid, 1, cell)
 
 

@@ -20,7 +20,7 @@ from .conftest import Tab
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from mineshafted.web.knowledge import knowledge
+from mineshafted.web.survey import survey
 
 pytestmark = pytest.mark.slow  # a real browser: run by CI, left out of `-m "not slow"`
 
@@ -124,7 +124,7 @@ def test_a_small_no_guess_board_is_won_from_the_keyboard_alone_and_its_summary_s
         "() => /guess/i.test(document.getElementById('play-end-text').textContent)"
     )
     summary = tab.page.inner_text("#play-end-text")
-    assert re.search(r"Won in \d+ s · 3BV \d+ · \d+ clicks · efficiency \d+%", summary), summary
+    assert re.search(r"Won in \d+ s · 3BV \d+ · \d+ actions · efficiency \d+%", summary), summary
     assert "No guess" in summary
     tab.settle()
     assert tab.page.is_visible("#play-end") and tab.page.inner_text("#play-end-text") == summary
@@ -351,7 +351,7 @@ def test_what_the_policy_knows_is_shown_as_the_library_says(tab: Tab) -> None:
     tab.page.click("#an-load")
     tab.settle()
     tab.page.wait_for_function("() => window.mineshafted.an.known !== null")
-    known = knowledge(grid, 2, view_odds(grid, 2))
+    known = survey(grid, 2, view_odds(grid, 2))
     assert tab.js("window.mineshafted.an.known") == known
     assert "Best play wins 66.7% from here (2 of 3 placements)." in tab.page.inner_text("#an-info")
     tab.page.hover(tab.cell("an-board", 0, 3))
@@ -393,7 +393,7 @@ def test_the_review_of_a_lost_game_and_analyse_this_position(tab: Tab) -> None:
     items.nth(len(moves) - 1).click()
     tab.settle()
     assert tab.marked("play-board", "now") == [moves[-1]["cell"]]
-    assert "*" not in tab.glyphs("play-board")  # the board as it was before the losing click
+    assert "*" not in tab.glyphs("play-board")  # the board as it was before the losing reveal
     position = tab.grid("play-board")
     tab.page.click("#play-analyse")
     tab.settle()
@@ -501,4 +501,4 @@ def test_analyses_position_is_in_its_address_and_play_again_replays_the_board(ta
     shown = sorted(
         [r, c, v] for r, row in enumerate(again) for c, v in enumerate(row) if v is not None
     )
-    assert shown == sorted(opening)  # the same board, opened by the same first click
+    assert shown == sorted(opening)  # the same board, opened by the same first reveal

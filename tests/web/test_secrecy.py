@@ -48,7 +48,7 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 
 
 def _twins() -> tuple[int, int, tuple[int, int]]:
-    """Two seeds whose boards differ but show the same cells after the first click, and a
+    """Two seeds whose boards differ but show the same cells after the first reveal, and a
     safe clue (not a zero, so it opens nothing more) hidden in both with the same value."""
     shown: dict[str, tuple[int, LiveGame]] = {}
     for seed in range(500):
@@ -76,7 +76,7 @@ def _twins() -> tuple[int, int, tuple[int, int]]:
                 and value == other_board.values[cell]
             ):
                 return other_seed, seed, where
-    raise AssertionError("no two boards alike after the first click among 500 seeds")
+    raise AssertionError("no two boards alike after the first reveal among 500 seeds")
 
 
 Call = Callable[[TestClient, str], Any]
@@ -107,6 +107,7 @@ def _calls(safe: tuple[int, int]) -> dict[tuple[str, str], list[Call]]:
         ("POST", "/api/analyze"): [_post("/api/analyze", view)],
         ("POST", "/api/explain"): [_post("/api/explain", {**view, "cell": [1, 1]})],
         ("POST", "/api/load"): [_post("/api/load", {"text": "0??\n???"})],
+        ("POST", "/api/survey"): [_post("/api/survey", view)],
         ("POST", "/api/knowledge"): [_post("/api/knowledge", view)],
         ("POST", "/api/games"): [_post("/api/games", {"rows": ROWS, "cols": COLS, "mines": 3})],
         ("GET", "/api/games/{key}"): [get("/api/games/{key}")],

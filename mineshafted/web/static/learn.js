@@ -474,7 +474,7 @@ async function start() {
   }
 }
 
-// Started when the tab is first shown (by a click, the arrow keys or the address): the other
+// Started when the tab is first shown (by a press, the arrow keys or the address): the other
 // tabs pay nothing for it.
 new MutationObserver(() => { if (!panel.hidden) { start(); } })
   .observe(panel, { attributes: true, attributeFilter: ["hidden"] });
