@@ -10,9 +10,10 @@ game), :mod:`.review` (a finished game, move by move), :mod:`.bodies` (request b
 in a worker), :mod:`.loading` (a pasted or uploaded position, puzzle or game record as a
 position), :mod:`.games` (live games), :mod:`.watching` (a game played by an agent, the
 ``best`` policy or S4 rules, step by step), :mod:`.jobs` (what the worker processes
-compute), :mod:`.workers` (the processes, each computation under a deadline),
-:mod:`.schema` (the API's JSON: its request models are the checks), :mod:`.refusals`
-(validation errors as one line), :mod:`.apipage`, :mod:`.limits` and :mod:`.errors`.
+compute), :mod:`.workers` (the processes, each computation under a deadline) with
+:mod:`.poolcounts` (what they have done), :mod:`.schema` (the API's JSON: its request models
+are the checks), :mod:`.refusals` (validation errors as one line), :mod:`.apipage`,
+:mod:`.limits` and :mod:`.errors`.
 
 Only :mod:`.app`, :mod:`.routes`, :mod:`.context`, :mod:`.server`, :mod:`.schema`,
 :mod:`.bodies` and :mod:`.jobs` import FastAPI, uvicorn or pydantic: :func:`analyze`,
