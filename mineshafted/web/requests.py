@@ -31,8 +31,11 @@ __all__ = [
     "CellIn",
     "ExplainIn",
     "GameIn",
+    "Grid",
     "LearnIn",
     "LoadIn",
+    "Model",
+    "Pair",
     "PositionIn",
     "StepIn",
     "TakeOverIn",
@@ -43,10 +46,14 @@ __all__ = [
 ]
 
 Grid = list[list[int | None]]
+"""A partial grid as JSON: a clue, -1 for a known mine, ``null`` for an unknown cell."""
 Pair = list[int]
+"""A cell as JSON: ``[row, column]``."""
 
 
-class _Model(BaseModel):
+class Model(BaseModel):
+    """The base of every request and answer model: a field it does not list is refused."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -100,7 +107,7 @@ StepNumber = Annotated[int, Strict(), _between(0, 10**6), Field(ge=0, le=10**6)]
 """A step of a watched game, counted from 0 (none played)."""
 
 
-class _In(_Model):
+class _In(Model):
     """A request body: a JSON object of the model's fields and no others."""
 
     @model_validator(mode="before")

@@ -217,6 +217,22 @@ class Tab:
         self.page.click("#play-new")
         self.settle()
 
+    def analyse(self, text: str, *, mines: str) -> None:
+        """Open Analyse and load ``text`` (a position's text) with the mine total ``mines``."""
+        self.page.click("#tab-analyse")
+        self.page.fill("#an-mines", mines)
+        self.page.fill("#an-text", text)
+        self.page.click("#an-load")
+        self.settle()
+
+    def watch(self, player: str, *, seed: str) -> None:
+        """Open Watch and start ``player`` on the board of ``seed``, its first step ready."""
+        self.page.click("#tab-watch")
+        self.page.select_option("#w-player", player)
+        self.page.fill("#w-seed", seed)
+        self.page.click("#w-new")
+        self.page.wait_for_function("() => !document.getElementById('w-step').disabled")
+
     def reveal_in_order(self) -> None:
         """Reveal Play's hidden cells in row-major order until the game ends (a mine, or a
         win)."""

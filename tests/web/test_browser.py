@@ -97,11 +97,7 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
 def test_the_editor_pastes_edits_and_exports_a_position_the_command_reads(
     tab: Tab, tmp_path: Path
 ) -> None:
-    tab.page.click("#tabs button[data-tab=analyse]")
-    tab.page.fill("#an-mines", "4")
-    tab.page.fill("#an-text", ". 1 ? ?\n. 2 ? ?\n. 2 ? ?\n. 1 ? ?\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse(". 1 ? ?\n. 2 ? ?\n. 2 ? ?\n. 1 ? ?\n", mines="4")
     assert tab.glyphs("an-board") == list(".1??.2??.2??.1??")
     tab.page.click("#an-palette button[data-v='-1']")  # paint a known mine at (0, 3)
     tab.page.click(tab.cell("an-board", 0, 3))
@@ -137,11 +133,7 @@ def test_the_editor_pastes_edits_and_exports_a_position_the_command_reads(
 
 
 def test_watch_steps_through_a_game_and_plays_it_to_the_end(tab: Tab) -> None:
-    tab.page.click("#tabs button[data-tab=watch]")
-    tab.page.select_option("#w-player", "policy:best")
-    tab.page.fill("#w-seed", "2")
-    tab.page.click("#w-new")
-    tab.page.wait_for_function("() => !document.getElementById('w-step').disabled")
+    tab.watch("policy:best", seed="2")
     total = int(tab.page.inner_text("#w-count").split("/")[1])
     tab.page.click("#w-step")
     tab.page.wait_for_function(

@@ -131,11 +131,7 @@ def test_a_small_no_guess_board_is_won_from_the_keyboard_alone_and_its_summary_s
 
 
 def test_analyses_notes_stay_until_the_next_user_action(tab: Tab) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "9")
-    tab.page.fill("#an-text", ". 1 ? ?\n. 1 F ?\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse(". 1 ? ?\n. 1 F ?\n", mines="9")
     note = tab.page.inner_text("#an-say")
     assert "Loaded a text grid" in note and "is now 3, the nearest they allow" in note
     assert tab.page.input_value("#an-mines") == "3"
@@ -345,11 +341,7 @@ def test_the_tabs_and_the_grid_speak_aria(tab: Tab) -> None:
 
 def test_what_the_policy_knows_is_shown_as_the_library_says(tab: Tab) -> None:
     grid = [[1, -1, None, None, None]]
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "2")
-    tab.page.fill("#an-text", "1*???\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse("1*???\n", mines="2")
     tab.page.wait_for_function("() => window.mineshafted.an.known !== null")
     known = survey(grid, 2, view_odds(grid, 2))
     assert tab.js("window.mineshafted.an.known") == known
@@ -367,11 +359,7 @@ def test_what_the_policy_knows_is_shown_as_the_library_says(tab: Tab) -> None:
 
 
 def test_a_fifty_fifty_is_marked(tab: Tab) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "3")
-    tab.page.fill("#an-text", "??*\n13*\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse("??*\n13*\n", mines="3")
     tab.page.wait_for_function("() => window.mineshafted.an.known !== null")
     assert sorted(tab.marked("an-board", "fifty")) == [[0, 0], [0, 1]]
 
@@ -402,11 +390,7 @@ def test_the_review_of_a_lost_game_and_analyse_this_position(tab: Tab) -> None:
 
 
 def test_watch_steps_back_scrubs_rings_its_proof_and_can_be_taken_over(tab: Tab) -> None:
-    tab.page.click("#tab-watch")
-    tab.page.select_option("#w-player", "policy:best")
-    tab.page.fill("#w-seed", "2")
-    tab.page.click("#w-new")
-    tab.page.wait_for_function("() => !document.getElementById('w-step').disabled")
+    tab.watch("policy:best", seed="2")
     total = int(tab.page.inner_text("#w-count").split("/")[1])
     for _ in range(3):
         tab.page.click("#w-step")
@@ -470,11 +454,7 @@ def test_axe_finds_no_serious_accessibility_violation(tab: Tab) -> None:
 
 
 def test_analyses_position_is_in_its_address_and_play_again_replays_the_board(tab: Tab) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "1")
-    tab.page.fill("#an-text", ". 1 ?\n. 1 ?\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse(". 1 ?\n. 1 ?\n", mines="1")
     link = tab.page.url
     assert "tab=analyse" in link and "mines=1" in link
     assert tab.page.context.browser is not None

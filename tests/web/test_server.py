@@ -16,6 +16,7 @@ import logging
 import socket
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,6 +26,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed: pip insta
 from mineshafted.web.app import HEADERS, create_app
 from mineshafted.web.limits import LOOPBACK, Limits
 from mineshafted.web.server import in_background
+from mineshafted.web.workers import Workers
 
 pytestmark = pytest.mark.slow  # each test starts a server and its worker processes
 
@@ -84,13 +86,20 @@ def _read_to_close(sock: socket.socket, *, within: float = 60.0) -> bytes:
         chunks.append(chunk)
 
 
+@contextmanager
+def _serving(limits: Limits) -> Iterator[tuple[Workers, int]]:
+    """A server under ``limits`` (answering to the loopback hosts): its workers and its port."""
+    app = create_app(limits, hosts=list(LOOPBACK))
+    with in_background(limits, app=app) as url:
+        found = urlsplit(url).port
+        assert found is not None
+        yield app.state.workers, found
+
+
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
     """A server with deadlines of 1 s on heads and bodies."""
-    limits = Limits(seconds=5.0, workers=1, head_seconds=1.0, body_seconds=1.0)
-    with in_background(limits) as url:
-        found = urlsplit(url).port
-        assert found is not None
+    with _serving(Limits(seconds=5.0, workers=1, head_seconds=1.0, body_seconds=1.0)) as (_, found):
         yield found
 
 
@@ -262,10 +271,7 @@ def test_a_flood_of_heavy_analyses_waits_no_longer_than_the_budget_of_its_arriva
     # every one is within the budget, give or take a generous 2 s for a loaded machine (a
     # pool taken up by 40 threads waited 3 budgets here, and a client saw 20 s for 5).
     limits = Limits(seconds=2.0, workers=1, requests=1000)
-    app = create_app(limits, hosts=list(LOOPBACK))
-    with in_background(limits, app=app) as url:
-        port = urlsplit(url).port
-        assert port is not None
+    with _serving(limits) as (workers, port):
 
         async def flood() -> tuple[list[tuple[int, str]], tuple[int, str]]:
             heavy = [
@@ -276,7 +282,7 @@ def test_a_flood_of_heavy_analyses_waits_no_longer_than_the_budget_of_its_arriva
             return await asyncio.gather(*heavy), small
 
         answers, small = asyncio.run(flood())
-        counts = app.state.workers.counts
+        counts = workers.counts
     assert all(status == 503 for status, _ in answers)
     assert small[0] in (200, 503)
     assert counts.busy >= 140 and counts.longest_wait <= limits.seconds + 2.0, counts
@@ -285,12 +291,8 @@ def test_a_flood_of_heavy_analyses_waits_no_longer_than_the_budget_of_its_arriva
 def test_the_computing_of_clients_that_went_away_stops() -> None:
     # A 60 s budget: a job nobody stops runs for a minute. Twenty clients send a heavy
     # analysis each and leave once both workers compute for them; the pool stops every job.
-    limits = Limits(seconds=60.0, workers=2, requests=1000)
-    app = create_app(limits, hosts=list(LOOPBACK))
-    with in_background(limits, app=app) as url:
-        port = urlsplit(url).port
-        assert port is not None
-        counts = app.state.workers.counts
+    with _serving(Limits(seconds=60.0, workers=2, requests=1000)) as (workers, port):
+        counts = workers.counts
         clients = [_connect(port) for _ in range(20)]
         for sock in clients:
             sock.sendall(_request("/api/analyze", HEAVY))
@@ -300,7 +302,7 @@ def test_the_computing_of_clients_that_went_away_stops() -> None:
             time.sleep(0.02)
         for sock in clients:
             sock.close()
-        while counts.running or app.state.workers.waiting:
+        while counts.running or workers.waiting:
             assert time.monotonic() - began < 40, f"jobs still run for nobody: {counts}"
             time.sleep(0.02)
     assert counts.cancelled >= 2 and counts.late == 0 and counts.served == 0

@@ -432,11 +432,7 @@ def test_cells_are_listed_by_rows_or_columns_counting_from_1(cells: list[int], w
 def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clues(
     tab: Tab,
 ) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "1")
-    tab.page.fill("#an-text", "???\n111\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse("???\n111\n", mines="1")
     tab.page.click("#an-why")
     tab.page.click(tab.cell("an-board", 0, 2))
     tab.settle()
