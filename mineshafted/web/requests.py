@@ -128,10 +128,11 @@ class _In(Model):
 
 
 def check_board(
-    rows: int, cols: int, mines: int, first: str, board: str, technique: str | None
+    rows: int, cols: int, mines: int, *, first: str, board: str, technique: str | None
 ) -> None:
     """A live or watched board's settings together: its size, its mines beside the first
-    move, a technique only for a no-guess board.
+    reveal (``first``: ``"safe"`` or ``"opening"``), a technique only for a no-guess board
+    (``board``: ``"random"`` or ``"no-guess"``).
 
     Raises
     ------
@@ -232,7 +233,14 @@ class GameIn(_In):
 
     @model_validator(mode="after")
     def _together(self) -> GameIn:
-        check_board(self.rows, self.cols, self.mines, self.first, self.board, self.technique)
+        check_board(
+            self.rows,
+            self.cols,
+            self.mines,
+            first=self.first,
+            board=self.board,
+            technique=self.technique,
+        )
         return self
 
 
@@ -279,7 +287,14 @@ class WatchIn(_In):
             if getattr(self, name) is None:
                 raise PydanticCustomError("absent", "{name}: missing", {"name": name})
         assert self.rows is not None and self.cols is not None and self.mines is not None
-        check_board(self.rows, self.cols, self.mines, self.first, self.board, self.technique)
+        check_board(
+            self.rows,
+            self.cols,
+            self.mines,
+            first=self.first,
+            board=self.board,
+            technique=self.technique,
+        )
         if self.start is not None:
             check_cell(self.start, self.rows, self.cols, name="start")
         return self

@@ -154,6 +154,25 @@ def server() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(scope="session")
+def api() -> Iterator[Any]:
+    """The app through an ASGI test client, with two workers and a generous budget (no verdict
+    here depends on speed) and room for every game the tests make: one pool of workers for
+    every API test (starting one takes about half a second)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+    import warnings
+
+    with warnings.catch_warnings():  # Starlette 1.x asks for httpx2; httpx serves every version
+        warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+        from fastapi.testclient import TestClient
+
+    from mineshafted.web.app import create_app
+    from mineshafted.web.limits import Limits
+
+    with TestClient(create_app(Limits(seconds=30.0, workers=2, games=1000))) as test_client:
+        yield test_client
+
+
 class Tab:
     """One page of the live environment, watching for console errors and requests."""
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,12 +30,10 @@ EXPERT_STALL = {
 }
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    """The app with two workers and a generous budget (no verdict here depends on speed), and
-    room for every game the tests make."""
-    with TestClient(create_app(Limits(seconds=30.0, workers=2, games=1000))) as test_client:
-        yield test_client
+@pytest.fixture
+def client(api: TestClient) -> TestClient:
+    """The web tests' app (:func:`.conftest.api`)."""
+    return api
 
 
 def _error(response: Any, status: int) -> str:
@@ -133,19 +130,20 @@ def test_a_bug_is_a_500_in_one_line_without_its_traceback(
         raise RuntimeError("a bug\nTraceback (most recent call last): secret")
 
     monkeypatch.setattr("mineshafted.web.routes.play.first_hint", broken)
-    app = create_app(Limits(workers=1))
-    with TestClient(app, raise_server_exceptions=False) as buggy:
-        game = _post(buggy, "/api/games", {"rows": 9, "cols": 9, "mines": 10}).json()
-        message = _error(buggy.post(f"/api/games/{game['id']}/hint"), 500)
+    # Not entered (``with``): the app's lifespan, and so its workers, never start; a new
+    # game and its first hint need none.
+    buggy = TestClient(create_app(Limits(workers=1)), raise_server_exceptions=False)
+    game = _post(buggy, "/api/games", {"rows": 9, "cols": 9, "mines": 10}).json()
+    message = _error(buggy.post(f"/api/games/{game['id']}/hint"), 500)
     assert message == "internal error (RuntimeError): see the server's log"
 
 
 def test_a_host_this_machine_does_not_answer_to_is_refused() -> None:
     app = create_app(Limits(workers=1), hosts=["127.0.0.1", "localhost"])
-    with TestClient(app, base_url="http://127.0.0.1:8765") as local:
-        assert local.get("/").status_code == 200
-    with TestClient(app, base_url="http://evil.example:8765") as other:
-        assert "does not answer to the host" in _error(other.get("/"), 400)
+    # Not entered: the page needs no worker, so none is started.
+    assert TestClient(app, base_url="http://127.0.0.1:8765").get("/").status_code == 200
+    other = TestClient(app, base_url="http://evil.example:8765")
+    assert "does not answer to the host" in _error(other.get("/"), 400)
 
 
 # -- analyze ----------------------------------------------------------------------------------
@@ -677,29 +675,30 @@ def test_a_deleted_game_is_gone(client: TestClient) -> None:
 
 
 def test_a_flood_of_new_games_ends_no_game_in_play() -> None:
-    with TestClient(create_app(Limits(workers=1, games=3))) as capped:
-        ids = [_new(capped, seed=3)["id"] for _ in range(3)]
-        for _ in range(100):
-            message = _error(_post(capped, "/api/games", {"rows": 9, "cols": 9, "mines": 10}), 503)
-        assert message == (
-            "the server keeps at most 3 live game(s), each used in the last 600 s: end one, "
-            "or try again later"
-        )
-        for key in ids:
-            assert capped.get(f"/api/games/{key}").status_code == 200
-        # A game over makes room: the new game takes its place, the games in play stay.
-        from mineshafted.web.games import LiveGame, Settings
+    # Not entered: random boards and their reveals need no worker, so none is started.
+    capped = TestClient(create_app(Limits(workers=1, games=3)))
+    ids = [_new(capped, seed=3)["id"] for _ in range(3)]
+    for _ in range(20):
+        message = _error(_post(capped, "/api/games", {"rows": 9, "cols": 9, "mines": 10}), 503)
+    assert message == (
+        "the server keeps at most 3 live game(s), each used in the last 600 s: end one, "
+        "or try again later"
+    )
+    for key in ids:
+        assert capped.get(f"/api/games/{key}").status_code == 200
+    # A game over makes room: the new game takes its place, the games in play stay.
+    from mineshafted.web.games import LiveGame, Settings
 
-        engine = LiveGame(Settings(9, 9, 10, seed=3))
-        engine.reveal((0, 0))
-        assert engine.game is not None and engine.game.board is not None
-        mine = list(divmod(min(engine.game.board.mines), 9))
-        _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": [0, 0]})
-        _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": mine})
-        assert capped.get(f"/api/games/{ids[1]}").json()["status"] == "lost"
-        _new(capped)
-        _error(capped.get(f"/api/games/{ids[1]}"), 404)
-        assert capped.get(f"/api/games/{ids[0]}").status_code == 200
+    engine = LiveGame(Settings(9, 9, 10, seed=3))
+    engine.reveal((0, 0))
+    assert engine.game is not None and engine.game.board is not None
+    mine = list(divmod(min(engine.game.board.mines), 9))
+    _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": [0, 0]})
+    _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": mine})
+    assert capped.get(f"/api/games/{ids[1]}").json()["status"] == "lost"
+    _new(capped)
+    _error(capped.get(f"/api/games/{ids[1]}"), 404)
+    assert capped.get(f"/api/games/{ids[0]}").status_code == 200
 
 
 def test_a_full_store_drops_a_game_over_first_then_the_idle_never_one_in_use() -> None:

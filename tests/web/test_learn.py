@@ -26,7 +26,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2; httpx serves e
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from fastapi.testclient import TestClient
 
-from mineshafted.web.app import CSP, create_app
+from mineshafted.web.app import CSP
 from mineshafted.web.limits import Limits
 from mineshafted.web.server import in_background
 
@@ -49,11 +49,10 @@ def traced_by_the_cli(*args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    """The app with one worker and a generous budget (no verdict here depends on speed)."""
-    with TestClient(create_app(Limits(seconds=30.0, workers=1))) as test_client:
-        yield test_client
+@pytest.fixture
+def client(api: TestClient) -> TestClient:
+    """The web tests' app (:func:`.conftest.api`)."""
+    return api
 
 
 def _refusal(response: Any) -> str:

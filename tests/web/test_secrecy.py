@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,9 +26,7 @@ with warnings.catch_warnings():
 from fastapi import FastAPI
 
 from mineshafted.board import MINE
-from mineshafted.web.app import create_app
 from mineshafted.web.games import LiveGame, Settings
-from mineshafted.web.limits import Limits
 from mineshafted.web.routes import ROUTERS
 from mineshafted.web.routes.page import ASSETS
 
@@ -36,15 +34,18 @@ ROWS, COLS, MINES = 8, 8, 10
 FIRST = (0, 0)
 
 
-@pytest.fixture(scope="module")
-def app() -> FastAPI:
-    return create_app(Limits(seconds=30.0, workers=1))
+@pytest.fixture
+def client(api: TestClient) -> TestClient:
+    """The web tests' app (:func:`.conftest.api`)."""
+    return api
 
 
-@pytest.fixture(scope="module")
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as test_client:
-        yield test_client
+@pytest.fixture
+def app(client: TestClient) -> FastAPI:
+    """Its application, whose routes are enumerated."""
+    found = client.app
+    assert isinstance(found, FastAPI)
+    return found
 
 
 def _twins() -> tuple[int, int, tuple[int, int]]:
