@@ -127,26 +127,25 @@ class _In(Model):
         return data
 
 
-def check_board(
-    rows: int, cols: int, mines: int, *, first: str, board: str, technique: str | None
-) -> None:
-    """A live or watched board's settings together: its size, its mines beside the first
-    reveal (``first``: ``"safe"`` or ``"opening"``), a technique only for a no-guess board
-    (``board``: ``"random"`` or ``"no-guess"``).
+def check_board(body: GameIn | WatchIn) -> None:
+    """A live or watched board's settings together, once its rows, columns and mines are
+    given: its size, its mines beside the first reveal, a technique only for a no-guess board.
 
     Raises
     ------
     PydanticCustomError
         The refusal, naming the fields.
     """
+    rows, cols, mines, technique = body.rows, body.cols, body.mines, body.technique
+    assert rows is not None and cols is not None and mines is not None  # a watch checks them
     if rows * cols > MAX_GAME_CELLS:
         raise PydanticCustomError(
             "size",
             "rows, cols: {rows}x{cols} is more than {cap} cells",
             {"rows": rows, "cols": cols, "cap": f"{MAX_GAME_CELLS:,}"},
         )
-    no_guess = board == "no-guess"
-    zone = 1 if first == "safe" and not no_guess else min(rows, 3) * min(cols, 3)
+    no_guess = body.board == "no-guess"
+    zone = 1 if body.first == "safe" and not no_guess else min(rows, 3) * min(cols, 3)
     if not 0 <= mines <= rows * cols - zone:
         raise PydanticCustomError(
             "mines",
@@ -233,14 +232,7 @@ class GameIn(_In):
 
     @model_validator(mode="after")
     def _together(self) -> GameIn:
-        check_board(
-            self.rows,
-            self.cols,
-            self.mines,
-            first=self.first,
-            board=self.board,
-            technique=self.technique,
-        )
+        check_board(self)
         return self
 
 
@@ -286,15 +278,8 @@ class WatchIn(_In):
         for name in ("rows", "cols", "mines"):
             if getattr(self, name) is None:
                 raise PydanticCustomError("absent", "{name}: missing", {"name": name})
-        assert self.rows is not None and self.cols is not None and self.mines is not None
-        check_board(
-            self.rows,
-            self.cols,
-            self.mines,
-            first=self.first,
-            board=self.board,
-            technique=self.technique,
-        )
+        check_board(self)
+        assert self.rows is not None and self.cols is not None
         if self.start is not None:
             check_cell(self.start, self.rows, self.cols, name="start")
         return self

@@ -225,6 +225,11 @@ class Tab:
         """Wait until the page has no request in flight, nor one about to be made."""
         self.page.wait_for_function("() => window.mineshafted.idle()")
 
+    def press(self, board: str, r: int, c: int) -> None:
+        """Press the cell ``(r, c)`` of ``board`` with the mouse, and wait for its answers."""
+        self.page.click(self.cell(board, r, c))
+        self.settle()
+
     def new_game(self, **choices: str) -> None:
         for name, value in choices.items():
             field = f"#play-{name}"
@@ -261,8 +266,7 @@ class Tab:
             if self.page.inner_text("#play-status") != "playing":
                 return
             if self.glyphs("play-board")[index] == "?":
-                self.page.click(self.cell("play-board", *divmod(index, cols)))
-                self.settle()
+                self.press("play-board", *divmod(index, cols))
 
 
 _STATE = {"play-board": "playBoard", "an-board": "anBoard", "w-board": "wBoard"}

@@ -63,14 +63,12 @@ def test_every_board_has_row_and_column_labels(tab: Tab) -> None:
 
 def test_why_marks_the_cells_its_sentence_names_and_tags_the_technique(tab: Tab) -> None:
     tab.new_game(level="expert", seed="21")
-    tab.page.click(tab.cell("play-board", 0, 0))
-    tab.settle()
+    tab.press("play-board", 0, 0)
     grid = tab.grid("play-board")
     odds = view_odds(grid, 99)
     r, c = divmod([*odds.safe, *odds.mines][0], 30)
     tab.page.click("#play-why")
-    tab.page.click(tab.cell("play-board", r, c))
-    tab.settle()
+    tab.press("play-board", r, c)
     why = explain(grid, 99, (r, c))
     assert tab.marked("play-board", "why-cell") == [[r, c]]
     assert sorted(tab.marked("play-board", "why-clue")) == sorted(map(list, why.clues))
@@ -146,8 +144,7 @@ def test_analyses_notes_stay_until_the_next_user_action(tab: Tab) -> None:
 
 def test_the_palette_and_show_safe_cells_and_mines(tab: Tab) -> None:
     tab.new_game(level="intermediate", seed="5", first="opening")
-    tab.page.click(tab.cell("play-board", 8, 8))
-    tab.settle()
+    tab.press("play-board", 8, 8)
     tab.page.check("#play-show")
     tab.settle()
     odds = view_odds(tab.grid("play-board"), 40)
@@ -177,8 +174,7 @@ def test_the_palette_and_show_safe_cells_and_mines(tab: Tab) -> None:
 
 def test_a_link_opens_the_same_board_and_a_reload_resumes_the_game(tab: Tab) -> None:
     tab.new_game(level="intermediate", seed="77")
-    tab.page.click(tab.cell("play-board", 3, 4))
-    tab.settle()
+    tab.press("play-board", 3, 4)
     seen = tab.glyphs("play-board")
     link = tab.page.url
     assert "seed=77" in link and "start=3%2C4" in link
@@ -218,8 +214,7 @@ def test_plain_words_when_the_server_is_gone_or_no_board_was_made(tab: Tab) -> N
             body=json.dumps({"error": "the job did not finish within 5 s"}),
         ),
     )
-    tab.page.click(tab.cell("play-board", 4, 4))
-    tab.settle()
+    tab.press("play-board", 4, 4)
     said = tab.page.inner_text("#play-say")
     assert said.startswith("No board was made") and "fewer mines" in said
     assert tab.page.inner_text("#play-status") == "no board"
@@ -308,8 +303,7 @@ def test_the_tabs_and_the_grid_speak_aria(tab: Tab) -> None:
     cells = tab.js("document.querySelectorAll('#play-board [role=row] > [role=gridcell]').length")
     assert (rows, cells) == (10, 81)
     assert tab.js("document.querySelectorAll('#play-board [tabindex=\"0\"]').length") == 1
-    tab.page.click(tab.cell("play-board", 4, 4))
-    tab.settle()
+    tab.press("play-board", 4, 4)
     tab.page.keyboard.press("m")
     tab.settle()
     labels = tab.js(
@@ -434,8 +428,7 @@ def test_axe_finds_no_serious_accessibility_violation(tab: Tab) -> None:
         pytest.skip("axe-core is not at hand: set MINESHAFTED_AXE to its axe.min.js")
     script = Path(source).read_text()
     tab.new_game(level="beginner", seed="3")
-    tab.page.click(tab.cell("play-board", 4, 4))
-    tab.settle()
+    tab.press("play-board", 4, 4)
     tab.page.check("#play-heat")
     tab.settle()
     found = []

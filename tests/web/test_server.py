@@ -15,7 +15,7 @@ import json
 import logging
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
@@ -103,6 +103,23 @@ def port() -> Iterator[int]:
         yield found
 
 
+def _trickled(sock: socket.socket, pieces: Iterable[bytes]) -> bytes:
+    """Send ``pieces`` one at a time, 0.2 s apart, until the server answers or closes; then
+    what it sends to the close."""
+    sock.settimeout(0.2)
+    answer = b""
+    for piece in pieces:
+        try:
+            sock.sendall(piece)
+            answer = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except ConnectionError:
+            break
+        break
+    return answer + _read_to_close(sock)
+
+
 def _connect(port: int) -> socket.socket:
     return socket.create_connection(("127.0.0.1", port), timeout=60)
 
@@ -113,18 +130,8 @@ def _connect(port: int) -> socket.socket:
 def test_a_head_sent_a_byte_at_a_time_is_timed_out_with_a_408(port: int) -> None:
     head = b"GET /api/config HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
     with _connect(port) as sock:
-        sock.settimeout(0.2)
-        answer = b""
-        for byte in head:  # at most 200 rounds of 0.2 s: past the 1 s deadline many times over
-            try:
-                sock.sendall(bytes([byte]))
-                answer = sock.recv(65536)
-            except TimeoutError:
-                continue
-            except ConnectionError:
-                break
-            break
-        answer += _read_to_close(sock)
+        # at most 200 rounds of 0.2 s: past the 1 s deadline many times over
+        answer = _trickled(sock, (bytes([byte]) for byte in head))
     assert "head did not arrive within 1 s" in _refusal(answer, 408)
 
 
@@ -136,18 +143,7 @@ def test_a_connection_that_sends_nothing_is_closed(port: int) -> None:
 def test_a_body_sent_a_byte_at_a_time_is_timed_out_with_a_408(port: int) -> None:
     with _connect(port) as sock:
         sock.sendall(_request("/api/analyze", b"{", length=200))
-        sock.settimeout(0.2)
-        answer = b""
-        for _ in range(199):  # at most 199 rounds of 0.2 s
-            try:
-                sock.sendall(b" ")
-                answer = sock.recv(65536)
-            except TimeoutError:
-                continue
-            except ConnectionError:
-                break
-            break
-        answer += _read_to_close(sock)
+        answer = _trickled(sock, [b" "] * 199)  # at most 199 rounds of 0.2 s
     assert _refusal(answer, 408) == "the body did not arrive within 1 s"
 
 

@@ -447,8 +447,7 @@ def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clue
 ) -> None:
     tab.analyse("???\n111\n", mines="1")
     tab.page.click("#an-why")
-    tab.page.click(tab.cell("an-board", 0, 2))
-    tab.settle()
+    tab.press("an-board", 0, 2)
     said = tab.js("document.getElementById('an-say').firstChild.textContent")
     lines = said.split("\n")
     assert lines == [
@@ -468,8 +467,7 @@ def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clue
     assert tab.marked("an-board", "why-cell") == [[0, 1]]
     assert sorted(tab.marked("an-board", "why-named")) == [[0, 0], [0, 2]]
     tab.page.click("#an-why")  # Why? off: a click edits the position, and the words go
-    tab.page.click(tab.cell("an-board", 0, 0))
-    tab.settle()
+    tab.press("an-board", 0, 0)
     assert tab.js("document.getElementById('an-say').textContent") == ""
     assert tab.marked("an-board", "why-named") == [] and tab.marked("an-board", "why-clue") == []
 
