@@ -69,7 +69,10 @@ class Workers:
 
     Examples
     --------
-    >>> with Workers(1, seconds=10.0) as workers:
+    Not run as a doctest: it starts a process (about a second), which the inner loop of tests
+    leaves to ``tests/web/test_workers.py``.
+
+    >>> with Workers(1, seconds=10.0) as workers:  # doctest: +SKIP
     ...     workers.run("echo", [1, 2])
     [1, 2]
 

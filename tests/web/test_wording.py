@@ -473,6 +473,7 @@ def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clue
 
 
 @cache
+@cache  # read by each technique's case
 def _seeded() -> list[Cut]:
     """A few stalls (where stronger rungs decide cells) and small positions, for each rung."""
     return stalls(40, seed=29) + list(cuts(400, seed=77, rows=6, cols=7, density=0.22))
