@@ -102,7 +102,7 @@ class GradeGroup(TyperGroup):
     command's help, then the commands. The earlier spellings are rewritten, with a note on
     stderr: ``grade --class FOLDER ...`` to ``grade class FOLDER ...``, and ``grade FILE
     --format gradescope ...`` to ``autograder results gradescope FILE ...``. Built on the
-    documented ``cls=`` of a typer group and click's ``parse_args``/``get_command``.
+    documented ``cls=`` of a typer group and its ``parse_args``/``get_command``.
     """
 
     def __init__(self, **attrs: Any) -> None:

@@ -50,7 +50,6 @@ __all__ = [
     "CLASS_JOBS",
     "KEY_FILE",
     "RUN_FILE",
-    "ClassOptions",
     "ClassProgress",
     "ClassResult",
     "ClassRun",
@@ -69,9 +68,6 @@ CLASS_JOBS = max(1, min(4, 2 * (os.cpu_count() or 1)))
 """Students graded at once by default: two per core, up to four. Each board's moves are
 round trips between two processes, so a student's boards leave a core idle part of the time
 (``scripts/bench_class.py``, 300 students on two busy cores: 154 s at four, 297 s at two)."""
-
-ClassOptions = GradeOptions
-"""The former name of :class:`~.options.GradeOptions` (a class run's options)."""
 
 _BROKEN_AFTER = 3
 """Students the grader fails on (its own error, twice each) before any succeeds, after which
