@@ -212,3 +212,9 @@ def test_sandbox_none_prints_the_warning_for_who_the_grader_is(tmp_path: Path) -
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
     assert done.stderr.splitlines()[0] == f"warning: {none_warning(root=ROOT)}"
+
+
+def test_the_probe_runs_the_script_every_child_runs() -> None:
+    from mineshafted.grading import process, users
+
+    assert users._CHILD == process.CHILD and process.CHILD.is_file()
