@@ -215,6 +215,4 @@ def test_sandbox_none_prints_the_warning_for_who_the_grader_is(tmp_path: Path) -
 
 
 def test_the_probe_runs_the_script_every_child_runs() -> None:
-    from mineshafted.grading import process, users
-
     assert users._CHILD == process.CHILD and process.CHILD.is_file()
