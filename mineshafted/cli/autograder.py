@@ -19,6 +19,7 @@ from .gradeflags import (
     SandboxOption,
     Starter,
     Timeout,
+    check_context,
     grading_options,
 )
 from .output import emit, fail, fail_on_error, note
@@ -249,8 +250,7 @@ def results(
 
     if visibility is not None and platform is not Platform.GRADESCOPE:
         fail("--visibility is Gradescope's alone: PrairieLearn's results have none")
-    if context is not None and key is None:
-        fail("--context names a board set of a kept key: give the key with --key FILE")
+    check_context(context, key)
     options, _ = grading_options(
         timeout=timeout,
         memory=memory,
