@@ -288,7 +288,7 @@ def _count_total(sweep: Sweeper) -> bool:
     progress = False
     for cell, mine in facts:
         progress |= sweep.prove(cell, mine=mine, stage=Stage.TOTAL)
-    log.debug("total: the mine count decided %d cell(s)", len(facts))
+    log.debug("total: the mine total decided %d cell(s)", len(facts))
     return progress
 
 

@@ -42,12 +42,12 @@ def small_boards(draw: st.DrawFn) -> Board:
 @settings(max_examples=80, deadline=None)
 @given(small_boards())
 def test_best_reveal_wins_as_often_as_best_play(board: Board) -> None:
-    sweep = Sweep(BoardManager(board.to_grid()), mines=board.mine_count)
+    sweep = Sweep(BoardManager(board.to_grid()), mines=len(board.mines))
     report = sweep.run()
     if report.solved:
         return
     position = sweep.position()
-    mines_left = board.mine_count - position.mines_found
+    mines_left = len(board.mines) - position.mines_found
     placements, wins, by_first = best_play(position.board, mines_left)
     found = best_reveal(position, position.board, mines_left)
     assert found is not None

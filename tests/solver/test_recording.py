@@ -180,7 +180,7 @@ def test_the_search_flags_what_the_plain_watch_flags_on_any_board(data: st.DataO
 )
 def test_the_search_flags_what_the_plain_watch_flags_on_shipped_puzzles(name: str) -> None:
     board, start = _puzzle_board(name)
-    for total in (None, board.mine_count):
+    for total in (None, len(board.mines)):
         searched = _recorded(board, start, total, plain=False)
         assert searched == _recorded(board, start, total, plain=True)
         assert any(isinstance(e, Flag) and e.reason == "count" for e in searched.events)

@@ -83,7 +83,7 @@ def test_the_total_opens_a_region_walled_off_by_mines() -> None:
     with pytest.raises(NeedsGuess):
         sweep_mines(BoardManager(board.to_grid()))
     assert sweep_mines(BoardManager(board.to_grid()), mines=2) == board.to_grid()
-    report = Sweep(BoardManager(board.to_grid()), mines=board.mine_count).run()
+    report = Sweep(BoardManager(board.to_grid()), mines=len(board.mines)).run()
     assert report.solved
     assert report.board == board.to_grid()
     assert report.proven_by["total"] == 4
@@ -96,7 +96,7 @@ def test_the_total_stage_stops_where_the_total_decides_nothing() -> None:
         . . * *
         """
     )
-    report = Sweep(BoardManager(board.to_grid()), mines=board.mine_count).run()
+    report = Sweep(BoardManager(board.to_grid()), mines=len(board.mines)).run()
     assert not report.solved
     assert report.undetermined == [3, 7]  # one mine on 3 or 7: a true 50/50
     assert report.proven_by["total"] == 0
@@ -116,14 +116,14 @@ def small_boards(draw: st.DrawFn) -> Board:
 @given(small_boards())
 def test_the_total_stage_is_right_and_leaves_nothing_the_total_decides(board: Board) -> None:
     alone = Sweep(BoardManager(board.to_grid())).run()
-    sweep = Sweep(BoardManager(board.to_grid()), mines=board.mine_count)
+    sweep = Sweep(BoardManager(board.to_grid()), mines=len(board.mines))
     report = sweep.run()
     truth = board.to_grid()
     for row, known in zip(truth, report.board, strict=True):
         assert all(k is None or k == t for k, t in zip(known, row, strict=True))
     assert set(report.undetermined) <= set(alone.undetermined)
     if not report.solved:
-        assert certain(sweep, board.mine_count) == []
+        assert certain(sweep, len(board.mines)) == []
 
 
 def test_a_total_the_clues_cannot_hold_raises_from_the_sweep() -> None:

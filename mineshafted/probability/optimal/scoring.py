@@ -113,12 +113,12 @@ class PolicyPlay(Search):
         self.decisions = 0
 
     def at(self, first: FirstMove, start: Cell) -> Score:
-        """The policy's wins with the first click at ``start`` under ``first``.
+        """The policy's wins with the first reveal at ``start`` under ``first``.
 
         Raises
         ------
         InvalidBoardError
-            The mines do not fit beside the first click's promise.
+            The mines do not fit beside the first reveal's promise.
         """
         zone = {FirstMove.NONE: 0, FirstMove.SAFE: 1}.get(first)
         if zone is None:
@@ -126,7 +126,8 @@ class PolicyPlay(Search):
         room = self.geometry.cells - zone
         if self.table.mines > room:
             raise InvalidBoardError(
-                f"{self.table.mines} mines do not fit beside a {first.value} first click at {start}"
+                f"{self.table.mines} mines do not fit beside a {first.value} first reveal "
+                f"at {start}"
             )
         everything = self.everything
         if first is FirstMove.OPENING:

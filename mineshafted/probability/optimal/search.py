@@ -77,7 +77,7 @@ class Search:
 
     Examples
     --------
-    The Code Golf challenge's 4x4 board with 4 mines, first click unprotected: best play
+    The Code Golf challenge's 4x4 board with 4 mines, first reveal unprotected: best play
     wins 961 of the 1,820 placements.
 
     >>> from mineshafted.probability.optimal import Placements
