@@ -16,7 +16,7 @@ from mineshafted.errors import InvalidBoardError, NoPlacementError
 from mineshafted.game import FirstMove
 from mineshafted.probability.errors import OutOfBudget
 from mineshafted.probability.optimal import (
-    MINE,
+    MINE_BYTE,
     Budget,
     OptimalPlay,
     Placements,
@@ -183,12 +183,12 @@ def test_a_positions_placements_are_every_layout_that_fits(
     table = Placements.position(position_of(view), view, mines)
     assert table.cells == tuple(unknown)
     found = {
-        frozenset(table.cells[i] for i, shown in enumerate(row) if shown == MINE)
+        frozenset(table.cells[i] for i, shown in enumerate(row) if shown == MINE_BYTE)
         for row in table.shown
     }
     assert found == expected
     for row in table.shown:
-        mined = {table.cells[i] for i, shown in enumerate(row) if shown == MINE} | known
+        mined = {table.cells[i] for i, shown in enumerate(row) if shown == MINE_BYTE} | known
         for i, cell in enumerate(table.cells):
             if cell not in mined:
                 clue = sum(n in mined for n in geometry.neighbours(cell))
@@ -203,7 +203,7 @@ def test_the_placement_limit() -> None:
 
 
 def test_the_state_budget() -> None:
-    with pytest.raises(OutOfBudget, match="more than 10 knowledge states") as raised:
+    with pytest.raises(OutOfBudget, match="more than 10 belief states") as raised:
         board_optimum(4, 4, 4, budget=Budget(states=10))
     assert raised.value.limit == "states"
     assert raised.value.states >= 10
@@ -214,7 +214,7 @@ def test_the_memory_budget() -> None:
     with pytest.raises(TooManyPlacements, match=r"would take about 0\.3 MiB") as refused:
         board_optimum(4, 4, 4, budget=Budget(memory=0.2))
     assert (refused.value.limit, refused.value.count) == ("memory", 1820)
-    # The table fits, the knowledge states do not: the search stops.
+    # The table fits, the belief states do not: the search stops.
     room = table_mib(1820, 16) + 20 * (STATE_BYTES + 16) / 2**20
     with pytest.raises(OutOfBudget, match="outgrew") as stopped:
         board_optimum(4, 4, 4, budget=Budget(memory=room))

@@ -59,7 +59,7 @@ class Optimum:
     """The best first reveals (or, from a position, the best next moves), ascending; the
     first reveal given, when one was; empty when nothing is left to reveal."""
     states: int
-    """How many knowledge states the search remembered (over every question it was asked)."""
+    """How many belief states the search remembered (over every question it was asked)."""
     expanded: int
     """How many of them it expanded (tried the moves of)."""
     seconds: float
@@ -240,7 +240,7 @@ def board_optimum(
     start:
         The first reveal; ``None``: the best one is found.
     budget:
-        Knowledge states and seconds the search may use.
+        Belief states and seconds the search may use.
     limit:
         The most placements the board may have.
 

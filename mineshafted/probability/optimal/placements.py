@@ -10,11 +10,11 @@ cells in play
     unknown ones. Revealed cells show the same in every placement and known mines are mines
     in every one, so neither is in the table.
 shown
-    What a cell shows in a placement: its clue 0-8, or :data:`MINE` when it holds a mine.
+    What a cell shows in a placement: its clue 0-8, or :data:`MINE_BYTE` when it holds a mine.
 symmetry
     A reflection or rotation of the board that maps the start (the empty board, or the
     position's clues and known mines) to itself: 8 of a square board, 4 of another
-    rectangle, fewer for most positions. Two knowledge states one maps to the other are won
+    rectangle, fewer for most positions. Two belief states one maps to the other are won
     equally often.
 """
 
@@ -24,14 +24,13 @@ import math
 from dataclasses import dataclass
 from itertools import combinations
 
-from ...board import MINE as KNOWN_MINE
-from ...board import Cell, Geometry, PartialGrid
+from ...board import MINE, Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
 from ...solver import Position
 from ..endgame import component_placements
 
 __all__ = [
-    "MINE",
+    "MINE_BYTE",
     "Placements",
     "TooManyPlacements",
     "board_symmetries",
@@ -39,8 +38,9 @@ __all__ = [
     "table_mib",
 ]
 
-MINE = 9
-"""What a mined cell shows in the table (a clue is 0-8)."""
+MINE_BYTE = 9
+"""What a mined cell shows in the table's bytes (a clue is 0-8): a byte holds no
+:data:`mineshafted.board.MINE` (-1), the one value of a mine in a grid."""
 
 PLACEMENT_BYTES = 100
 """What one placement costs in memory, table and search together, beside
@@ -71,7 +71,7 @@ class TooManyPlacements(InvalidBoardError):
 
 def table_mib(count: int, cells: int) -> float:
     """The memory, in MiB, that a table of ``count`` placements over ``cells`` cells in play
-    takes with the search's own forms of it (before any knowledge state is remembered).
+    takes with the search's own forms of it (before any belief state is remembered).
 
     Examples
     --------
@@ -107,7 +107,7 @@ class Placements:
     """The cells in play, ascending: byte ``i`` of a row of :attr:`shown` is ``cells[i]``'s."""
     shown: tuple[bytes, ...]
     """One row a placement: ``shown[j][i]`` is what ``cells[i]`` shows in placement ``j`` (a
-    clue, or :data:`MINE`)."""
+    clue, or :data:`MINE_BYTE`)."""
     symmetries: tuple[tuple[int, ...], ...]
     """One map a symmetry of the start, the identity first: ``g`` maps the cell in play ``i``
     to the cell in play ``g[i]``."""
@@ -152,7 +152,7 @@ class Placements:
         around = Geometry(rows, cols).neighbour_table()
         near = [sum(1 << 8 * n for n in around[cell]) for cell in range(cells)]
         mask = [0xFF << 8 * cell for cell in range(cells)]
-        nine = [MINE << 8 * cell for cell in range(cells)]
+        nine = [MINE_BYTE << 8 * cell for cell in range(cells)]
         shown = tuple(
             _row(near, mask, nine, chosen, 0, cells) for chosen in combinations(range(cells), mines)
         )
@@ -204,7 +204,7 @@ class Placements:
         rows, cols = len(board), len(board[0])
         cells = tuple(position.unknown)
         index = {cell: i for i, cell in enumerate(cells)}
-        known = sum(1 for row in board for value in row if value == KNOWN_MINE)
+        known = sum(1 for row in board for value in row if value == MINE)
         masks = _placements(position, index, mines - known, limit)
         if masks is None:
             raise TooManyPlacements(f"the position has more than {limit:,} placements")
@@ -213,11 +213,10 @@ class Placements:
         flat = [value for row in board for value in row]
         near = [sum(1 << 8 * index[n] for n in around[cell] if n in index) for cell in cells]
         base = sum(
-            sum(1 for n in around[cell] if flat[n] == KNOWN_MINE) << 8 * i
-            for i, cell in enumerate(cells)
+            sum(1 for n in around[cell] if flat[n] == MINE) << 8 * i for i, cell in enumerate(cells)
         )
         mask = [0xFF << 8 * i for i in range(len(cells))]
-        nine = [MINE << 8 * i for i in range(len(cells))]
+        nine = [MINE_BYTE << 8 * i for i in range(len(cells))]
         shown = tuple(
             _row(near, mask, nine, _bits(placement), base, len(cells)) for placement in masks
         )
@@ -291,7 +290,7 @@ def _row(
     cells: int,
 ) -> bytes:
     """One placement's row: the clue of each cell in play (a byte each: ``base`` plus the
-    neighbourhoods ``near`` of the ``mined`` cells), :data:`MINE` written over the mines."""
+    neighbourhoods ``near`` of the ``mined`` cells), :data:`MINE_BYTE` written over the mines."""
     clues = base + sum(map(near.__getitem__, mined))
     covered = sum(map(mask.__getitem__, mined))
     return ((clues & ~covered) | sum(map(nine.__getitem__, mined))).to_bytes(cells, "little")
