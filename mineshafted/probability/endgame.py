@@ -31,7 +31,7 @@ from itertools import combinations
 from math import comb
 
 from ..board import Cell, Geometry, PartialGrid
-from ..solver import Constraint, Position, counted
+from ..solver import Constraint, Position, weighed
 
 __all__ = [
     "NODES",
@@ -210,7 +210,7 @@ def region_reveal(
         rest = _rest(position, inside, mines_left)
         poly: list[int] = [comb(len(loose), j) for j in range(len(loose) + 1)]
         for component in own:
-            poly = _convolve(poly, counted(tuple(component)).placements)
+            poly = _convolve(poly, weighed(tuple(component)).placements)
         counts = [k for k, n in enumerate(poly) if n and k <= mines_left and rest[k]]
         if not counts or (fixed and len(counts) > 1) or sum(poly[k] for k in counts) > placements:
             continue
@@ -308,7 +308,7 @@ def _rest(position: Position, inside: set[Cell], mines_left: int) -> list[int]:
     poly: list[int] = [1]
     for component in position.components:
         if component[0][0][0] not in inside:
-            poly = _convolve(poly, counted(tuple(component)).placements)
+            poly = _convolve(poly, weighed(tuple(component)).placements)
     free = sum(1 for cell in position.unconstrained if cell not in inside)
     poly = _convolve(poly, [comb(free, j) for j in range(free + 1)])
     return [

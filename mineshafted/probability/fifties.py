@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..board import Cell, PartialGrid
 from ..errors import NoPlacementError
-from ..solver import Constraint, Position, combine, components, counted
+from ..solver import Constraint, Position, combine, components, weighed
 from .odds import Odds
 
 __all__ = ["MISSING", "Coming", "coming", "placements_given"]
@@ -106,8 +106,8 @@ def placements_given(
             touched.extend(component)
         else:
             kept.append(tuple(component))
-    counts = [counted(component) for component in kept]
-    counts.extend(counted(tuple(part)) for part in components(touched))
+    counts = [weighed(component) for component in kept]
+    counts.extend(weighed(tuple(part)) for part in components(touched))
     free = [cell for cell in position.unconstrained if cell not in fixed]
     try:
         return combine(counts, free, mines_left).placements

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from ..board import Cell, Geometry, PartialGrid
 from ..errors import NoPlacementError
-from ..solver import Constraint, Position, Tally, combine, components, counted
+from ..solver import Constraint, Position, Tally, combine, components, weighed
 from .odds import Odds
 
 __all__ = ["After", "Outlook", "afters", "bounded_outlook", "outlook"]
@@ -174,7 +174,7 @@ def afters(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> It
                 touched.append((rest, mines))
         else:
             kept.append(component)
-    kept_counts = [counted(tuple(component)) for component in kept]
+    kept_counts = [weighed(tuple(component)) for component in kept]
     free = [c for c in position.unconstrained if c not in near]
     for extra in range(len(hidden) + 1):
         constraints = [*touched, (hidden, extra)] if hidden else list(touched)
@@ -183,7 +183,7 @@ def afters(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> It
         constraints = [(scope, mines) for scope, mines in constraints if scope]
         parts = list(components(constraints))
         counts = list(kept_counts)
-        counts.extend(counted(tuple(part)) for part in parts)
+        counts.extend(weighed(tuple(part)) for part in parts)
         try:
             after = combine(counts, free, odds.mines_left)
         except NoPlacementError:

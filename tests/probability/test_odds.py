@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mineshafted import MINE, Board, BoardManager, Sweep
 from mineshafted.errors import NoPlacementError, Why
 from mineshafted.probability import Odds, odds
-from mineshafted.solver import Constraint, Position, combine, components, count_component
+from mineshafted.solver import Constraint, Position, combine, components, weigh
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
 
@@ -107,7 +107,7 @@ def test_odds_equal_python_constraint_on_random_frontiers(
 ) -> None:
     constraints, free, mines_left = frontier
     placements, mined = constraint_counts(constraints, free, mines_left)
-    counts = [count_component(part) for part in components(constraints)]
+    counts = [weigh(part) for part in components(constraints)]
     if placements == 0:
         with pytest.raises(NoPlacementError):
             combine(counts, free, mines_left)

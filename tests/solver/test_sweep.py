@@ -421,7 +421,7 @@ def test_a_total_too_wide_to_count_decides_nothing_and_says_so(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mineshafted.solver import ladder as ladder_module
-    from mineshafted.solver.count import CountTooLargeError
+    from mineshafted.solver.weights import CountTooLargeError
 
     def too_wide(*_: object) -> list[tuple[int, bool]]:
         raise CountTooLargeError(cells=432, memory=512)

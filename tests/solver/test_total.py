@@ -15,11 +15,11 @@ from mineshafted import Board, BoardManager, NeedsGuess, NoPlacementError, Sweep
 from mineshafted.errors import Why
 from mineshafted.probability import position_of
 from mineshafted.solver import Fact, Position, tally
-from mineshafted.solver import count as count_module
 from mineshafted.solver import total as total_module
-from mineshafted.solver.count import count_component, counted
+from mineshafted.solver import weights as weights_module
 from mineshafted.solver.position import Constraint
 from mineshafted.solver.total import _bounds, decided_by_total
+from mineshafted.solver.weights import weigh, weighed
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
 
@@ -262,8 +262,8 @@ def test_a_component_counted_before_is_not_counted_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     position = stall([[((0, 1), 1), ((1, 2), 1)]], free=0)
-    counted(tuple(position.components[0]))
-    monkeypatch.setattr(count_module, "count_component", _refused)
+    weighed(tuple(position.components[0]))
+    monkeypatch.setattr(weights_module, "weigh", _refused)
     assert decided_by_total(position, 2) == [(0, True), (1, False), (2, True)]
 
 
@@ -306,7 +306,7 @@ def test_the_bounds_hold_every_placement(
 ) -> None:
     # Clues read off a hidden placement: at least that placement fits.
     component = [(tuple(sorted(scope)), len(scope & mines)) for scope, _ in scopes]
-    placements = count_component(component).placements
+    placements = weigh(component).placements
     held = [k for k, n in enumerate(placements) if n]
     least, most = _bounds(component)
     assert least <= min(held) and max(held) <= most
@@ -318,9 +318,9 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Constraint, ...]]:
 
     def spy(component: tuple[Constraint, ...]) -> object:
         seen.append(component)
-        return counted(component)
+        return weighed(component)
 
-    monkeypatch.setattr(total_module, "counted", spy)
+    monkeypatch.setattr(total_module, "weighed", spy)
     return seen
 
 
