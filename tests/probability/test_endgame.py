@@ -39,7 +39,7 @@ def small_boards(draw: st.DrawFn) -> Board:
     return Board.from_mines(rows, cols, mines)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(small_boards())
 def test_best_reveal_wins_as_often_as_best_play(board: Board) -> None:
     sweep = Sweep(BoardManager(board.to_grid()), mines=len(board.mines))
@@ -127,6 +127,7 @@ def cases() -> list[tuple[Position, PartialGrid, int]]:
     return made + real_stalls()
 
 
+@pytest.mark.slow  # over a second: best play searched on each stall
 def test_best_reveal_wins_as_often_as_best_play_on_bigger_stalls() -> None:
     searched = 0
     for position, view, mines_left in cases():

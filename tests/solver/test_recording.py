@@ -155,7 +155,7 @@ def _recorded(board: Board, start: int, mines: int | None, *, plain: bool) -> Ga
     return game.record
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_the_search_flags_what_the_plain_watch_flags_on_any_board(data: st.DataObject) -> None:
     rows, cols = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))

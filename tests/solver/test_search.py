@@ -141,7 +141,7 @@ def test_backbone_matches_brute_force_on_random_frontiers() -> None:
         constraints = random_frontier(rng)
         csp = build(constraints)
         cells = sorted({c for _, scope, _ in constraints for c in scope})
-        if not cells or len(cells) > 14:
+        if not cells or len(cells) > 11:  # brute force: 2**cells worlds
             continue
         worlds = [
             dict(zip(cells, bits, strict=True))

@@ -140,7 +140,7 @@ def test_rating_moves_onto_and_leaves_unknown_what_the_total_play_does(
     assert sum(rating.decided.values()) + rating.unknown == board.geometry.cells
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)  # the thousands of seeded boards below: slow
 @given(small_boards())
 def test_each_technique_sweep_solves_exactly_the_boards_the_plain_sweep_solves(
     case: tuple[Board, Cell],
@@ -203,6 +203,19 @@ def test_each_technique_sweep_agrees_with_the_plain_sweep_on_thousands_of_random
     assert wrong == []
 
 
+@settings(max_examples=50, deadline=None)
+@given(small_boards())
+def test_rating_is_the_weakest_technique_whose_sweep_solves_a_small_board(
+    case: tuple[Board, Cell],
+) -> None:
+    board, start = case
+    solved = [sweep_solves(board, start, t) for t in SOLVING]
+    assert solved == sorted(solved)  # a stronger technique solves what a weaker one does
+    weakest = next((t for t, s in zip(SOLVING, solved, strict=True) if s), Technique.GUESS)
+    assert rate(board, start=start).technique is weakest
+
+
+@pytest.mark.slow  # over a second: the seeded boards are swept by every technique
 def test_rating_is_the_weakest_technique_whose_sweep_solves_the_board(
     cross_checked: list[Checked],
 ) -> None:
@@ -211,6 +224,7 @@ def test_rating_is_the_weakest_technique_whose_sweep_solves_the_board(
         assert rate(board, start=start).technique is weakest, (board.to_grid(), start)
 
 
+@pytest.mark.slow  # over a second, as above
 def test_no_technique_solves_a_board_that_a_stronger_one_does_not(
     cross_checked: list[Checked],
 ) -> None:

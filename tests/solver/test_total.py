@@ -182,7 +182,7 @@ def parts(draw: st.DrawFn) -> list[list[Constraint]]:
     return chosen
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(parts(), st.integers(0, 4), st.integers(0, 2), st.integers(0, 16))
 def test_the_total_decides_what_the_tally_decides(
     components: list[list[Constraint]], free: int, mines_found: int, left: int
