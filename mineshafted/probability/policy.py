@@ -28,9 +28,10 @@ from typing import Any, Protocol
 
 from ..board import MINE, Cell, Geometry, PartialGrid
 from ..solver import Position
-from .endgame import PLACEMENTS, Endgame, best_reveal, nodes_for, region_reveal, regions
+from .endgame import PLACEMENTS, Endgame, best_reveal, nodes_for
 from .lookahead import Outlook, bounded_outlook
 from .odds import Odds
+from .regions import region_reveal, regions
 
 __all__ = [
     "INGREDIENTS",
@@ -167,7 +168,7 @@ class Best:
        above only when that search is too big. Else, an isolated region (unknown
        cells no clue or neighbour links to the others) whose every placement holds the
        same number of mines is a game of its own: its best reveal, searched the same way
-       (:func:`~mineshafted.probability.endgame.region_reveal`), comes before the steps
+       (:func:`~mineshafted.probability.regions.region_reveal`), comes before the steps
        above; and when they choose a cell of an isolated region whose number of mines
        varies, the region's best reveal is played instead, its placements weighed by how
        many ways the rest of the board can hold the mines they leave.

@@ -14,14 +14,8 @@ from hypothesis import strategies as st
 from mineshafted import Board, BoardManager, Sweep
 from mineshafted.board import Geometry, PartialGrid
 from mineshafted.probability import Best, Endgame, Safest, best_reveal, odds, play_game
-from mineshafted.probability.endgame import (
-    NODES,
-    PLACEMENTS,
-    SMALL_NODES,
-    nodes_for,
-    region_reveal,
-    regions,
-)
+from mineshafted.probability.endgame import NODES, PLACEMENTS, SMALL_NODES, nodes_for
+from mineshafted.probability.regions import region_reveal, regions
 from mineshafted.probability.view import position_of
 from mineshafted.solver import Position
 
