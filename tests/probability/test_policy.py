@@ -24,7 +24,8 @@ from mineshafted.probability import (
     position_of,
 )
 from mineshafted.probability import lookahead as lookahead_module
-from mineshafted.probability.policy import INGREDIENTS, REMOVED, _fifty_fifty
+from mineshafted.probability.fifties import fifty_fifty
+from mineshafted.probability.policy import INGREDIENTS, REMOVED
 from mineshafted.solver import Position, Tally, combine
 
 from ..conftest import view_of
@@ -436,7 +437,7 @@ def test_an_unavoidable_fifty_fifty_is_found_after_other_constraints() -> None:
         position.unconstrained,
         position.mines_found,
     )
-    assert _fifty_fifty(reordered, view) in (0, 1)
+    assert fifty_fifty(reordered, view) in (0, 1)
 
 
 def test_the_outlook_of_a_cell_with_no_unknown_neighbour() -> None:
