@@ -11,6 +11,9 @@ Two interchangeable engines share one signature, ``(component, graph) -> {cell: 
 - :class:`ConstraintSearch`: an independent model of the same component in python-constraint
   (one 0/1 variable per cell, an ``ExactSumConstraint`` per clue), asked the same questions:
   one placement, then one search per unknown cell with that cell flipped.
+
+(A little over 450 lines, kept whole: the two engines answer one question with shared
+helpers, and split apart each would import the other's.)
 """
 
 from __future__ import annotations
