@@ -328,11 +328,11 @@ def enumerate_placements(
     components: Sequence[Sequence[Constraint]],
     free_cells: Sequence[Cell],
     mines: int | Sequence[int],
-    limit: int,
+    limit: int | None,
 ) -> list[int] | None:
     """Every placement of ``mines`` mines (or of any of several numbers) as a mask over the
     components' cells, then ``free_cells``, in ascending cell order; ``None`` past
-    ``limit``.
+    ``limit`` (``None``: no limit). The endgame's and the optimal search's table's.
 
     Examples
     --------
@@ -346,12 +346,13 @@ def enumerate_placements(
     )
     index = {cell: i for i, cell in enumerate(cells)}
     most = max(counts, default=-1)
+    cap = None if limit is None else limit * 20
     by_component: list[dict[int, list[int]]] = []
     for component in components:
         found: dict[int, list[int]] = {}
         for size, (mask, count) in enumerate(component_placements(component, index)):
             found.setdefault(count, []).append(mask)
-            if size >= limit * 20:  # pragma: no mutate - a speed budget: its exact value
+            if cap is not None and size >= cap:  # pragma: no mutate - a speed budget
                 return None
         by_component.append(found)
     free = [1 << index[cell] for cell in free_cells]
@@ -365,7 +366,7 @@ def enumerate_placements(
             if used + count <= most
             for extra in masks
         ]
-        if len(partial) > limit * 20:  # pragma: no mutate - a speed budget: its exact value
+        if cap is not None and len(partial) > cap:  # pragma: no mutate - a speed budget
             return None
     for mask, used in partial:
         for total in counts:
@@ -374,7 +375,7 @@ def enumerate_placements(
                 continue
             for chosen in combinations(free, rest):
                 result.append(mask | sum(chosen))
-                if len(result) > limit:
+                if limit is not None and len(result) > limit:
                     return None
     return result
 

@@ -27,7 +27,7 @@ from itertools import combinations
 from ...board import MINE, Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
 from ...solver import Position
-from ..endgame import component_placements
+from ..endgame import enumerate_placements
 
 __all__ = [
     "MINE_BYTE",
@@ -202,10 +202,12 @@ class Placements:
         of them and of the cells no clue sees that makes the total; stops past ``limit``.
         """
         rows, cols = len(board), len(board[0])
-        cells = tuple(position.unknown)
+        cells = tuple(position.unknown)  # the masks' bits, ascending
         index = {cell: i for i, cell in enumerate(cells)}
         known = sum(1 for row in board for value in row if value == MINE)
-        masks = _placements(position, index, mines - known, limit)
+        masks = enumerate_placements(
+            position.components, position.unconstrained, mines - known, limit
+        )
         if masks is None:
             raise TooManyPlacements(f"the position has more than {limit:,} placements")
         check_room(len(masks), len(cells), None, memory, f"{len(masks):,} placements")
@@ -317,41 +319,3 @@ def _symmetries(board: PartialGrid, cells: tuple[Cell, ...]) -> tuple[tuple[int,
         for image in board_symmetries(rows, cols)
         if all(flat[image[cell]] == flat[cell] for cell in range(rows * cols))
     )
-
-
-def _placements(
-    position: Position, index: dict[Cell, int], mines_left: int, limit: int | None
-) -> list[int] | None:
-    """Every placement of ``mines_left`` mines as a mask over ``index``; ``None`` past
-    ``limit``."""
-    cap = None if limit is None else limit * 20
-    by_component: list[dict[int, list[int]]] = []
-    for component in position.components:
-        found: dict[int, list[int]] = {}
-        for size, (mask, count) in enumerate(component_placements(component, index)):
-            found.setdefault(count, []).append(mask)
-            if cap is not None and size >= cap:
-                return None
-        by_component.append(found)
-    free = [1 << index[cell] for cell in position.unconstrained]
-    partial: list[tuple[int, int]] = [(0, 0)]
-    for found in by_component:
-        partial = [
-            (mask | extra, used + count)
-            for mask, used in partial
-            for count, masks in found.items()
-            if used + count <= mines_left
-            for extra in masks
-        ]
-        if cap is not None and len(partial) > cap:
-            return None
-    result: list[int] = []
-    for mask, used in partial:
-        rest = mines_left - used
-        if not 0 <= rest <= len(free):
-            continue
-        for chosen in combinations(free, rest):
-            result.append(mask | sum(chosen))
-            if limit is not None and len(result) > limit:
-                return None
-    return result
