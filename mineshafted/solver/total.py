@@ -73,7 +73,7 @@ class Tally:
 
 
 def tally(position: Position, mines: int) -> Tally:
-    """Weights the placements of a stalled position's remaining mines, in all and per cell.
+    """Count the placements of a stalled position's remaining mines, in all and per cell.
 
     Counted over all placements of the mines left (``mines`` less the proven ones) on the
     unknown cells that agree with every clue; cells that no clue sees included.

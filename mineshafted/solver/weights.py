@@ -100,7 +100,7 @@ class CountTooLargeError(MineshaftedError):
 
 @contextmanager
 def memory_budget(memory: float) -> Iterator[None]:
-    """Weights with a budget of ``memory`` MiB (instead of :data:`MEMORY`) inside the block.
+    """Count with a budget of ``memory`` MiB (instead of :data:`MEMORY`) inside the block.
 
     Every count in the block, :func:`weighed`'s included, stops with
     :class:`CountTooLargeError` when its tables would outgrow the budget. A count already
