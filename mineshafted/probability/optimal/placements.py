@@ -27,6 +27,7 @@ from itertools import combinations
 from ...board import MINE, Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
 from ...solver import Position
+from ...solver.variables import bits
 from ..endgame import enumerate_placements
 
 __all__ = [
@@ -220,7 +221,7 @@ class Placements:
         mask = [0xFF << 8 * i for i in range(len(cells))]
         nine = [MINE_BYTE << 8 * i for i in range(len(cells))]
         shown = tuple(
-            _row(near, mask, nine, _bits(placement), base, len(cells)) for placement in masks
+            _row(near, mask, nine, bits(placement), base, len(cells)) for placement in masks
         )
         return cls(rows, cols, mines, cells, shown, _symmetries(board, cells))
 
@@ -296,16 +297,6 @@ def _row(
     clues = base + sum(map(near.__getitem__, mined))
     covered = sum(map(mask.__getitem__, mined))
     return ((clues & ~covered) | sum(map(nine.__getitem__, mined))).to_bytes(cells, "little")
-
-
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, ascending."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _symmetries(board: PartialGrid, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
