@@ -284,7 +284,7 @@ def _mib(size: float) -> str:
     return f"{size:,.0f}" if size >= 10 else f"{size:.1f}"
 
 
-def _row(
+def _row(  # six positional arguments on purpose: called once a placement, the table's hot path
     near: list[int],
     mask: list[int],
     nine: list[int],
