@@ -1,5 +1,6 @@
-"""Counting one component's placements: classes of cells, against counting cell by cell; and
-combining components under the mine total, with each way a total can fail to fit named."""
+"""A component's weights (its placements counted by number of mines): classes of cells, against
+counting cell by cell; and combining components under the mine total, with each way a total
+can fail to fit named."""
 
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ from mineshafted.solver.weights import (
 pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
 
 
-def per_cell(count: Weights) -> dict[int, tuple[int, ...]]:
+def per_cell(weights: Weights) -> dict[int, tuple[int, ...]]:
     """Each cell's mined counts by number of mines."""
     return {
         cell: mined
-        for group, mined in zip(count.classes, count.mined, strict=True)
+        for group, mined in zip(weights.classes, weights.mined, strict=True)
         for cell in group
     }
 
