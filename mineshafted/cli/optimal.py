@@ -23,8 +23,8 @@ HELP = (
     "mines, or from the player's view in POSITION.json. Rules as play: the mine total known,\n"
     "zeros open their neighbours, won when every safe cell is revealed.\n\n"
     "Prints the chance as a fraction (placements won of placements, all equally likely) and a\n"
-    "percentage, the best first click(s) or move(s), the knowledge states searched, the time\n"
-    "and the peak memory. The search is exact, remembers each knowledge state once (mirrored\n"
+    "percentage, the best first click(s) or move(s), the belief states searched, the time\n"
+    "and the peak memory. The search is exact, remembers each belief state once (mirrored\n"
     "and rotated ones as one) and grows quickly with the board: 5x5 with 5 mines takes about\n"
     "two minutes and 0.1 GB.\n\n"
     "Exit status: 0 printed; 2 bad arguments, a malformed file, or a search past\n"
@@ -92,7 +92,7 @@ def command(
         typer.Option(
             "--max-states",
             min=1,
-            help="Stop past this many knowledge states (about 130 bytes each).",
+            help="Stop past this many belief states (about 130 bytes each).",
         ),
     ] = 50_000_000,
     time_limit: Annotated[
@@ -107,7 +107,7 @@ def command(
             "--memory",
             min=1.0,
             metavar="MIB",
-            help="MiB the table of placements and the knowledge states may take, as "
+            help="MiB the table of placements and the belief states may take, as "
             "estimated: a table past it is refused before it is made, a search stops there.",
         ),
     ] = MEMORY,
@@ -216,7 +216,7 @@ def _searched(label: str, search: Callable[[], Optimum]) -> Optimum:
         except OutOfBudget as error:
             fail(
                 f"{label}: the search stopped: {error} ({_OPTIONS[error.limit]}), after "
-                f"{error.seconds:.1f} s and {error.states:,} knowledge states"
+                f"{error.seconds:.1f} s and {error.states:,} belief states"
             )
         except TooManyPlacements as error:
             option = "--memory" if error.limit == "memory" else "--max-placements"
@@ -238,7 +238,7 @@ def _text(found: Optimum, heading: str, cols: int, what: str, peak: float | None
         f"{heading}: best play wins {found.wins:,} of {found.placements:,} placements = "
         f"{found.wins}/{found.placements} = {percent:.4f}%",
         where,
-        f"searched {found.states:,} knowledge states ({found.expanded:,} expanded) in "
+        f"searched {found.states:,} belief states ({found.expanded:,} expanded) in "
         f"{found.seconds:.1f} s{memory}",
     ]
 

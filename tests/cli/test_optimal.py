@@ -28,7 +28,7 @@ def test_a_board_in_text() -> None:
         "24/36 = 66.6667%"
     )
     assert lines[1] == "best first clicks: (0,1), (1,0), (1,2), (2,1)"
-    assert lines[2].startswith("searched ") and "knowledge states" in lines[2]
+    assert lines[2].startswith("searched ") and "belief states" in lines[2]
 
 
 def test_a_board_in_json() -> None:
@@ -81,7 +81,7 @@ def test_a_position(tmp_path: Path) -> None:
         (["3", "3", "6", "--first", "opening"], "do not fit on a 3x3 board with an opening"),
         (["3", "3", "1", "--start", "5,5"], "start 5,5 is off the 3x3 board"),
         (["8", "8", "10"], "C(64, 10) = 151,473,214,816 placements, more than 200,000"),
-        (["4", "4", "4", "--max-states", "5"], "more than 5 knowledge states (--max-states)"),
+        (["4", "4", "4", "--max-states", "5"], "more than 5 belief states (--max-states)"),
         (["4", "4", "4", "--time-limit", "0"], "not done within 0 s (--time-limit)"),
         (["nowhere.json"], "nowhere.json: no such file"),
         # Issue 40 item 5: placement limits past what memory holds are refused before the
@@ -103,7 +103,7 @@ def test_a_position(tmp_path: Path) -> None:
         (["4", "5", "5", "--memory", "2"], "would take about 3.0 MiB, more than 2 MiB (--memory)"),
         (
             ["4", "5", "5", "--memory", "3"],
-            "the search stopped: the table and its knowledge states outgrew 3 MiB (--memory)",
+            "the search stopped: the table and its belief states outgrew 3 MiB (--memory)",
         ),
         (["4", "4", "4", "--memory", "0.5"], "Invalid value for '--memory'"),
     ],
