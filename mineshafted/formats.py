@@ -415,11 +415,12 @@ def _mine_list(value: dict[str, Any], where: str) -> Puzzle:
             )
         cells[cell] = number
     if "first" not in value:
-        raise PuzzleFormatError(f'{where}: no "first": name the first click as [row, column]')
+        raise PuzzleFormatError(f'{where}: no "first": name the first reveal as [row, column]')
     start = _cell_at(value["first"], rows, cols, f'{where}: "first"')
     if start in cells:
         raise PuzzleFormatError(
-            f'{where}: "first" {json.dumps(value["first"])} is a mine: the first click must be safe'
+            f'{where}: "first" {json.dumps(value["first"])} is a mine: '
+            "the first reveal must be safe"
         )
     board = Board.from_mines(rows, cols, cells)
     extra = {k: v for k, v in value.items() if k not in ("rows", "cols", "mines", "first")}

@@ -6,7 +6,7 @@ pivot are changed: the undetermined cells of its 3x3 block are all cleared, or a
 swapping with cells further away (undetermined ones no clue sees first, then other
 undetermined ones, then any cell outside the start area). A pivot that no clue sees is
 walled in by mines, and the wall moves too. Then the sweep runs again. The start area stays
-clear and the mine count never changes. A board is returned only after a full sweep of
+clear and the mine total never changes. A board is returned only after a full sweep of
 exactly that board, from the start cell and without the mine total, explored every safe cell.
 
 The sweep in the loop is the requested technique's (``complete``, the package's own sweep, by
@@ -110,7 +110,7 @@ class Generated:
         """
         extra: dict[str, object] = {
             "seed": self.seed,
-            "mines": self.board.mine_count,
+            "mines": self.board.mine_total,
             "perturbations": self.perturbations,
             "draws": self.draws,
             "technique": self.technique.value,
@@ -147,7 +147,7 @@ def generate(
     Parameters
     ----------
     rows, cols, mines:
-        The board's size and mine count.
+        The board's size and mine total.
     seed:
         Seed of the random draw and perturbations, any int (distinct seeds draw distinct
         streams: ``-5`` is not ``5``); ``None`` picks one (recorded in the result).
@@ -178,7 +178,7 @@ def generate(
     Examples
     --------
     >>> made = generate(9, 9, 10, seed=1)
-    >>> made.board.mine_count, made.start, made.certified.value
+    >>> made.board.mine_total, made.start, made.certified.value
     (10, 0, 'complete')
     >>> generate(9, 9, 10, seed=1).board == made.board
     True
@@ -257,7 +257,7 @@ def generate_many(
 
     Examples
     --------
-    >>> [g.board.mine_count for g in generate_many(5, 5, 3, 2, seed=7)]
+    >>> [g.board.mine_total for g in generate_many(5, 5, 3, 2, seed=7)]
     [3, 3]
     >>> first = next(generate_many(5, 5, 3, 2, seed=7, seed_first=True))
     >>> first.seed, first.board == generate(5, 5, 3, seed=7).board

@@ -29,7 +29,7 @@ def certified(board: Board, start: int) -> bool:
 def test_boards_are_certified_and_start_on_a_zero(rows: int, cols: int, mines: int) -> None:
     made = generate(rows, cols, mines, seed=3)
     assert made.board.geometry == Geometry(rows, cols)
-    assert made.board.mine_count == mines
+    assert made.board.mine_total == mines
     assert made.board.values[made.start] == 0
     assert certified(made.board, made.start)
 

@@ -135,9 +135,10 @@ def within(least: float | None = None, most: float | None = None) -> Any:
     line naming the parameter as help shows it: ``ROWS must be at least 1, not -1``,
     ``--jobs must be at most 256, not 1000``.
 
-    typer's ``min=``/``max=`` would check the same through click's range types, in click's
-    words (``Invalid value for '--jobs' / '-j': 0 is not in the range 1<=x<=256``); these
-    words are the ones the command line has always used, which scripts and tests rely on.
+    typer's ``min=``/``max=`` would check the same through the range types of the parser typer
+    is built on, in its words (``Invalid value for '--jobs' / '-j': 0 is not in the range
+    1<=x<=256``); these words are the ones the command line has always used, which scripts and
+    tests rely on.
 
     Returns
     -------

@@ -35,7 +35,7 @@ HELP = (
     "deduces what it can, with the total, and a policy guesses at each stall.\n\n"
     "Games are drawn (ROWS COLS MINES) or given (--boards FILE.jsonl: one board a line,\n"
     '{"rows": R, "cols": C, "mines": [[r, c], ...], "first": [r, c]} or a puzzle as solve\n'
-    "reads it; game i is line i + 1, played exactly as given from its first click).\n\n"
+    "reads it; game i is line i + 1, played exactly as given from its first reveal).\n\n"
     "One game prints each guess with its mine probability and the final board (F a mine the\n"
     "player knew, ? a cell it did not); more print the win rate with its 95% Wilson\n"
     "interval, guesses and time per game. Game i depends on --seed and i alone, so the wins\n"
@@ -103,8 +103,8 @@ def command(
         FirstMove,
         typer.Option(
             help="First move: safe (the start cell), opening (a 0; with --boards, a first "
-            "click that is not a 0 is refused) or none (the board as drawn or given: the first "
-            "click may be a mine)."
+            "reveal that is not a 0 is refused) or none (the board as drawn or given: the first "
+            "reveal may be a mine)."
         ),
     ] = FirstMove.SAFE,
     start: Annotated[
@@ -230,7 +230,7 @@ def _given(
     if any(value is not None for value in size):
         fail("--boards gives the boards: leave out ROWS COLS MINES")
     if start is not None:
-        fail('--boards gives each first click ("first" or "start" on its line): leave out --start')
+        fail('--boards gives each first reveal ("first" or "start" on its line): leave out --start')
     with fail_on_error():
         policy = check_policy(policy)
         return boards_study(boards, first=first, policy=policy, seed=seed, games=games)
@@ -338,7 +338,7 @@ def _heading(study: Study | BoardsStudy, played: Played | None = None) -> str:
         )
     if played is not None:
         header = played.record.header
-        row, col = divmod(_first_click(played), header.cols)
+        row, col = divmod(_first_reveal(played), header.cols)
         return (
             f"{study.path}, line 1: {header.rows}x{header.cols}/{header.mines}, first move "
             f"{study.first.value} at {row},{col}, {rest}"
@@ -349,7 +349,7 @@ def _heading(study: Study | BoardsStudy, played: Played | None = None) -> str:
     )
 
 
-def _first_click(played: Played) -> int:
+def _first_reveal(played: Played) -> int:
     """The cell of the game's first reveal."""
     from ..game import Reveal
 

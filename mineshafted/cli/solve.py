@@ -108,7 +108,7 @@ def command(
     worst = EXIT_SOLVED
     for number, item in enumerate(puzzles):
         with fail_on_error(label(item, number)):
-            mines = item.board.mine_count if with_total else None
+            mines = item.board.mine_total if with_total else None
             sweep = Sweep(
                 BoardManager(item.board), search=chosen.build(), start=item.start, mines=mines
             )
@@ -132,7 +132,7 @@ def _write_record(
     puzzle file ``source`` never replaced)."""
     from ..solver.recording import record_solve
 
-    mines = item.board.mine_count if with_total else None
+    mines = item.board.mine_total if with_total else None
     began = perf_counter()
     with fail_on_error(str(path)):
         solved = record_solve(item.board, start=item.start, search=chosen.build(), mines=mines)

@@ -117,7 +117,7 @@ class Text:
         ]
 
     def _revise(self, event: ReviseEvent) -> list[str]:
-        x, y = event["arc"]
+        x = event["arc"][0]
         for value in event["removed"]:
             self.removed[x].append(f"{_value(value, self.scope[x])} by {_pair(event['arc'])}")
         self._count("revisions")

@@ -1,6 +1,6 @@
 """GameRecord: what happened in a game, event by event, and its JSON Lines file.
 
-A record is a header (the format version, the board's size and mine count, the rules, the
+A record is a header (the format version, the board's size and mine total, the rules, the
 seed, the first move once made, and the mines of a fixed board) and a list of events. The
 player's actions are :class:`Reveal`, :class:`Flag` and :class:`Unflag`; :class:`MineHit`
 and :class:`Outcome` follow from them. Every event may carry a ``reason`` (who or what

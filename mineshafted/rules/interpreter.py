@@ -190,7 +190,7 @@ def play(
     except _OutOfTime:
         finish = Finish.TIMEOUT
     seconds = clock() - started
-    safe = board.geometry.cells - board.mine_count
+    safe = board.geometry.cells - board.mine_total
     if "state" not in locals():  # the first scan itself ran out of time: nothing was played
         return Play(finish, 0, 0, safe, seconds, time_limit, record=game.record)
     return Play(
@@ -263,7 +263,7 @@ class _State:
             self.view[at] = hidden
         self.cell_at = {at: cell for cell, at in enumerate(self.index)}
         self.mines = board.mines
-        self.safe_total = g.cells - board.mine_count
+        self.safe_total = g.cells - board.mine_total
         self.marked = 0
         self.unknown = g.cells
         self.clicked = 0
@@ -308,7 +308,7 @@ class _State:
             return True
         self.deadline.check()
         if rule.uses_totals:
-            mines_left = self.board.mine_count - self.marked
+            mines_left = self.board.mine_total - self.marked
             env = {
                 **env,
                 SystemVariable.MINES_REMAINING: mines_left,

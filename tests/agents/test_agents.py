@@ -182,11 +182,11 @@ def test_the_best_agent_guesses_with_classic_plays_best_policy() -> None:
     for path in sorted(shipped.glob("*.json")):
         (puzzle,) = read_puzzles(path)
         board = puzzle.board
-        sweep = Sweep(BoardManager(board), start=puzzle.start, mines=board.mine_count)
+        sweep = Sweep(BoardManager(board), start=puzzle.start, mines=board.mine_total)
         report = sweep.run()
         assert not report.solved
         position = sweep.position()
-        want = Best().choose(position, odds(position, board.mine_count), report.board, rng(1))
+        want = Best().choose(position, odds(position, board.mine_total), report.board, rng(1))
         game = Game.on(board, rules=Rules.CLASSIC)
         game.reveal(puzzle.start)
         agent("best").play(game, rng(1))

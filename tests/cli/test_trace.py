@@ -216,7 +216,7 @@ def test_an_expert_puzzle_is_traced_with_each_rung(technique: str) -> None:
     end = printed[-1]
     assert end["event"] == "end" and end["contradiction"] is None
     board = read_puzzles(path)[0].board
-    expected = list(trace(BoardManager(board), Technique(technique), mines=board.mine_count))
+    expected = list(trace(BoardManager(board), Technique(technique), mines=board.mine_total))
     assert printed == expected
 
 
