@@ -132,10 +132,9 @@ def test_boards_larger_than_puzzle_files_allow_are_refused() -> None:
 
 
 def test_a_one_wide_strip_with_two_mines_past_the_start_is_refused_at_once() -> None:
-    began = time.perf_counter()
+    # "on a strip" is the cheap rule's reason (_impossible): refused before any layout is tried
     with pytest.raises(GenerationError, match="no 1x5 board with 2 mines is no-guess: on a strip"):
         generate(1, 5, 2, seed=1)
-    assert time.perf_counter() - began < 0.5
 
 
 def _solvable(rows: int, cols: int, mines: int, start: int) -> bool:
@@ -164,6 +163,7 @@ def test_refused_requests_are_exactly_the_unsolvable_strips(rows: int, cols: int
                 assert refused != _solvable(rows, cols, mines, start), (start, mines)
 
 
+@pytest.mark.slow  # it runs for its 0.3 s timeout, and asserts a wall-clock bound on it
 def test_an_unsolvable_request_not_recognised_ends_at_the_timeout() -> None:
     # 4x4 with 11 mines from the corner: no layout is solvable, and no cheap rule sees it.
     assert _impossible(Geometry(4, 4), 11, 0) is None

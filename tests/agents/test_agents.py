@@ -61,7 +61,10 @@ def test_an_unknown_agent_is_refused_by_name() -> None:
     assert caught.value.name == "oracle"
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(
+    "name",  # best's endgame search takes it over half a second: in the slow set
+    [pytest.param(name, marks=pytest.mark.slow) if name == "best" else name for name in NAMES],
+)
 @pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.CS440], ids=["classic", "cs440"])
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -211,7 +214,17 @@ BEFORE = {
 }
 
 
-@pytest.mark.parametrize(("name", "run"), sorted(BEFORE))
+LONG_GAMES = {("best", 0), ("best", 1)}
+"""Games whose endgame search takes over half a second: in the slow set."""
+
+
+@pytest.mark.parametrize(
+    ("name", "run"),
+    [
+        pytest.param(*key, marks=pytest.mark.slow) if key in LONG_GAMES else key
+        for key in sorted(BEFORE)
+    ],
+)
 def test_the_csp_and_best_agents_play_the_games_they_played_before(name: str, run: int) -> None:
     from mineshafted.studies import PairedBoard
 

@@ -58,6 +58,7 @@ def test_solve_caps_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @needs_devices
 @pytest.mark.parametrize("command", [["generate", "5", "5", "3", "--seed", "1"], ["solve", "-"]])
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_naming_the_output(command: list[str]) -> None:
     with FULL.open("w") as full:
         result = subprocess.run(
@@ -72,6 +73,7 @@ def test_a_full_disk_is_one_line_naming_the_output(command: list[str]) -> None:
     assert result.stderr.decode() == "error: cannot write the output: no space left on device\n"
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_generate_quietly() -> None:
     child = subprocess.Popen(
         [sys.executable, "-m", "mineshafted", "generate", "4", "4", "1", "-n", "100000"],
@@ -86,6 +88,7 @@ def test_a_closed_pipe_ends_generate_quietly() -> None:
     assert stderr == b""
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_solve_quietly(tmp_path: Path) -> None:
     many = tmp_path / "many.jsonl"
     many.write_text((json.dumps(SAMPLE) + "\n") * 3000)

@@ -61,6 +61,7 @@ def test_json_summarises_the_games_with_every_key() -> None:
     assert low <= data["win_rate"] == data["wins"] / 12 <= high
 
 
+@pytest.mark.slow
 def test_the_same_command_wins_the_same_games_with_two_jobs() -> None:
     args = ["play", "9", "9", "10", "-n", "16", "--policy", "safest", "--json"]
     one = json.loads(runner.invoke(app, args).stdout)
@@ -266,6 +267,7 @@ def test_boards_json_has_every_key_and_names_the_file(tmp_path: Path) -> None:
     assert data["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.slow
 def test_boards_win_the_same_games_with_two_jobs(tmp_path: Path) -> None:
     path = write_boards(tmp_path / "b.jsonl", 16)
     args = ["play", "--boards", str(path), "--policy", "safest", "--json"]

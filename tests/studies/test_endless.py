@@ -44,6 +44,7 @@ def _wait_for(test: object, deadline: float, what: str) -> None:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.slow
 def test_a_trillion_games_start_at_once_in_bounded_memory(tmp_path: Path, jobs: str) -> None:
     out = tmp_path / "games.jsonl"
     child = subprocess.Popen(
@@ -149,6 +150,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+@pytest.mark.slow
 def test_workers_end_when_play_is_killed(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     child = subprocess.Popen(
@@ -260,6 +262,7 @@ def _count(done: list[int]) -> Callable[[Tick, int], None]:
     return counted
 
 
+@pytest.mark.slow
 def test_a_long_study_runs_in_memory_that_does_not_grow_with_its_games() -> None:
     done = [0]
     finished, peak = _peak(lambda: run_study(Ticks(MANY), on_game=_count(done)))

@@ -47,16 +47,19 @@ def test_game_i_depends_on_the_base_seed_and_i_alone() -> None:
     assert all(0 <= seed < 2**63 for seed in seeds)
 
 
+@pytest.mark.slow
 def test_two_processes_play_the_same_games_as_one(serial: list[tuple]) -> None:
     assert outcomes(run_lines(BEGINNER, jobs=2).lines) == serial
 
 
+@pytest.mark.slow
 def test_a_dask_local_cluster_plays_the_same_games(serial: list[tuple]) -> None:
     pytest.importorskip("distributed")
     finished = run_lines(BEGINNER, jobs=1, dask="local", dask_processes=False)
     assert outcomes(finished.lines) == serial
 
 
+@pytest.mark.slow  # a local Dask cluster
 def test_a_dask_cluster_is_fed_chunks_as_they_finish(
     monkeypatch: pytest.MonkeyPatch, serial: list[tuple]
 ) -> None:
