@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import mineshafted.formats
+import mineshafted.formats.reading
 from mineshafted.cli import app
 from mineshafted.cli.status import EXIT_CLOSED_PIPE
 
@@ -48,7 +48,7 @@ def test_solve_of_an_endless_device_is_refused_unread() -> None:
 
 
 def test_solve_caps_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mineshafted.formats, "MAX_FILE_BYTES", 100)
+    monkeypatch.setattr(mineshafted.formats.reading, "MAX_FILE_BYTES", 100)
     result = runner.invoke(app, ["solve", "-"], input=json.dumps(SAMPLE) + " " * 100)
     assert result.exit_code == 2
     assert result.stderr == "error: <stdin>: larger than 100 bytes: not read past that cap\n"
