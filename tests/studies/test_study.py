@@ -66,11 +66,11 @@ def test_a_dask_cluster_is_fed_chunks_as_they_finish(
     # A few chunks ahead at a time, not the whole study at once: a study of any length (or the
     # lines of any boards file) runs on Dask in bounded memory.
     pytest.importorskip("distributed")
-    from mineshafted.studies import study as runner
+    from mineshafted.studies import cluster
 
-    monkeypatch.setattr(runner, "_DASK_AHEAD", 1)
+    monkeypatch.setattr(cluster, "DASK_AHEAD", 1)
     sent, played, most = [0], [0], [0]
-    part = runner._part
+    part = cluster.part_of
 
     def counted(study: object, chunk: list[int]) -> object:
         sent[0] += 1
@@ -80,7 +80,7 @@ def test_a_dask_cluster_is_fed_chunks_as_they_finish(
     def finished_one(line: GameLine, done: int) -> None:
         played[0] = done
 
-    monkeypatch.setattr(runner, "_part", counted)
+    monkeypatch.setattr(cluster, "part_of", counted)
     finished = run_lines(BEGINNER, jobs=1, dask="local", dask_processes=False, on_game=finished_one)
     assert outcomes(finished.lines) == serial
     assert sent[0] == 20 and most[0] <= 5  # 4 ahead for the one worker thread, and the next
