@@ -52,7 +52,7 @@ from time import perf_counter
 from ..board import Board, Cell
 from ..formats import Puzzle
 from ..solver.technique import Technique
-from .request import GenerationError, check_request, checked, stream
+from .request import GenerationError, Request, stream
 from .search import Search
 
 __all__ = ["Generated", "GenerationError", "generate", "generate_many"]
@@ -191,13 +191,11 @@ def generate(
     With ``uniform``, each draw costs one sweep, which ends at the technique's first stall;
     the expected number of draws is one over the share of boards it solves.
     """
-    geometry = checked(rows, cols, mines, start, technique)
-    check_request(rows, cols, mines, technique, needs, max_draws)
+    request = Request(rows, cols, mines, start, technique, needs, uniform, timeout, max_draws)
+    geometry = request.check()
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    # ``count`` has no weaker technique: every board it solves is rated ``count``.
-    exact = needs and technique > Technique.COUNT
-    job = Search(geometry, mines, start, technique, exact, uniform, timeout, max_draws)
+    job = Search(request, geometry)
     board, perturbations, draws, rating = job.run(stream(seed))
     seconds = perf_counter() - job.began
     log.info(
@@ -245,8 +243,7 @@ def generate_many(
     >>> first.seed, first.board == generate(5, 5, 3, seed=7).board
     (7, True)
     """
-    checked(rows, cols, mines, start, technique)
-    check_request(rows, cols, mines, technique, needs, max_draws)
+    Request(rows, cols, mines, start, technique, needs, uniform, timeout, max_draws).check()
     if count < 0:
         raise GenerationError(f"cannot make {count} boards")
     if seed is None:

@@ -7,17 +7,48 @@ certifies, and the layouts no no-guess board has (:func:`impossible`, cheap to s
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from ..board import Cell, Geometry
 from ..errors import MineshaftedError
 from ..formats import MAX_CELLS
 from ..solver.technique import Technique
 
-__all__ = ["GenerationError", "check_request", "checked", "impossible", "stream"]
+__all__ = ["GenerationError", "Request", "check_request", "checked", "impossible", "stream"]
 
 
 class GenerationError(MineshaftedError):
     """No certified board could be made: the request is infeasible or ran out of time."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What boards are asked for: the size and mine total, the start, the technique that
+    certifies them (rated exactly it with ``needs``; by uniform draws with ``uniform``), and
+    the limits of the search for each (``timeout`` seconds, ``max_draws``)."""
+
+    rows: int
+    cols: int
+    mines: int
+    start: Cell = 0
+    technique: Technique = Technique.COMPLETE
+    needs: bool = False
+    uniform: bool = False
+    timeout: float | None = 60.0
+    max_draws: int | None = None
+
+    def check(self) -> Geometry:
+        """The board's geometry, once the request is known to be possible at all.
+
+        Raises
+        ------
+        GenerationError
+            The first thing wrong: the size, the start, the mines that do not fit, a layout
+            no no-guess board has (:func:`impossible`), the technique, the draw limit.
+        """
+        geometry = checked(self.rows, self.cols, self.mines, self.start, self.technique)
+        check_request(self.rows, self.cols, self.mines, self.technique, self.needs, self.max_draws)
+        return geometry
 
 
 def checked(rows: int, cols: int, mines: int, start: Cell, technique: Technique) -> Geometry:

@@ -16,7 +16,7 @@ from ..rating import rate
 from ..solver.sweep import Sweep, SweepReport
 from ..solver.technique import Technique
 from .perturbation import around, perturb
-from .request import GenerationError
+from .request import GenerationError, Request
 
 __all__ = ["Search", "layout_board"]
 
@@ -49,20 +49,13 @@ class _Kept(NamedTuple):
 class Search:
     """One request: what to certify, the limits, and the two ways to meet it."""
 
-    def __init__(
-        self,
-        geometry: Geometry,
-        mines: int,
-        start: Cell,
-        technique: Technique,
-        needs: bool,
-        uniform: bool,
-        timeout: float | None,
-        max_draws: int | None,
-    ) -> None:
-        self.geometry, self.mines, self.start = geometry, mines, start
+    def __init__(self, request: Request, geometry: Geometry) -> None:
+        start, technique, uniform = request.start, request.technique, request.uniform
+        # ``count`` has no weaker technique: every board it solves is rated ``count``.
+        needs = request.needs and technique > Technique.COUNT
+        self.geometry, self.mines, self.start = geometry, request.mines, start
         self.technique, self.needs, self.uniform = technique, needs, uniform
-        self.timeout, self.max_draws = timeout, max_draws
+        self.timeout, self.max_draws = request.timeout, request.max_draws
         self.keep_clear = {start, *geometry.neighbours(start)}
         self.candidates = [c for c in range(geometry.cells) if c not in self.keep_clear]
         # Which sweep certifies. Below ``complete`` only a ladder stops at the technique.
