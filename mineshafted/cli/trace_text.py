@@ -10,20 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from ..board import PartialGrid
-    from ..solver.trace import (
-        ArcEvent,
-        BoardEvent,
-        Constraint,
-        CountEvent,
-        DecidedEvent,
-        EndEvent,
-        Event,
-        ExploreEvent,
-        RequeueEvent,
-        ReviseEvent,
-        SubsetEvent,
-        VariablesEvent,
-    )
+    from ..solver import events as ev
 
 __all__ = ["Text"]
 
@@ -48,7 +35,7 @@ class Text:
         self.queue: deque[tuple[int, int]] = deque()
         self.tally: dict[str, int] = {}
 
-    def lines(self, event: Event) -> list[str]:
+    def lines(self, event: ev.Event) -> list[str]:
         """The lines ``event`` completes: those waiting before it, then its own."""
         out: list[str] = []
         if event["round"] > self.round:
@@ -67,19 +54,19 @@ class Text:
 
     # -- one event each -----------------------------------------------------------------------
 
-    def _board(self, event: BoardEvent) -> list[str]:
+    def _board(self, event: ev.BoardEvent) -> list[str]:
         self.position = event["start"] is None
         out = [self.heading, "cell indices:", *_indices(event["rows"], event["cols"])]
         if self.position:
             out += ["as known:", *_indented(_render(event["grid"]))]
         return out
 
-    def _explore(self, event: ExploreEvent) -> list[str]:
+    def _explore(self, event: ev.ExploreEvent) -> list[str]:
         self.explored.append(f"{event['cell']} (clue {event['clue']})")
         self._count("explored")
         return []
 
-    def _clue_count(self, event: CountEvent) -> list[str]:
+    def _clue_count(self, event: ev.CountEvent) -> list[str]:
         cells, mines = _cells(event["cells"]), event["mines"]
         what = "all mines" if event["mine"] else "all safe"
         self._count("count")
@@ -90,7 +77,7 @@ class Text:
             f"left among {cells}: {what}"
         ]
 
-    def _variables(self, event: VariablesEvent) -> list[str]:
+    def _variables(self, event: ev.VariablesEvent) -> list[str]:
         self.removed = {v["variable"]: [] for v in event["variables"]}
         self.queue = deque((x, y) for x, y in event["arcs"])
         for v in event["variables"]:
@@ -108,7 +95,7 @@ class Text:
         out.append(f"  arcs, queued in this order: {arcs or 'none'}")
         return out
 
-    def _arc(self, event: ArcEvent) -> list[str]:
+    def _arc(self, event: ev.ArcEvent) -> list[str]:
         self.queue.popleft()
         if self.steps != "fine":
             return []
@@ -116,7 +103,7 @@ class Text:
             f"  arc {_pair(event['arc'])} from the queue: shared cells {_cells(event['shared'])}"
         ]
 
-    def _revise(self, event: ReviseEvent) -> list[str]:
+    def _revise(self, event: ev.ReviseEvent) -> list[str]:
         x = event["arc"][0]
         for value in event["removed"]:
             self.removed[x].append(f"{_value(value, self.scope[x])} by {_pair(event['arc'])}")
@@ -131,7 +118,7 @@ class Text:
             out.append(self._queue())
         return out
 
-    def _revision(self, event: ReviseEvent) -> str:
+    def _revision(self, event: ev.ReviseEvent) -> str:
         """One revision's line: what it removed and why, or that it removed nothing."""
         x, y = event["arc"]
         if not event["removed"]:
@@ -144,7 +131,7 @@ class Text:
             f"only {allows} on cells {_cells(shared)}"
         )
 
-    def _requeue(self, event: RequeueEvent) -> list[str]:
+    def _requeue(self, event: ev.RequeueEvent) -> list[str]:
         self.queue.extend((z, w) for z, w in event["arcs"])
         arcs = " ".join(_pair(arc) for arc in event["arcs"]) or self._none(event["arc"][0])
         if self.steps == "fine":
@@ -154,7 +141,7 @@ class Text:
             return self.flush()
         return []
 
-    def _subset(self, event: SubsetEvent) -> list[str]:
+    def _subset(self, event: ev.SubsetEvent) -> list[str]:
         self._count("derived")
         if self.steps == "round":
             return []
@@ -164,7 +151,7 @@ class Text:
             f"{_constraint(difference)}"
         ]
 
-    def _decided_event(self, event: DecidedEvent) -> list[str]:
+    def _decided_event(self, event: ev.DecidedEvent) -> list[str]:
         return self.summary() + self._decided(event)
 
     # -- pieces -------------------------------------------------------------------------------
@@ -208,7 +195,7 @@ class Text:
     def _queue(self) -> str:
         return f"    queue: {' '.join(_pair(arc) for arc in self.queue) or 'empty'}"
 
-    def _decided(self, event: DecidedEvent) -> list[str]:
+    def _decided(self, event: ev.DecidedEvent) -> list[str]:
         out = []
         if event["domains"]:
             out.append("  fixed point (variable, clue: domain; removed by arc):")
@@ -231,7 +218,7 @@ class Text:
             out.append(f"  explored next: {_cells(safe)} (their clues become variables)")
         return out
 
-    def _end(self, event: EndEvent) -> list[str]:
+    def _end(self, event: ev.EndEvent) -> list[str]:
         out = self.summary()
         rounds = f"{event['round']} round(s)"
         if event["contradiction"] is not None:
@@ -296,7 +283,7 @@ def _cells(cells: Sequence[int]) -> str:
     return ", ".join(map(str, cells))
 
 
-def _constraint(constraint: Constraint) -> str:
+def _constraint(constraint: ev.Constraint) -> str:
     """A constraint of the subset rung, its mines among its cells: ``{2, 5} = 1 (from 1)``."""
     clues = _cells(constraint["clues"])
     return f"{{{_cells(constraint['cells'])}}} = {constraint['mines']} (from {clues})"
