@@ -170,19 +170,41 @@ def run_study(
         if fold is not None and 0 <= line.index < count:
             fold(line)
 
+    where = _Where(jobs, dask, dask_processes)
     if out is None:
-        return _run(study, Indices(), None, jobs, dask, dask_processes, keep, on_game)
+        return _run(study, Indices(), where, record=None, fold=keep, on_game=on_game)
     with open_journal(out, study.key, study.read, keep) as journal:
-        return _run(study, journal.done, journal.append, jobs, dask, dask_processes, keep, on_game)
+        done, record = journal.done, journal.append
+        return _run(study, done, where, record=record, fold=keep, on_game=on_game)
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where a study's games are played: here (``jobs`` 1), in ``jobs`` processes, or on the
+    Dask cluster at ``dask`` (its workers processes, or threads of one)."""
+
+    jobs: int
+    dask: str | None
+    processes: bool
+
+    def batches(
+        self, study: Kind[L], todo: Iterator[int], left: int
+    ) -> Generator[list[L], None, None]:
+        """Finished games, a chunk at a time, in the order chunks finish (``left`` of them)."""
+        jobs = self.jobs
+        if self.dask is not None:
+            return on_dask(study, _chunks(todo, left, jobs), self.dask, jobs, self.processes)
+        if jobs <= 1:
+            return ([study.play(i)] for i in todo)
+        return in_processes(study, _chunks(todo, left, jobs), jobs)
 
 
 def _run(
     study: Kind[L],
     done: Indices,
+    where: _Where,
+    *,
     record: Callable[[L], None] | None,
-    jobs: int,
-    dask: str | None,
-    dask_processes: bool,
     fold: Callable[[L], None],
     on_game: OnGame[L] | None,
 ) -> Finished:
@@ -195,7 +217,7 @@ def _run(
     stopped_by = None
     if left:
         log.info("study: %d game(s) to play, %d resumed", left, resumed)
-    batches = _batches(study, todo, left, jobs, dask, dask_processes)
+    batches = where.batches(study, todo, left)
     try:
         with Stopping() as stopping:
             try:
@@ -214,22 +236,6 @@ def _run(
         stopped_by = signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT
         log.info("study stopped by %s after %d game(s)", stopped_by.name, games)
     return Finished(games, stopped_by is not None, resumed, stopped_by)
-
-
-def _batches(
-    study: Kind[L],
-    todo: Iterator[int],
-    left: int,
-    jobs: int,
-    dask: str | None,
-    dask_processes: bool,
-) -> Generator[list[L], None, None]:
-    """Finished games, a chunk at a time, in the order chunks finish (``left`` of them)."""
-    if dask is not None:
-        return on_dask(study, _chunks(todo, left, jobs), dask, jobs, dask_processes)
-    if jobs <= 1:
-        return ([study.play(i)] for i in todo)
-    return in_processes(study, _chunks(todo, left, jobs), jobs)
 
 
 def _chunks(todo: Iterator[int], left: int, jobs: int) -> Iterator[list[int]]:
