@@ -14,7 +14,7 @@ from ..errors import MineshaftedError
 from ..formats import MAX_CELLS
 from ..solver.technique import Technique
 
-__all__ = ["GenerationError", "Request", "check_request", "checked", "impossible", "stream"]
+__all__ = ["GenerationError", "Request", "impossible", "stream"]
 
 
 class GenerationError(MineshaftedError):
@@ -46,52 +46,51 @@ class Request:
             The first thing wrong: the size, the start, the mines that do not fit, a layout
             no no-guess board has (:func:`impossible`), the technique, the draw limit.
         """
-        geometry = checked(self.rows, self.cols, self.mines, self.start, self.technique)
-        check_request(self.rows, self.cols, self.mines, self.technique, self.needs, self.max_draws)
+        geometry = self._fitting()
+        self._certifiable()
         return geometry
 
+    def _fitting(self) -> Geometry:
+        """The geometry, once the board, the start and the mines fit and no cheap rule shows
+        that every layout needs a guess."""
+        rows, cols, mines, start = self.rows, self.cols, self.mines, self.start
+        if rows < 1 or cols < 1:
+            raise GenerationError(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
+        geometry = Geometry(rows, cols)
+        if geometry.cells > MAX_CELLS:
+            raise GenerationError(f"a {rows}x{cols} board is larger than {MAX_CELLS:,} cells")
+        if not 0 <= start < geometry.cells:
+            raise GenerationError(
+                f"start cell {start} is off the {rows}x{cols} board (cells 0..{geometry.cells - 1})"
+            )
+        clear = 1 + len(geometry.neighbours(start))
+        if not 0 <= mines <= geometry.cells - clear:
+            raise GenerationError(
+                f"{mines} mines do not fit: a {rows}x{cols} board has {geometry.cells - clear} "
+                f"cells outside the start and its neighbours"
+            )
+        # The cheap rules are about solving without the mine total; with it, more can be solved.
+        why = impossible(geometry, mines, start) if self.technique < Technique.TOTAL else None
+        if why is not None:
+            raise GenerationError(f"no {rows}x{cols} board with {mines} mines is no-guess: {why}")
+        return geometry
 
-def checked(rows: int, cols: int, mines: int, start: Cell, technique: Technique) -> Geometry:
-    """The geometry, once the request is known to be possible at all."""
-    if rows < 1 or cols < 1:
-        raise GenerationError(f"a board needs at least 1 row and 1 column, not {rows}x{cols}")
-    geometry = Geometry(rows, cols)
-    if geometry.cells > MAX_CELLS:
-        raise GenerationError(f"a {rows}x{cols} board is larger than {MAX_CELLS:,} cells")
-    if not 0 <= start < geometry.cells:
-        raise GenerationError(
-            f"start cell {start} is off the {rows}x{cols} board (cells 0..{geometry.cells - 1})"
-        )
-    clear = 1 + len(geometry.neighbours(start))
-    if not 0 <= mines <= geometry.cells - clear:
-        raise GenerationError(
-            f"{mines} mines do not fit: a {rows}x{cols} board has {geometry.cells - clear} "
-            f"cells outside the start and its neighbours"
-        )
-    # The cheap rules are about solving without the mine total; with it, more can be solved.
-    why = impossible(geometry, mines, start) if technique < Technique.TOTAL else None
-    if why is not None:
-        raise GenerationError(f"no {rows}x{cols} board with {mines} mines is no-guess: {why}")
-    return geometry
-
-
-def check_request(
-    rows: int, cols: int, mines: int, technique: Technique, needs: bool, max_draws: int | None
-) -> None:
-    """Refuse a technique no no-guess board can be certified by, and a draw limit below 1."""
-    if technique is Technique.GUESS:
-        names = ", ".join(t.value for t in Technique.solving())
-        raise GenerationError(
-            "the technique 'guess' certifies nothing: it is what a board needs when no "
-            f"technique solves it, and this generator makes no-guess boards; choose {names}"
-        )
-    if needs and mines == 0 and technique > Technique.COUNT:
-        raise GenerationError(
-            f"no {rows}x{cols} board with 0 mines needs {technique.value}: the start's 0 opens "
-            "every cell, so count solves it"
-        )
-    if max_draws is not None and max_draws < 1:
-        raise GenerationError(f"at least one draw is needed, not {max_draws}")
+    def _certifiable(self) -> None:
+        """Refuse a technique no no-guess board can be certified by, and a draw limit below 1."""
+        technique = self.technique
+        if technique is Technique.GUESS:
+            names = ", ".join(t.value for t in Technique.solving())
+            raise GenerationError(
+                "the technique 'guess' certifies nothing: it is what a board needs when no "
+                f"technique solves it, and this generator makes no-guess boards; choose {names}"
+            )
+        if self.needs and self.mines == 0 and technique > Technique.COUNT:
+            raise GenerationError(
+                f"no {self.rows}x{self.cols} board with 0 mines needs {technique.value}: the "
+                "start's 0 opens every cell, so count solves it"
+            )
+        if self.max_draws is not None and self.max_draws < 1:
+            raise GenerationError(f"at least one draw is needed, not {self.max_draws}")
 
 
 def impossible(geometry: Geometry, mines: int, start: Cell) -> str | None:
