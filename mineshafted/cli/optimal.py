@@ -125,7 +125,9 @@ def command(
     elif len(arguments) == 3:
         rows, cols, mines = _size(arguments)
         rule = FirstMove.SAFE if first is None else first
-        found, heading, where = _board(rows, cols, mines, rule, start, budget, max_placements)
+        found, heading, where = _board(
+            rows, cols, mines, rule=rule, start=start, budget=budget, limit=max_placements
+        )
         size = True
         report = {"rows": rows, "cols": cols, "mines": mines, "first": rule.value}
         report["start"] = [found.moves[0] // cols, found.moves[0] % cols] if start else None
@@ -172,7 +174,14 @@ def _size(arguments: list[str]) -> tuple[int, int, int]:
 
 
 def _board(
-    rows: int, cols: int, mines: int, rule: FirstMove, start: str | None, budget: Budget, limit: int
+    rows: int,
+    cols: int,
+    mines: int,
+    *,
+    rule: FirstMove,
+    start: str | None,
+    budget: Budget,
+    limit: int,
 ) -> tuple[Optimum, str, int]:
     """Best play on the fresh board; its heading line and the board's width."""
     from ..probability import start_cell

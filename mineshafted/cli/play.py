@@ -150,9 +150,14 @@ def command(
     """Check the arguments, play the games and print them."""
     study: Study | BoardsStudy
     if boards is None:
-        study = _drawn(rows, cols, mines, games, seed, first, start, policy)
+        study = _drawn(
+            rows, cols, mines, games=games, seed=seed, first=first, start=start, policy=policy
+        )
     else:
-        study = _given(boards, (rows, cols, mines), games, seed, first, start, policy)
+        size = (rows, cols, mines)
+        study = _given(
+            boards, size, games=games, seed=seed, first=first, start=start, policy=policy
+        )
     with fail_on_error():
         study.check()
     inputs = [boards] if boards is not None else []
@@ -167,7 +172,7 @@ def command(
     from ..studies import SummaryFold
 
     fold = SummaryFold()
-    finished = _many(study, fold, jobs, dask, out, show_progress=not json_output)
+    finished = _many(study, fold, jobs=jobs, dask=dask, out=out, show_progress=not json_output)
     summary = fold.summary()
     if json_output:
         emit(json.dumps(_summary_json(study, finished, summary, jobs, dask)))
@@ -187,6 +192,7 @@ def _drawn(
     rows: int | None,
     cols: int | None,
     mines: int | None,
+    *,
     games: int | None,
     seed: int,
     first: FirstMove,
@@ -217,6 +223,7 @@ def _drawn(
 def _given(
     boards: Path,
     size: tuple[int | None, int | None, int | None],
+    *,
     games: int | None,
     seed: int,
     first: FirstMove,
@@ -285,10 +292,10 @@ def _guess_lines(played: Played, cols: int) -> list[str]:
 def _many(
     study: Study | BoardsStudy,
     fold: SummaryFold,
+    *,
     jobs: int,
     dask: str | None,
     out: Path | None,
-    *,
     show_progress: bool,
 ) -> Finished:
     """Run the study, each game counted in ``fold`` (in bounded memory, whatever the number

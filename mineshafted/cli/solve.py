@@ -121,12 +121,12 @@ def command(
             emit(sweep_text(item, number, report))
         worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
     if record is not None:
-        _write_record(puzzles[0], chosen, with_total, record, force=force, source=puzzle)
+        _write_record(puzzles[0], chosen, record, with_total=with_total, force=force, source=puzzle)
     raise typer.Exit(worst)
 
 
 def _write_record(
-    item: Puzzle, chosen: SearchChoice, with_total: bool, path: Path, *, force: bool, source: str
+    item: Puzzle, chosen: SearchChoice, path: Path, *, with_total: bool, force: bool, source: str
 ) -> None:
     """Solve ``item`` again through a recording game and write the record to ``path`` (the
     puzzle file ``source`` never replaced)."""
