@@ -82,6 +82,29 @@ never replaced).
     )
 
 
+def whole_argument(metavar: str, help: str, *, least: int | None = None) -> Any:
+    """A whole-number argument (``ROWS``, ``COLS``, ``MINES``), read by :func:`parse_whole`
+    and, with ``least``, refused below it in one line (:func:`within`).
+
+    Returns
+    -------
+    typer.models.ArgumentInfo
+        For ``Annotated[int, whole_argument(...)]``.
+
+    Examples
+    --------
+    >>> whole_argument("ROWS", "Board rows.", least=1).metavar
+    'ROWS'
+    """
+    return typer.Argument(
+        metavar=metavar,
+        parser=parse_whole,
+        callback=None if least is None else within(least),
+        help=help,
+        show_default=False,
+    )
+
+
 def dask_option() -> Any:
     """The ``--dask local|ADDRESS`` option of the commands that run studies, its address
     checked as it is read (:func:`mineshafted.studies.check_address`): a bad one is a usage

@@ -15,8 +15,8 @@ from .options import (
     dask_option,
     force_option,
     jobs_option,
-    parse_whole,
     record_option,
+    whole_argument,
     within,
 )
 from .output import emit, fail, fail_on_error, note
@@ -47,32 +47,12 @@ HELP = (
 
 
 def command(
-    rows: Annotated[
-        int | None,
-        typer.Argument(
-            metavar="ROWS",
-            parser=parse_whole,
-            help="Board rows (not with --boards).",
-            show_default=False,
-        ),
-    ] = None,
+    rows: Annotated[int | None, whole_argument("ROWS", "Board rows (not with --boards).")] = None,
     cols: Annotated[
-        int | None,
-        typer.Argument(
-            metavar="COLS",
-            parser=parse_whole,
-            help="Board columns (not with --boards).",
-            show_default=False,
-        ),
+        int | None, whole_argument("COLS", "Board columns (not with --boards).")
     ] = None,
     mines: Annotated[
-        int | None,
-        typer.Argument(
-            metavar="MINES",
-            parser=parse_whole,
-            help="Number of mines (not with --boards).",
-            show_default=False,
-        ),
+        int | None, whole_argument("MINES", "Number of mines (not with --boards).")
     ] = None,
     boards: Annotated[
         Path | None,
