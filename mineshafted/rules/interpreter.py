@@ -171,7 +171,7 @@ def play(
     finish: Finish | None = None
     scan = naive or debug >= 6
     try:
-        state = State(ruleset.rules, board, game, say, debug, deadline)
+        state = State(ruleset.rules, board, game, deadline, say=say, debug=debug)
         while finish is None:
             if game.status is GameStatus.WON:
                 finish = Finish.WON

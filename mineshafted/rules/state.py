@@ -36,9 +36,10 @@ class State:
         rules: tuple[Rule, ...],
         board: Board,
         game: Game,
+        deadline: Deadline,
+        *,
         say: Echo,
         debug: int,
-        deadline: Deadline,
     ) -> None:
         g = board.geometry
         self.deadline = deadline
