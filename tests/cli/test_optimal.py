@@ -24,10 +24,10 @@ def test_a_board_in_text() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "3x3 with 2 mines, first click unprotected: best play wins 24 of 36 placements = "
+        "3x3 with 2 mines, first reveal unprotected: best play wins 24 of 36 placements = "
         "24/36 = 66.6667%"
     )
-    assert lines[1] == "best first clicks: (0,1), (1,0), (1,2), (2,1)"
+    assert lines[1] == "best first reveals: (0,1), (1,0), (1,2), (2,1)"
     assert lines[2].startswith("searched ") and "belief states" in lines[2]
 
 
@@ -48,7 +48,7 @@ def test_a_board_in_json() -> None:
     assert data["states"] >= 1 and data["seconds"] >= 0
 
 
-def test_a_given_first_click() -> None:
+def test_a_given_first_reveal() -> None:
     result = runner.invoke(
         app, ["optimal", "3", "3", "2", "--first", "opening", "--start", "0,0", "--json"]
     )
@@ -56,7 +56,7 @@ def test_a_given_first_click() -> None:
     data = json.loads(result.stdout)
     assert (data["wins"], data["placements"], data["start"]) == (9, 10, [0, 0])
     text = runner.invoke(app, ["optimal", "3", "3", "2", "--start", "corner"])
-    assert "first click at (0,0)" in text.stdout
+    assert "first reveal at (0,0)" in text.stdout
 
 
 def test_a_position(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_bad_input_is_one_line(arguments: list[str], message: str) -> None:
     assert len(result.stderr.splitlines()) == 1
 
 
-def test_a_position_takes_no_first_click(tmp_path: Path) -> None:
+def test_a_position_takes_no_first_reveal(tmp_path: Path) -> None:
     path = tmp_path / "golf.json"
     path.write_text(json.dumps(CODE_GOLF))
     result = runner.invoke(app, ["optimal", str(path), "--first", "none"])
