@@ -107,7 +107,7 @@ class Board:
     Examples
     --------
     >>> b = Board.from_grid([[0, 1, 1], [0, 2, -1], [0, 2, -1], [0, 1, 1]])
-    >>> b.geometry, b.mine_count, sorted(b.mines)
+    >>> b.geometry, b.mine_total, sorted(b.mines)
     (Geometry(rows=4, cols=3), 2, [5, 8])
     >>> Board.from_mines(4, 3, [5, 8]) == b
     True
@@ -180,14 +180,17 @@ class Board:
         return frozenset(c for c, v in enumerate(self.values) if v == MINE)
 
     @property
-    def mine_count(self) -> int:
-        """How many mines the board holds."""
+    def mine_total(self) -> int:
+        """How many mines the board holds: its mine total."""
         return len(self.mines)
+
+    # The name before issue 38, still read by callers outside this module: kept as an alias.
+    mine_count = mine_total
 
     @property
     def safe_count(self) -> int:
         """How many cells are safe."""
-        return self.geometry.cells - self.mine_count
+        return self.geometry.cells - self.mine_total
 
     def to_grid(self) -> Grid:
         """The board as a fresh 2D list."""

@@ -106,7 +106,7 @@ def rate(board: Board, *, start: Cell = 0) -> Rating:
     sweep = Sweep(
         BoardManager(board),
         start=start,
-        mines=board.mine_count,
+        mines=board.mine_total,
         technique=Technique.TOTAL,
     )
     report = sweep.run()

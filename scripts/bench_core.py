@@ -21,7 +21,7 @@ The measures, on seeded items (the same every run):
   drawn), at a cell whose zero region opens most of the board;
 - ``sweep``: :func:`mineshafted.sweep_mines` on no-guess expert boards (bench_sweep.py's);
 - ``best``: one classic expert game played by ``best`` (bench_play.py --speed's games);
-- ``regions``: :func:`mineshafted.probability.endgame.regions` on each of the stalls of
+- ``regions``: :func:`mineshafted.probability.regions.regions` on each of the stalls of
   ``odds``;
 - ``endgame``: the endgame's search (its layout made, then searched) at each stall where
   ``best`` searches one, in those games (``--games`` of them, played first with the plain
@@ -53,7 +53,7 @@ from bench_probability import draw
 from mineshafted import MINE, Board, BoardManager, Sweep, core, sweep_mines
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.generate import generate_many
-from mineshafted.probability import endgame, odds, play_game, policy_named
+from mineshafted.probability import endgame, odds, play_game, policy_named, regions
 from mineshafted.solver import Position, count_component, counted
 from mineshafted.studies import game_seed
 
@@ -207,7 +207,7 @@ MEASURES: dict[str, Measure] = {
     "sweep": Measure(lambda games: no_guess_boards(max(10, games // 10)), swept, "a board"),
     "best": Measure(lambda games: list(range(games)), best_game, "a game"),
     "regions": Measure(
-        stalls, lambda position: endgame.regions(position, position.board), "a stall"
+        stalls, lambda position: regions.regions(position, position.board), "a stall"
     ),
     "endgame": Measure(endgames, search, "a search"),
 }

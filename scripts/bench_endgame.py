@@ -1,6 +1,6 @@
 """What the endgame's budget costs on a small board: the time of each of ``best``'s guesses.
 
-Plays games of one board (first click safe at the corner, seeds 0, 1, ...) with ``best``, once
+Plays games of one board (first reveal safe at the corner, seeds 0, 1, ...) with ``best``, once
 for each budget of sets of placements given to a small board
 (:data:`mineshafted.probability.endgame.SMALL_NODES`, read by ``nodes_for``), and prints the
 games won, the time of a guess and of a game (median / p99 / slowest, as ``bench_play.py

@@ -106,7 +106,7 @@ def dump(target: Path) -> int:
     written = 0
     for path in sorted(PUZZLES.rglob("*.json")):
         for number, puzzle in enumerate(read_puzzles(path)):
-            for total in (None, puzzle.board.mine_count):
+            for total in (None, puzzle.board.mine_total):
                 out = io.StringIO()
                 write_record(record_solve(puzzle.board, start=puzzle.start, mines=total), out)
                 head, _, events = out.getvalue().partition("\n")

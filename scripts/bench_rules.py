@@ -38,7 +38,7 @@ def deduction_guesses(board: Board, seed: int) -> int:
     """
     rng = random.Random(seed)
     safe = [c for c in range(board.geometry.cells) if c not in board.mines]
-    sweep = Sweep(BoardManager(board), start=rng.choice(safe), mines=board.mine_count)
+    sweep = Sweep(BoardManager(board), start=rng.choice(safe), mines=board.mine_total)
     guesses = 1
     while True:
         report = sweep.advance()

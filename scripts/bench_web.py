@@ -9,12 +9,12 @@ limits), then measures:
    answer's start: reading the body, the worker's computing and the answer's JSON) and the
    round trip the client sees, over one kept-alive connection;
 2. ``POST /api/explain`` on up to ``--explained`` decided cells of each stall, the same way;
-   and ``POST /api/knowledge`` (what the policy knows) on each stall;
+   and ``POST /api/survey`` (what the policy knows) on each stall;
 3. the page in Debian's Chromium through Playwright (``--no-browser`` skips this): the first
    contentful paint of ``/`` and the time until it is ready (its first game made), over
    ``--loads`` loads; ``--painted`` expert stalls loaded into Analyse, each from its
-   analysis's request to the frame painted after it shows; and ``--clicks`` clicks with the
-   mouse (real input) on hidden safe cells of expert no-guess games (not the first click,
+   analysis's request to the frame painted after it shows; and ``--presses`` presses of
+   the mouse (real input) on hidden safe cells of expert no-guess games (not the first reveal,
    which makes the board): from the input event to the first frame painted after the cell
    changed (shown pressed at once, before the server answers) and to the first frame
    painted after it shows its value. "Painted after" is a message posted from the frame's
@@ -23,9 +23,9 @@ limits), then measures:
 Printed: for each, the count, median, p90 and max in milliseconds; ``--json`` prints one
 object instead. The targets (issues 22 and 31): analyze <= 20 ms and explain <= 100 ms of
 server time (median), first paint <= 200 ms, an expert stall analysed and painted <= 50 ms,
-a click to its painted frame <= 17 ms (one frame).
+a press to its painted frame <= 17 ms (one frame).
 
-    python scripts/bench_web.py                   # 40 stalls, 10 loads, 60 clicks
+    python scripts/bench_web.py                   # 40 stalls, 10 loads, 60 presses
     python scripts/bench_web.py --stalls 200 --json
 """
 
@@ -116,7 +116,7 @@ def api(url: str, count: int, explained: int) -> dict[str, dict[str, float]]:
     client = Client(url)
     client.post("/api/analyze", {"board": [[1, None]], "mines": 1})  # warm the workers
     times: dict[str, list[float]] = {
-        k: [] for k in ("analyze", "analyze_trip", "explain", "explain_trip", "knowledge")
+        k: [] for k in ("analyze", "analyze_trip", "explain", "explain_trip", "survey")
     }
     for grid in stalls(count):
         position = {"board": grid, "mines": 99}
@@ -128,13 +128,13 @@ def api(url: str, count: int, explained: int) -> dict[str, dict[str, float]]:
             _, server, trip = client.post("/api/explain", {**position, "cell": cell})
             times["explain"].append(server)
             times["explain_trip"].append(trip)
-        _, server, _ = client.post("/api/knowledge", position)
-        times["knowledge"].append(server)
+        _, server, _ = client.post("/api/survey", position)
+        times["survey"].append(server)
     return {name: summary(values) for name, values in times.items()}
 
 
-def page(url: str, loads: int, clicks: int, painted: int) -> dict[str, dict[str, float]] | str:
-    """The page's paint, readiness, analyses painted, and answers to clicks, or why they were
+def page(url: str, loads: int, presses: int, painted: int) -> dict[str, dict[str, float]] | str:
+    """The page's paint, readiness, analyses painted, and answers to presses, or why they were
     not measured."""
     try:
         from playwright.sync_api import sync_playwright
@@ -168,7 +168,7 @@ def page(url: str, loads: int, clicks: int, painted: int) -> dict[str, dict[str,
             shown.append(tab.evaluate("window.mineshafted.an.painted"))
         tab.click("#tabs [data-tab=play]")
         seed = 0
-        while len(answered) < clicks:
+        while len(answered) < presses:
             tab.select_option("#play-level", "expert")
             tab.select_option("#play-kind", "no-guess")
             if tab.locator("#play-use-seed").count():  # (a page before issue 31 has none)
@@ -177,8 +177,8 @@ def page(url: str, loads: int, clicks: int, painted: int) -> dict[str, dict[str,
             seed += 1
             tab.click("#play-new")
             tab.wait_for_function("() => window.mineshafted.idle()")
-            _click(tab, 0)  # the first click makes the board: not counted
-            while len(answered) < clicks and tab.inner_text("#play-status") == "playing":
+            _press(tab, 0)  # the first reveal makes the board: not counted
+            while len(answered) < presses and tab.inner_text("#play-status") == "playing":
                 glyphs = tab.evaluate(
                     "Array.from(document.querySelectorAll('#play-board .c'), e => e.dataset.s)"
                 )
@@ -190,7 +190,7 @@ def page(url: str, loads: int, clicks: int, painted: int) -> dict[str, dict[str,
                 safe = view_odds(grid, 99).safe
                 if not safe:
                     break
-                first, value = _click(tab, safe[len(safe) // 2])
+                first, value = _press(tab, safe[len(safe) // 2])
                 pressed.append(first)
                 answered.append(value)
         browser.close()
@@ -198,20 +198,20 @@ def page(url: str, loads: int, clicks: int, painted: int) -> dict[str, dict[str,
         "paint": summary(paints),
         "ready": summary(ready),
         "analysis_painted": summary(shown),
-        "click_pressed": summary(pressed),
-        "click_answered": summary(answered),
+        "press_drawn": summary(pressed),
+        "press_answered": summary(answered),
     }
 
 
-def _click(tab: Any, cell: int) -> tuple[float, float]:
-    """Click ``cell`` of the Play board with the mouse (real input, through the browser's
+def _press(tab: Any, cell: int) -> tuple[float, float]:
+    """Press ``cell`` of the Play board with the mouse (real input, through the browser's
     event pipeline); milliseconds from the input event to the first frame painted after the
     cell changed (pressed, before the server answers), and to the first frame painted after
     it shows its value."""
     tab.evaluate(
         """(cell) => {
             const el = document.querySelectorAll('#play-board .c')[cell];
-            const times = window.clickTimes = { input: null, pressed: null, answered: null };
+            const times = window.pressTimes = { input: null, pressed: null, answered: null };
             const after = (key) => requestAnimationFrame(() => {
                 const channel = new MessageChannel();
                 channel.port1.onmessage = () => { times[key] = performance.now() - times.input; };
@@ -235,8 +235,8 @@ def _click(tab: Any, cell: int) -> tuple[float, float]:
     )
     box = tab.locator("#play-board .c").nth(cell).bounding_box()
     tab.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    tab.wait_for_function("() => window.clickTimes.pressed > 0 && window.clickTimes.answered > 0")
-    times = tab.evaluate("window.clickTimes")
+    tab.wait_for_function("() => window.pressTimes.pressed > 0 && window.pressTimes.answered > 0")
+    times = tab.evaluate("window.pressTimes")
     tab.wait_for_function("() => window.mineshafted.idle()")
     return float(times["pressed"]), float(times["answered"])
 
@@ -246,7 +246,7 @@ def main() -> None:
     parser.add_argument("--stalls", type=int, default=40, help="expert stalls to analyse")
     parser.add_argument("--explained", type=int, default=10, help="cells explained per stall")
     parser.add_argument("--loads", type=int, default=10, help="page loads timed")
-    parser.add_argument("--clicks", type=int, default=60, help="clicks timed")
+    parser.add_argument("--presses", type=int, default=60, help="presses timed")
     parser.add_argument("--painted", type=int, default=20, help="stalls painted in Analyse")
     parser.add_argument("--no-browser", action="store_true", help="time the API only")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -254,7 +254,7 @@ def main() -> None:
     with in_background(Limits()) as url:
         results: dict[str, Any] = {"api": api(url, args.stalls, args.explained)}
         if not args.no_browser:
-            results["page"] = page(url, args.loads, args.clicks, args.painted)
+            results["page"] = page(url, args.loads, args.presses, args.painted)
     if args.json:
         print(json.dumps(results))
         return

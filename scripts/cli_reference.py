@@ -80,7 +80,7 @@ def pages() -> dict[str, str]:
 def _walk(command: object, path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
     """``command``'s own path (unless it is the root) and, for a group, its commands' paths.
 
-    Typer's commands and groups are its own (it carries a copy of click), so a group is told
+    Typer's commands and groups are its own (it carries a copy of its parser), so a group is told
     by its ``commands`` mapping rather than by class.
     """
     if path:

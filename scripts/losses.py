@@ -1,13 +1,13 @@
 """Where a policy loses: the guess that ended each lost game, by the kind of position it was in.
 
-Plays expert games (30x16/99, first click safe at the corner, the seeds ``play`` uses) with
+Plays expert games (30x16/99, first reveal safe at the corner, the seeds ``play`` uses) with
 a policy and sorts each lost game by its last guess:
 
 - *endgame*: the position had at most ``PLACEMENTS`` placements left, where ``best`` searches
   every sequence of reveals: its play from there wins as often as any play can (when the
   search finished within its node budget);
 - *even odds*: a guess at exactly 1/2 outside the endgame, most of them unavoidable 50/50s;
-- *first guess*: the game's first guess (right after the first click), outside the above;
+- *first guess*: the game's first guess (right after the first reveal), outside the above;
 - *later guess*: any other.
 
 It prints the games, the wins with their 95% interval, the mean number of guesses and their
@@ -110,7 +110,7 @@ def main() -> None:
     )
     print()
     print(
-        f"{args.games:,} expert games (30x16/99, first click safe at the corner), "
+        f"{args.games:,} expert games (30x16/99, first reveal safe at the corner), "
         f"policy {args.policy}: won {wins:,} ({100 * wins / args.games:.2f}%, "
         f"95% CI {100 * low:.2f}-{100 * high:.2f})"
     )

@@ -2,9 +2,9 @@
 
 For every board of at most 5 rows and 5 columns (one of each transposed pair) with at most
 60,000 placements, and 6x6 with 4 mines, under each first-click rule (``none``, ``safe``,
-``opening``): the exact chance that best play wins with the best first click, and with the
-first click at the corner; and the exact chances of the ``best`` and ``safest`` policies
-with the first click at the corner (as ``mineshafted play`` clicks), their play followed
+``opening``): the exact chance that best play wins with the best first reveal, and with the
+first reveal at the corner; and the exact chances of the ``best`` and ``safest`` policies
+with the first reveal at the corner (as ``mineshafted play`` reveals it), their play followed
 over every placement with ties broken by the lowest cell. Every figure is a fraction of
 placements won, all placements equally likely.
 
@@ -48,7 +48,7 @@ EXTRA = [(6, 6, 4)]
 RULES = (FirstMove.NONE, FirstMove.SAFE, FirstMove.OPENING)
 
 HEADING = [
-    "| board | mines | placements | best play | best first clicks | best play, corner "
+    "| board | mines | placements | best play | best first reveals | best play, corner "
     "| `best`, corner | `safest`, corner | `best`'s gap |",
     "|---|---:|---:|---:|---|---:|---:|---:|---:|",
 ]
@@ -65,7 +65,7 @@ class Row:
     placements: int
     optimum: str
     starts: list[list[int]]
-    """One first click of each set the board's symmetries map onto each other."""
+    """One first reveal of each set the board's symmetries map onto each other."""
     corner: str
     best: str
     safest: str
@@ -155,12 +155,12 @@ def line(row: Row) -> str:
 
 
 def distance(rows: list[Row]) -> str:
-    """How far ``best`` is from best play with the same first click, over ``rows``: the
+    """How far ``best`` is from best play with the same first reveal, over ``rows``: the
     figures docs/optimal.md quotes."""
     gaps = [(_chance(row.corner) - _chance(row.best)) * 100 for row in rows]
     far = [(gap, row) for gap, row in zip(gaps, rows, strict=True) if gap > Fraction(1, 2)]
     text = (
-        f"best plays as best play from its first click on {sum(g == 0 for g in gaps)} of "
+        f"best plays as best play from its first reveal on {sum(g == 0 for g in gaps)} of "
         f"{len(rows)} rows; mean gap {float(sum(gaps) / max(len(gaps), 1)):.3f} points; "
         f"{len(far)} row(s) further than 0.5 points"
     )
@@ -172,9 +172,9 @@ def distance(rows: list[Row]) -> str:
 def tables(rows: list[Row]) -> str:
     """The generated part of the page: a table a rule."""
     names = {
-        "none": "First click unprotected (`--first none`: a mine under it loses)",
-        "safe": "First click safe (`--first safe`, as `mineshafted play`)",
-        "opening": "First click an opening (`--first opening`: it shows a 0)",
+        "none": "First reveal unprotected (`--first none`: a mine under it loses)",
+        "safe": "First reveal safe (`--first safe`, as `mineshafted play`)",
+        "opening": "First reveal an opening (`--first opening`: it shows a 0)",
     }
     parts = [BEGIN]
     for first in RULES:

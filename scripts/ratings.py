@@ -14,17 +14,17 @@ intervals; the second table says on how many boards it rests.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 from collections import Counter
 
 from sizes import parse_size
-from solvable_share import wilson
+from solvable_share import uniform_layouts
 
-from mineshafted import Board, Geometry, Technique, rate
+from mineshafted import Board, Technique, rate
 from mineshafted.game import LEVELS
+from mineshafted.studies.summary import wilson
 
 DEFAULT_SIZES = ["9x9x10", "16x16x40", "30x16x99"]
 NAMES = {(rows, cols, mines): name for name, (rows, cols, mines) in LEVELS.items()}
@@ -36,16 +36,9 @@ def ratings(
     rows: int, cols: int, mines: int, draws: int, seed: int
 ) -> tuple[Counter[Technique], list[float]]:
     """The ratings of ``draws`` seeded uniform boards from (0, 0), and each rating's seconds."""
-    geometry = Geometry(rows, cols)
-    keep_clear = {0, *geometry.neighbours(0)}
-    open_cells = [c for c in range(geometry.cells) if c not in keep_clear]
-    if mines > len(open_cells):
-        sys.exit(f"{mines} mines do not fit on {rows}x{cols} outside the start and its neighbours")
-    seeds = random.Random(seed)
     tally: Counter[Technique] = Counter()
     seconds = []
-    for _ in range(draws):
-        layout = random.Random(seeds.randrange(2**63)).sample(open_cells, mines)
+    for layout in uniform_layouts(rows, cols, mines, draws, seed):
         rating = rate(Board.from_mines(rows, cols, layout))
         tally[rating.technique] += 1
         seconds.append(rating.seconds)

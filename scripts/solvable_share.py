@@ -14,58 +14,39 @@ count the boards the sweep finishes. Printed as a markdown table: the share solv
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
+from collections.abc import Iterator
 
 from sizes import parse_size
 
 from mineshafted import Board, BoardManager, Geometry, Sweep
+from mineshafted.studies.summary import wilson
 
 DEFAULT_SIZES = ["9x9x10", "16x16x40", "30x16x99", "30x16x130"]
 
-Z_95 = 1.959963984540054
-"""The standard normal quantile for a two-sided 95% interval."""
 
-
-def solved_draws(rows: int, cols: int, mines: int, draws: int, seed: int) -> int:
-    """How many of ``draws`` seeded uniform boards the sweep finishes from (0, 0)."""
+def uniform_layouts(rows: int, cols: int, mines: int, draws: int, seed: int) -> Iterator[list[int]]:
+    """The mines of ``draws`` seeded uniform boards, the start (0, 0) and its neighbours clear
+    (each draw seeded from ``seed`` in turn: the draws ``ratings.py`` rates too)."""
     geometry = Geometry(rows, cols)
     keep_clear = {0, *geometry.neighbours(0)}
     open_cells = [c for c in range(geometry.cells) if c not in keep_clear]
     if mines > len(open_cells):
         sys.exit(f"{mines} mines do not fit on {rows}x{cols} outside the start and its neighbours")
     seeds = random.Random(seed)
-    solved = 0
     for _ in range(draws):
-        layout = random.Random(seeds.randrange(2**63)).sample(open_cells, mines)
+        yield random.Random(seeds.randrange(2**63)).sample(open_cells, mines)
+
+
+def solved_draws(rows: int, cols: int, mines: int, draws: int, seed: int) -> int:
+    """How many of ``draws`` seeded uniform boards the sweep finishes from (0, 0)."""
+    solved = 0
+    for layout in uniform_layouts(rows, cols, mines, draws, seed):
         board = Board.from_mines(rows, cols, layout)
         solved += Sweep(BoardManager(board)).run().solved
     return solved
-
-
-def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion.
-
-    >>> low, high = wilson(50, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.404, 0.596)
-    >>> low, high = wilson(0, 1000)
-    >>> low, round(high, 4)
-    (0.0, 0.0038)
-
-    Notes
-    -----
-    At 0 (or all) successes the bound is exactly 0 (or 1), not the rounding error of the formula.
-    """
-    share = successes / trials
-    scale = 1 + z * z / trials
-    centre = (share + z * z / (2 * trials)) / scale
-    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / scale
-    low = 0.0 if successes == 0 else centre - half
-    high = 1.0 if successes == trials else centre + half
-    return low, high
 
 
 def one_in(share: float) -> str:

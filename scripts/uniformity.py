@@ -28,10 +28,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from sizes import parse_size
-from solvable_share import wilson
 
 from mineshafted import Board, BoardManager, Geometry, Sweep, Technique
 from mineshafted.generate import Generated, generate
+from mineshafted.studies.summary import wilson
 
 REGIONS = ("corner", "edge", "inside")
 

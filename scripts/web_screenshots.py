@@ -31,7 +31,7 @@ from mineshafted.web.server import in_background
 ROOT = Path(__file__).resolve().parent.parent
 
 SEED = 12
-"""The Play game's seed (an expert board, the first click an opening in the middle)."""
+"""The Play game's seed (an expert board, the first reveal an opening in the middle)."""
 
 POSITION = """\
 ? ? ? ? ? ? 1 . . .
@@ -43,7 +43,7 @@ POSITION = """\
 ? ? ? 2 1 2 ? ? ? ?
 ? ? ? ? ? ? ? ? ? ?
 """
-"""The position pasted into the analyser: an 8x10 game with 14 mines after its first click
+"""The position pasted into the analyser: an 8x10 game with 14 mines after its first reveal
 (``Game.draw(8, 10, 14, rules=Rules(FirstMove.OPENING), seed=0)``, revealed at (4, 5))."""
 
 MINES = 14

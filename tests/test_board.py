@@ -32,7 +32,7 @@ def test_from_text_shorthand() -> None:
         """
     )
     assert board.to_grid() == [[-1, 2, 1], [1, 2, -1]]
-    assert board.mine_count == 2 and board.safe_count == 4
+    assert board.mine_total == 2 and board.safe_count == 4
 
 
 @pytest.mark.parametrize(

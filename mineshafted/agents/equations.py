@@ -68,7 +68,7 @@ class ClueEquations(Reasoner):
     _changed: set[Cell] = field(default_factory=set, repr=False)
     _unpaired: set[Cell] = field(default_factory=set, repr=False)
     _seen_by: dict[Cell, set[Cell]] = field(default_factory=dict, repr=False)
-    """Undecided cell -> the clues whose equations hold it."""
+    """Unknown cell -> the clues whose equations hold it."""
 
     def learn_clue(self, cell: Cell, value: int) -> None:
         """``cell`` shows ``value``: it is safe and gets its equation."""

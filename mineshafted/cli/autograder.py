@@ -19,6 +19,7 @@ from .gradeflags import (
     SandboxOption,
     Starter,
     Timeout,
+    check_context,
     grading_options,
 )
 from .output import emit, fail, fail_on_error, note
@@ -161,11 +162,11 @@ def run(
     key: Annotated[Path, typer.Option(metavar="FILE", help="The board key file.")],
 ) -> None:
     """Grade the one submission in ``root``."""
-    from ..grading.autograder import AutograderSettings, submission_context, submitted_file
+    from ..grading.autograder import AutograderConfig, submission_context, submitted_file
     from ..grading.key import BoardKey
 
     with fail_on_error():
-        settings = AutograderSettings.read(config)
+        settings = AutograderConfig.read(config)
         chosen_key = BoardKey.read(key)
     context, why = submission_context(platform.value, root)
     if why:
@@ -249,8 +250,7 @@ def results(
 
     if visibility is not None and platform is not Platform.GRADESCOPE:
         fail("--visibility is Gradescope's alone: PrairieLearn's results have none")
-    if context is not None and key is None:
-        fail("--context names a board set of a kept key: give the key with --key FILE")
+    check_context(context, key)
     options, _ = grading_options(
         timeout=timeout,
         memory=memory,
@@ -282,11 +282,11 @@ def _results(
     """Grade ``submission`` on ``chosen``'s boards and write the platform's results.json (to
     ``out``, checked first, or stdout)."""
     from ..files import check_target
-    from ..grading.autograder import AutograderSettings, grade_submission, platform_results
+    from ..grading.autograder import AutograderConfig, grade_submission, platform_results
     from ..grading.files import write_atomically
 
     with fail_on_error():
-        AutograderSettings(options, visibility)  # the visibility, checked before grading
+        AutograderConfig(options, visibility)  # the visibility, checked before grading
         if out is not None:
             check_target(out, force=force, inputs=[submission])
         grade_ = grade_submission(submission, options, chosen, missing=missing)
@@ -307,11 +307,11 @@ def _build(
     force: bool,
 ) -> None:
     from ..files import check_target
-    from ..grading.autograder import AutograderSettings, gradescope_zip, prairielearn_zip
+    from ..grading.autograder import AutograderConfig, gradescope_zip, prairielearn_zip
     from ..grading.key import BoardKey
 
     with fail_on_error():
-        settings = AutograderSettings(options, visibility)
+        settings = AutograderConfig(options, visibility)
         check_target(out, force=force)
         chosen = BoardKey.read(key) if key is not None else None
         if platform is Platform.GRADESCOPE:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .options import check_cells, parse_number, parse_whole, within
+from .options import check_cells, parse_number, whole_argument, within
 from .output import emit, fail, fail_on_error
 
 __all__ = ["HELP", "command"]
@@ -20,26 +20,8 @@ HELP = (
 
 
 def command(
-    height: Annotated[
-        int,
-        typer.Argument(
-            metavar="HEIGHT",
-            parser=parse_whole,
-            callback=within(1),
-            help="Board rows.",
-            show_default=False,
-        ),
-    ],
-    width: Annotated[
-        int,
-        typer.Argument(
-            metavar="WIDTH",
-            parser=parse_whole,
-            callback=within(1),
-            help="Board columns.",
-            show_default=False,
-        ),
-    ],
+    height: Annotated[int, whole_argument("HEIGHT", "Board rows.", least=1)],
+    width: Annotated[int, whole_argument("WIDTH", "Board columns.", least=1)],
     mine_pct: Annotated[
         float,
         typer.Argument(

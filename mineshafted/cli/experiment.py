@@ -108,7 +108,7 @@ def density(
         study.check()
         paths = _targets(out, "density", force)
         fold = study.fold()
-        _run(study, fold.add, paths, jobs, dask, force, "density")
+        _run(study, fold.add, paths, jobs=jobs, dask=dask, force=force, label="density")
         rows = study.rows_of(fold)
         with replacing(paths.csv, force=force) as beside:
             write_rows(rows, beside)
@@ -160,7 +160,7 @@ def presets(
         for _, _, path in records:
             check_target(path, force=force)
         fold = study.fold()
-        _run(study, fold.add, paths, jobs, dask, force, "presets")
+        _run(study, fold.add, paths, jobs=jobs, dask=dask, force=force, label="presets")
         rows = study.rows_of(fold)
         with replacing(paths.csv, force=force) as beside:
             write_rows(rows, beside)
@@ -186,6 +186,7 @@ def _run(
     study: Kind[BoardLine],
     fold: Callable[[BoardLine], None],
     paths: _Paths,
+    *,
     jobs: int,
     dask: str | None,
     force: bool,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import MAX_COUNT, force_option, parse_cell, parse_whole, within
+from .options import MAX_COUNT, force_option, parse_cell, whole_argument, within
 from .output import emit, fail, fail_on_error, note
 from .targets import check_folder, check_target, replacing
 
@@ -38,36 +38,9 @@ HELP = (
 
 
 def command(
-    rows: Annotated[
-        int,
-        typer.Argument(
-            metavar="ROWS",
-            parser=parse_whole,
-            callback=within(1),
-            help="Board rows.",
-            show_default=False,
-        ),
-    ],
-    cols: Annotated[
-        int,
-        typer.Argument(
-            metavar="COLS",
-            parser=parse_whole,
-            callback=within(1),
-            help="Board columns.",
-            show_default=False,
-        ),
-    ],
-    mines: Annotated[
-        int,
-        typer.Argument(
-            metavar="MINES",
-            parser=parse_whole,
-            callback=within(0),
-            help="Number of mines.",
-            show_default=False,
-        ),
-    ],
+    rows: Annotated[int, whole_argument("ROWS", "Board rows.", least=1)],
+    cols: Annotated[int, whole_argument("COLS", "Board columns.", least=1)],
+    mines: Annotated[int, whole_argument("MINES", "Number of mines.", least=0)],
     count: Annotated[
         int,
         typer.Option(

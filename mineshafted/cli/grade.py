@@ -31,6 +31,7 @@ from .gradeflags import (
     SandboxOption,
     Starter,
     Timeout,
+    check_context,
     grading_options,
     warn_without_sandbox,
 )
@@ -102,7 +103,7 @@ class GradeGroup(TyperGroup):
     command's help, then the commands. The earlier spellings are rewritten, with a note on
     stderr: ``grade --class FOLDER ...`` to ``grade class FOLDER ...``, and ``grade FILE
     --format gradescope ...`` to ``autograder results gradescope FILE ...``. Built on the
-    documented ``cls=`` of a typer group and click's ``parse_args``/``get_command``.
+    documented ``cls=`` of a typer group and its ``parse_args``/``get_command``.
     """
 
     def __init__(self, **attrs: Any) -> None:
@@ -298,8 +299,7 @@ def command(
             "--seed is gone: a seed printed in a report let anyone rebuild the boards; "
             "grade on the same boards again with --key FILE (see --save-key)"
         )
-    if context is not None and key is None:
-        fail("--context names a board set of a kept key: give the key with --key FILE")
+    check_context(context, key)
     if key is not None and save_key is not None:
         fail("--key grades on a kept key's boards and --save-key keeps a fresh one: choose one")
     if puzzles and (key is not None or save_key is not None):

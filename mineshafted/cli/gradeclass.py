@@ -241,7 +241,7 @@ class _ClassProgress:
 def _replay_page(board: BoardResult, puzzle: Puzzle, title: str) -> str:
     """The replay page of a board's moves, ending on the board's verdict (never "won" for a
     board that was not solved), a loop's cells marked."""
-    from ..grading.wording import replay_words
+    from ..grading.accounts import replay_words
     from ..replay import Judgement, moves_page
 
     words = replay_words(board, puzzle)

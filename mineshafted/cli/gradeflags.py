@@ -27,6 +27,7 @@ __all__ = [
     "Starter",
     "Timeout",
     "allowed_option",
+    "check_context",
     "grading_options",
     "warn_without_sandbox",
 ]
@@ -119,6 +120,12 @@ Force = Annotated[
     bool,
     typer.Option("--force", help="Replace an existing output file (never the submission)."),
 ]
+
+
+def check_context(context: str | None, key: Path | None) -> None:
+    """``--context`` goes with ``--key`` alone: without a kept key it names nothing (exit 2)."""
+    if context is not None and key is None:
+        fail("--context names a board set of a kept key: give the key with --key FILE")
 
 
 def allowed_option(text: str | None) -> frozenset[str] | None:

@@ -23,8 +23,8 @@ HELP = (
     "mines, or from the player's view in POSITION.json. Rules as play: the mine total known,\n"
     "zeros open their neighbours, won when every safe cell is revealed.\n\n"
     "Prints the chance as a fraction (placements won of placements, all equally likely) and a\n"
-    "percentage, the best first click(s) or move(s), the knowledge states searched, the time\n"
-    "and the peak memory. The search is exact, remembers each knowledge state once (mirrored\n"
+    "percentage, the best first reveal(s) or move(s), the belief states searched, the time\n"
+    "and the peak memory. The search is exact, remembers each belief state once (mirrored\n"
     "and rotated ones as one) and grows quickly with the board: 5x5 with 5 mines takes about\n"
     "two minutes and 0.1 GB.\n\n"
     "Exit status: 0 printed; 2 bad arguments, a malformed file, or a search past\n"
@@ -40,9 +40,9 @@ _OPTIONS = {"states": "--max-states", "time": "--time-limit", "memory": "--memor
 """The option that sets each budget a search may stop at."""
 
 _FIRST_WORDS = {
-    "none": "first click unprotected",
-    "safe": "first click safe",
-    "opening": "first click an opening",
+    "none": "first reveal unprotected",
+    "safe": "first reveal safe",
+    "opening": "first reveal an opening",
 }
 
 
@@ -59,7 +59,7 @@ def command(
     first: Annotated[
         FirstMove | None,
         typer.Option(
-            help="What the first click promises: none (a mine there loses: the Code Golf "
+            help="What the first reveal promises: none (a mine there loses: the Code Golf "
             "rules), safe (never a mine) or opening (it and its neighbours are clear) "
             "[default: safe]. A fresh board only.",
             show_default=False,
@@ -69,7 +69,7 @@ def command(
         str | None,
         typer.Option(
             metavar="corner|centre|R,C",
-            help="The first click [default: the best one is found]. A fresh board only.",
+            help="The first reveal [default: the best one is found]. A fresh board only.",
             show_default=False,
         ),
     ] = None,
@@ -92,7 +92,7 @@ def command(
         typer.Option(
             "--max-states",
             min=1,
-            help="Stop past this many knowledge states (about 130 bytes each).",
+            help="Stop past this many belief states (about 130 bytes each).",
         ),
     ] = 50_000_000,
     time_limit: Annotated[
@@ -107,7 +107,7 @@ def command(
             "--memory",
             min=1.0,
             metavar="MIB",
-            help="MiB the table of placements and the knowledge states may take, as "
+            help="MiB the table of placements and the belief states may take, as "
             "estimated: a table past it is refused before it is made, a search stops there.",
         ),
     ] = MEMORY,
@@ -125,7 +125,9 @@ def command(
     elif len(arguments) == 3:
         rows, cols, mines = _size(arguments)
         rule = FirstMove.SAFE if first is None else first
-        found, heading, where = _board(rows, cols, mines, rule, start, budget, max_placements)
+        found, heading, where = _board(
+            rows, cols, mines, rule=rule, start=start, budget=budget, limit=max_placements
+        )
         size = True
         report = {"rows": rows, "cols": cols, "mines": mines, "first": rule.value}
         report["start"] = [found.moves[0] // cols, found.moves[0] % cols] if start else None
@@ -148,7 +150,7 @@ def command(
         )
         emit(json.dumps(report))
     else:
-        what = "first click at" if start else "best first click" if size else "best move"
+        what = "first reveal at" if start else "best first reveal" if size else "best move"
         for line in _text(found, heading, where, what, peak):
             emit(line)
 
@@ -172,7 +174,14 @@ def _size(arguments: list[str]) -> tuple[int, int, int]:
 
 
 def _board(
-    rows: int, cols: int, mines: int, rule: FirstMove, start: str | None, budget: Budget, limit: int
+    rows: int,
+    cols: int,
+    mines: int,
+    *,
+    rule: FirstMove,
+    start: str | None,
+    budget: Budget,
+    limit: int,
 ) -> tuple[Optimum, str, int]:
     """Best play on the fresh board; its heading line and the board's width."""
     from ..probability import start_cell
@@ -216,7 +225,7 @@ def _searched(label: str, search: Callable[[], Optimum]) -> Optimum:
         except OutOfBudget as error:
             fail(
                 f"{label}: the search stopped: {error} ({_OPTIONS[error.limit]}), after "
-                f"{error.seconds:.1f} s and {error.states:,} knowledge states"
+                f"{error.seconds:.1f} s and {error.states:,} belief states"
             )
         except TooManyPlacements as error:
             option = "--memory" if error.limit == "memory" else "--max-placements"
@@ -224,7 +233,7 @@ def _searched(label: str, search: Callable[[], Optimum]) -> Optimum:
 
 
 def _text(found: Optimum, heading: str, cols: int, what: str, peak: float | None) -> list[str]:
-    """The optimum for people; ``what`` names its moves (``first click at``, ``best move``)."""
+    """The optimum for people; ``what`` names its moves (``first reveal at``, ``best move``)."""
     percent = float(found.chance * 100)
     cells = ", ".join(f"({c // cols},{c % cols})" for c in found.moves)
     if not found.moves:
@@ -238,7 +247,7 @@ def _text(found: Optimum, heading: str, cols: int, what: str, peak: float | None
         f"{heading}: best play wins {found.wins:,} of {found.placements:,} placements = "
         f"{found.wins}/{found.placements} = {percent:.4f}%",
         where,
-        f"searched {found.states:,} knowledge states ({found.expanded:,} expanded) in "
+        f"searched {found.states:,} belief states ({found.expanded:,} expanded) in "
         f"{found.seconds:.1f} s{memory}",
     ]
 

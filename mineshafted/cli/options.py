@@ -82,6 +82,29 @@ never replaced).
     )
 
 
+def whole_argument(metavar: str, help: str, *, least: int | None = None) -> Any:
+    """A whole-number argument (``ROWS``, ``COLS``, ``MINES``), read by :func:`parse_whole`
+    and, with ``least``, refused below it in one line (:func:`within`).
+
+    Returns
+    -------
+    typer.models.ArgumentInfo
+        For ``Annotated[int, whole_argument(...)]``.
+
+    Examples
+    --------
+    >>> whole_argument("ROWS", "Board rows.", least=1).metavar
+    'ROWS'
+    """
+    return typer.Argument(
+        metavar=metavar,
+        parser=parse_whole,
+        callback=None if least is None else within(least),
+        help=help,
+        show_default=False,
+    )
+
+
 def dask_option() -> Any:
     """The ``--dask local|ADDRESS`` option of the commands that run studies, its address
     checked as it is read (:func:`mineshafted.studies.check_address`): a bad one is a usage
@@ -135,9 +158,10 @@ def within(least: float | None = None, most: float | None = None) -> Any:
     line naming the parameter as help shows it: ``ROWS must be at least 1, not -1``,
     ``--jobs must be at most 256, not 1000``.
 
-    typer's ``min=``/``max=`` would check the same through click's range types, in click's
-    words (``Invalid value for '--jobs' / '-j': 0 is not in the range 1<=x<=256``); these
-    words are the ones the command line has always used, which scripts and tests rely on.
+    typer's ``min=``/``max=`` would check the same through the range types of the parser typer
+    is built on, in its words (``Invalid value for '--jobs' / '-j': 0 is not in the range
+    1<=x<=256``); these words are the ones the command line has always used, which scripts and
+    tests rely on.
 
     Returns
     -------

@@ -185,7 +185,7 @@ def sweep_text(puzzle: Puzzle, number: int, report: SweepReport) -> str:
     geometry = puzzle.board.geometry
     lines = [
         f"{label(puzzle, number)}: {geometry.rows}x{geometry.cols}, "
-        f"{puzzle.board.mine_count} mines",
+        f"{puzzle.board.mine_total} mines",
         render(report.board),
     ]
     took = f"{report.moves} moves in {report.seconds * 1000:.1f} ms"
@@ -222,7 +222,7 @@ def sweep_json(puzzle: Puzzle, report: SweepReport) -> dict[str, Any]:
         "name": puzzle.name,
         "rows": puzzle.board.geometry.rows,
         "cols": puzzle.board.geometry.cols,
-        "mines": puzzle.board.mine_count,
+        "mines": puzzle.board.mine_total,
         "board": report.board,
         "moves": report.moves,
         "seconds": round(report.seconds, 6),

@@ -15,8 +15,8 @@ from .options import (
     dask_option,
     force_option,
     jobs_option,
-    parse_whole,
     record_option,
+    whole_argument,
     within,
 )
 from .output import emit, fail, fail_on_error, note
@@ -35,7 +35,7 @@ HELP = (
     "deduces what it can, with the total, and a policy guesses at each stall.\n\n"
     "Games are drawn (ROWS COLS MINES) or given (--boards FILE.jsonl: one board a line,\n"
     '{"rows": R, "cols": C, "mines": [[r, c], ...], "first": [r, c]} or a puzzle as solve\n'
-    "reads it; game i is line i + 1, played exactly as given from its first click).\n\n"
+    "reads it; game i is line i + 1, played exactly as given from its first reveal).\n\n"
     "One game prints each guess with its mine probability and the final board (F a mine the\n"
     "player knew, ? a cell it did not); more print the win rate with its 95% Wilson\n"
     "interval, guesses and time per game. Game i depends on --seed and i alone, so the wins\n"
@@ -47,32 +47,12 @@ HELP = (
 
 
 def command(
-    rows: Annotated[
-        int | None,
-        typer.Argument(
-            metavar="ROWS",
-            parser=parse_whole,
-            help="Board rows (not with --boards).",
-            show_default=False,
-        ),
-    ] = None,
+    rows: Annotated[int | None, whole_argument("ROWS", "Board rows (not with --boards).")] = None,
     cols: Annotated[
-        int | None,
-        typer.Argument(
-            metavar="COLS",
-            parser=parse_whole,
-            help="Board columns (not with --boards).",
-            show_default=False,
-        ),
+        int | None, whole_argument("COLS", "Board columns (not with --boards).")
     ] = None,
     mines: Annotated[
-        int | None,
-        typer.Argument(
-            metavar="MINES",
-            parser=parse_whole,
-            help="Number of mines (not with --boards).",
-            show_default=False,
-        ),
+        int | None, whole_argument("MINES", "Number of mines (not with --boards).")
     ] = None,
     boards: Annotated[
         Path | None,
@@ -103,8 +83,8 @@ def command(
         FirstMove,
         typer.Option(
             help="First move: safe (the start cell), opening (a 0; with --boards, a first "
-            "click that is not a 0 is refused) or none (the board as drawn or given: the first "
-            "click may be a mine)."
+            "reveal that is not a 0 is refused) or none (the board as drawn or given: the first "
+            "reveal may be a mine)."
         ),
     ] = FirstMove.SAFE,
     start: Annotated[
@@ -150,9 +130,14 @@ def command(
     """Check the arguments, play the games and print them."""
     study: Study | BoardsStudy
     if boards is None:
-        study = _drawn(rows, cols, mines, games, seed, first, start, policy)
+        study = _drawn(
+            rows, cols, mines, games=games, seed=seed, first=first, start=start, policy=policy
+        )
     else:
-        study = _given(boards, (rows, cols, mines), games, seed, first, start, policy)
+        size = (rows, cols, mines)
+        study = _given(
+            boards, size, games=games, seed=seed, first=first, start=start, policy=policy
+        )
     with fail_on_error():
         study.check()
     inputs = [boards] if boards is not None else []
@@ -167,7 +152,7 @@ def command(
     from ..studies import SummaryFold
 
     fold = SummaryFold()
-    finished = _many(study, fold, jobs, dask, out, show_progress=not json_output)
+    finished = _many(study, fold, jobs=jobs, dask=dask, out=out, show_progress=not json_output)
     summary = fold.summary()
     if json_output:
         emit(json.dumps(_summary_json(study, finished, summary, jobs, dask)))
@@ -187,6 +172,7 @@ def _drawn(
     rows: int | None,
     cols: int | None,
     mines: int | None,
+    *,
     games: int | None,
     seed: int,
     first: FirstMove,
@@ -217,6 +203,7 @@ def _drawn(
 def _given(
     boards: Path,
     size: tuple[int | None, int | None, int | None],
+    *,
     games: int | None,
     seed: int,
     first: FirstMove,
@@ -230,7 +217,7 @@ def _given(
     if any(value is not None for value in size):
         fail("--boards gives the boards: leave out ROWS COLS MINES")
     if start is not None:
-        fail('--boards gives each first click ("first" or "start" on its line): leave out --start')
+        fail('--boards gives each first reveal ("first" or "start" on its line): leave out --start')
     with fail_on_error():
         policy = check_policy(policy)
         return boards_study(boards, first=first, policy=policy, seed=seed, games=games)
@@ -285,10 +272,10 @@ def _guess_lines(played: Played, cols: int) -> list[str]:
 def _many(
     study: Study | BoardsStudy,
     fold: SummaryFold,
+    *,
     jobs: int,
     dask: str | None,
     out: Path | None,
-    *,
     show_progress: bool,
 ) -> Finished:
     """Run the study, each game counted in ``fold`` (in bounded memory, whatever the number
@@ -338,7 +325,7 @@ def _heading(study: Study | BoardsStudy, played: Played | None = None) -> str:
         )
     if played is not None:
         header = played.record.header
-        row, col = divmod(_first_click(played), header.cols)
+        row, col = divmod(_first_reveal(played), header.cols)
         return (
             f"{study.path}, line 1: {header.rows}x{header.cols}/{header.mines}, first move "
             f"{study.first.value} at {row},{col}, {rest}"
@@ -349,7 +336,7 @@ def _heading(study: Study | BoardsStudy, played: Played | None = None) -> str:
     )
 
 
-def _first_click(played: Played) -> int:
+def _first_reveal(played: Played) -> int:
     """The cell of the game's first reveal."""
     from ..game import Reveal
 

@@ -112,7 +112,7 @@ def _as_text(where: str, item: Puzzle, rating: Rating) -> str:
     geometry = item.board.geometry
     decided = ", ".join(f"{t.value} {n}" for t, n in rating.decided.items() if n)
     left = f"; {rating.unknown} unknown" if rating.unknown else ""
-    size = f"{geometry.rows}x{geometry.cols}, {item.board.mine_count} mines"
+    size = f"{geometry.rows}x{geometry.cols}, {item.board.mine_total} mines"
     return f"{where}: {rating.technique.value} ({size}; decided: {decided}{left})"
 
 
@@ -124,7 +124,7 @@ def _as_json(path: str, item: Puzzle, start: int, rating: Rating) -> dict[str, o
         "file": path,
         "rows": geometry.rows,
         "cols": geometry.cols,
-        "mines": item.board.mine_count,
+        "mines": item.board.mine_total,
         "start": list(geometry.coords(start)),
         **rating.to_json(),
     }

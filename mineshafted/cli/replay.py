@@ -133,7 +133,7 @@ def _record(source: Path, number: int, with_total: bool) -> tuple[GameRecord, st
     board = puzzle.board
     with fail_on_error(label(puzzle, number - 1)):
         record = record_solve(
-            board, start=puzzle.start, mines=board.mine_count if with_total else None
+            board, start=puzzle.start, mines=len(board.mines) if with_total else None
         )
     title = puzzle.name or (source.name if len(puzzles) == 1 else label(puzzle, number - 1))
     return record, f"{title}: {_how_it_ended(record)}"

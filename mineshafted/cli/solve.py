@@ -108,7 +108,7 @@ def command(
     worst = EXIT_SOLVED
     for number, item in enumerate(puzzles):
         with fail_on_error(label(item, number)):
-            mines = item.board.mine_count if with_total else None
+            mines = item.board.mine_total if with_total else None
             sweep = Sweep(
                 BoardManager(item.board), search=chosen.build(), start=item.start, mines=mines
             )
@@ -121,18 +121,18 @@ def command(
             emit(sweep_text(item, number, report))
         worst = max(worst, EXIT_SOLVED if report.solved else EXIT_NEEDS_GUESS)
     if record is not None:
-        _write_record(puzzles[0], chosen, with_total, record, force=force, source=puzzle)
+        _write_record(puzzles[0], chosen, record, with_total=with_total, force=force, source=puzzle)
     raise typer.Exit(worst)
 
 
 def _write_record(
-    item: Puzzle, chosen: SearchChoice, with_total: bool, path: Path, *, force: bool, source: str
+    item: Puzzle, chosen: SearchChoice, path: Path, *, with_total: bool, force: bool, source: str
 ) -> None:
     """Solve ``item`` again through a recording game and write the record to ``path`` (the
     puzzle file ``source`` never replaced)."""
     from ..solver.recording import record_solve
 
-    mines = item.board.mine_count if with_total else None
+    mines = item.board.mine_total if with_total else None
     began = perf_counter()
     with fail_on_error(str(path)):
         solved = record_solve(item.board, start=item.start, search=chosen.build(), mines=mines)

@@ -138,11 +138,11 @@ def command(
         index = read.start if cell is None else _start(where, read.board, cell)
         r, c = read.board.geometry.coords(index)
         heading = (
-            f"{where}: {rows}x{cols}, {read.board.mine_count} mines; {rung.value} from index "
+            f"{where}: {rows}x{cols}, {read.board.mine_total} mines; {rung.value} from index "
             f"{index} (row {r}, column {c})"
         )
         board = BoardManager(read.board)
-        events = trace(board, rung, start=index, mines=read.board.mine_count, requeue=rule)
+        events = trace(board, rung, start=index, mines=read.board.mine_total, requeue=rule)
         first = next(events)
     shown = _Json() if json_output else Text(heading, steps, rule)
     last = first

@@ -5,12 +5,12 @@ table per round)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from ..board import PartialGrid
-    from ..solver.trace import Constraint, Event
+    from ..solver import events as ev
 
 __all__ = ["Text"]
 
@@ -35,7 +35,8 @@ class Text:
         self.queue: deque[tuple[int, int]] = deque()
         self.tally: dict[str, int] = {}
 
-    def lines(self, event: Event) -> list[str]:
+    def lines(self, event: ev.Event) -> list[str]:
+        """The lines ``event`` completes: those waiting before it, then its own."""
         out: list[str] = []
         if event["round"] > self.round:
             out += self.flush() + self.summary()
@@ -44,90 +45,114 @@ class Text:
         kind = event["event"]
         if kind != "explore":
             out += self._explored()
-        if kind not in ("requeue",):
+        if kind != "requeue":
             out += self.flush()
-        if event["event"] == "board":
-            self.position = event["start"] is None
-            out += [self.heading, "cell indices:", *_indices(event["rows"], event["cols"])]
-            if self.position:
-                out += ["as known:", *_indented(_render(event["grid"]))]
-        elif event["event"] == "explore":
-            self.explored.append(f"{event['cell']} (clue {event['clue']})")
-            self._count("explored")
-        elif event["event"] == "count":
-            cells, mines = _cells(event["cells"]), event["mines"]
-            what = "all mines" if event["mine"] else "all safe"
-            self._count("count")
-            if self.steps != "round":
-                out.append(
-                    f"  count: {event['variable']} (clue {event['clue']}) has {mines} mine(s) "
-                    f"left among {cells}: {what}"
-                )
-        elif event["event"] == "variables":
-            self.removed = {v["variable"]: [] for v in event["variables"]}
-            self.queue = deque((x, y) for x, y in event["arcs"])
-            for v in event["variables"]:
-                self.clue[v["variable"]] = v["clue"]
-                self.scope[v["variable"]] = v["cells"]
-            if self.steps != "round":
-                out.append(f"  AC-3 over {len(event['variables'])} clue variable(s):")
-                width = _width(v["variable"] for v in event["variables"])
-                for v in event["variables"]:
-                    values = " ".join(_value(d, v["cells"]) for d in v["domain"])
-                    out.append(f"    {v['variable']:>{width}}  clue {v['clue']}: {values}")
-                arcs = " ".join(_pair(arc) for arc in event["arcs"])
-                out.append(f"  arcs, queued in this order: {arcs or 'none'}")
-            self.tally |= {"variables": len(event["variables"]), "arcs": len(event["arcs"])}
-        elif event["event"] == "arc":
-            self.queue.popleft()
-            if self.steps == "fine":
-                out.append(
-                    f"  arc {_pair(event['arc'])} from the queue: shared cells "
-                    f"{_cells(event['shared'])}"
-                )
-        elif event["event"] == "revise":
-            x, y = event["arc"]
-            for value in event["removed"]:
-                self.removed[x].append(f"{_value(value, self.scope[x])} by {_pair(event['arc'])}")
-            self._count("revisions")
-            if self.steps != "round":
-                shared = sorted(set(self.scope[x]) & set(self.scope[y]))
-                if event["removed"]:
-                    values = " ".join(_value(v, self.scope[x]) for v in event["removed"])
-                    allows = " ".join(_value(v, shared) for v in event["others"])
-                    line = (
-                        f"  revise {_pair(event['arc'])}: remove {values} from {x}: {y} allows "
-                        f"only {allows} on cells {_cells(shared)}"
-                    )
-                else:
-                    line = f"  revise {_pair(event['arc'])}: consistent, nothing removed"
-                self.pending.append(line)
-                if self.steps == "fine":
-                    out += self.flush()
-                    if not event["removed"]:
-                        out.append(self._queue())
-        elif event["event"] == "requeue":
-            self.queue.extend((z, w) for z, w in event["arcs"])
-            arcs = " ".join(_pair(arc) for arc in event["arcs"]) or self._none(event["arc"][0])
-            if self.steps == "fine":
-                out += [f"  requeue {arcs}", self._queue()]
-            elif self.steps == "arc":
-                self.pending[-1] += f"; requeue {arcs}"
-                out += self.flush()
-        elif event["event"] == "subset":
-            self._count("derived")
-            if self.steps != "round":
-                within, of, difference = event["within"], event["of"], event["difference"]
-                out.append(
-                    f"  subset: {_constraint(within)} lies within {_constraint(of)}, so "
-                    f"{_constraint(difference)}"
-                )
-        elif event["event"] == "decided":
-            out += self.summary()
-            out += self._decided(event)
-        elif event["event"] == "end":
-            out += self._end(event)
+        handler = self._HANDLERS.get(kind)
+        if handler is not None:
+            out += handler(self, event)
         return out
+
+    # -- one event each -----------------------------------------------------------------------
+
+    def _board(self, event: ev.BoardEvent) -> list[str]:
+        self.position = event["start"] is None
+        out = [self.heading, "cell indices:", *_indices(event["rows"], event["cols"])]
+        if self.position:
+            out += ["as known:", *_indented(_render(event["grid"]))]
+        return out
+
+    def _explore(self, event: ev.ExploreEvent) -> list[str]:
+        self.explored.append(f"{event['cell']} (clue {event['clue']})")
+        self._count("explored")
+        return []
+
+    def _clue_count(self, event: ev.CountEvent) -> list[str]:
+        cells, mines = _cells(event["cells"]), event["mines"]
+        what = "all mines" if event["mine"] else "all safe"
+        self._count("count")
+        if self.steps == "round":
+            return []
+        return [
+            f"  count: {event['variable']} (clue {event['clue']}) has {mines} mine(s) "
+            f"left among {cells}: {what}"
+        ]
+
+    def _variables(self, event: ev.VariablesEvent) -> list[str]:
+        self.removed = {v["variable"]: [] for v in event["variables"]}
+        self.queue = deque((x, y) for x, y in event["arcs"])
+        for v in event["variables"]:
+            self.clue[v["variable"]] = v["clue"]
+            self.scope[v["variable"]] = v["cells"]
+        self.tally |= {"variables": len(event["variables"]), "arcs": len(event["arcs"])}
+        if self.steps == "round":
+            return []
+        out = [f"  AC-3 over {len(event['variables'])} clue variable(s):"]
+        width = _width(v["variable"] for v in event["variables"])
+        for v in event["variables"]:
+            values = " ".join(_value(d, v["cells"]) for d in v["domain"])
+            out.append(f"    {v['variable']:>{width}}  clue {v['clue']}: {values}")
+        arcs = " ".join(_pair(arc) for arc in event["arcs"])
+        out.append(f"  arcs, queued in this order: {arcs or 'none'}")
+        return out
+
+    def _arc(self, event: ev.ArcEvent) -> list[str]:
+        self.queue.popleft()
+        if self.steps != "fine":
+            return []
+        return [
+            f"  arc {_pair(event['arc'])} from the queue: shared cells {_cells(event['shared'])}"
+        ]
+
+    def _revise(self, event: ev.ReviseEvent) -> list[str]:
+        x = event["arc"][0]
+        for value in event["removed"]:
+            self.removed[x].append(f"{_value(value, self.scope[x])} by {_pair(event['arc'])}")
+        self._count("revisions")
+        if self.steps == "round":
+            return []
+        self.pending.append(self._revision(event))
+        if self.steps != "fine":
+            return []
+        out = self.flush()
+        if not event["removed"]:
+            out.append(self._queue())
+        return out
+
+    def _revision(self, event: ev.ReviseEvent) -> str:
+        """One revision's line: what it removed and why, or that it removed nothing."""
+        x, y = event["arc"]
+        if not event["removed"]:
+            return f"  revise {_pair(event['arc'])}: consistent, nothing removed"
+        shared = sorted(set(self.scope[x]) & set(self.scope[y]))
+        values = " ".join(_value(v, self.scope[x]) for v in event["removed"])
+        allows = " ".join(_value(v, shared) for v in event["others"])
+        return (
+            f"  revise {_pair(event['arc'])}: remove {values} from {x}: {y} allows "
+            f"only {allows} on cells {_cells(shared)}"
+        )
+
+    def _requeue(self, event: ev.RequeueEvent) -> list[str]:
+        self.queue.extend((z, w) for z, w in event["arcs"])
+        arcs = " ".join(_pair(arc) for arc in event["arcs"]) or self._none(event["arc"][0])
+        if self.steps == "fine":
+            return [f"  requeue {arcs}", self._queue()]
+        if self.steps == "arc":
+            self.pending[-1] += f"; requeue {arcs}"
+            return self.flush()
+        return []
+
+    def _subset(self, event: ev.SubsetEvent) -> list[str]:
+        self._count("derived")
+        if self.steps == "round":
+            return []
+        within, of, difference = event["within"], event["of"], event["difference"]
+        return [
+            f"  subset: {_constraint(within)} lies within {_constraint(of)}, so "
+            f"{_constraint(difference)}"
+        ]
+
+    def _decided_event(self, event: ev.DecidedEvent) -> list[str]:
+        return self.summary() + self._decided(event)
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -170,8 +195,7 @@ class Text:
     def _queue(self) -> str:
         return f"    queue: {' '.join(_pair(arc) for arc in self.queue) or 'empty'}"
 
-    def _decided(self, event: Event) -> list[str]:
-        assert event["event"] == "decided"
+    def _decided(self, event: ev.DecidedEvent) -> list[str]:
         out = []
         if event["domains"]:
             out.append("  fixed point (variable, clue: domain; removed by arc):")
@@ -194,8 +218,7 @@ class Text:
             out.append(f"  explored next: {_cells(safe)} (their clues become variables)")
         return out
 
-    def _end(self, event: Event) -> list[str]:
-        assert event["event"] == "end"
+    def _end(self, event: ev.EndEvent) -> list[str]:
         out = self.summary()
         rounds = f"{event['round']} round(s)"
         if event["contradiction"] is not None:
@@ -209,6 +232,21 @@ class Text:
         if event["safe"]:
             out.append(f"safe, not explored: {_cells(event['safe'])}")
         return out
+
+    _HANDLERS: ClassVar[dict[str, Callable[[Text, Any], list[str]]]] = {
+        "board": _board,
+        "explore": _explore,
+        "count": _clue_count,
+        "variables": _variables,
+        "arc": _arc,
+        "revise": _revise,
+        "requeue": _requeue,
+        "subset": _subset,
+        "decided": _decided_event,
+        "end": _end,
+    }
+    """Each event's kind -> what it writes (and keeps for later); ``lines`` passes each its
+    own kind of event."""
 
 
 def _indices(rows: int, cols: int) -> list[str]:
@@ -245,7 +283,7 @@ def _cells(cells: Sequence[int]) -> str:
     return ", ".join(map(str, cells))
 
 
-def _constraint(constraint: Constraint) -> str:
+def _constraint(constraint: ev.Constraint) -> str:
     """A constraint of the subset rung, its mines among its cells: ``{2, 5} = 1 (from 1)``."""
     clues = _cells(constraint["clues"])
     return f"{{{_cells(constraint['cells'])}}} = {constraint['mines']} (from {clues})"

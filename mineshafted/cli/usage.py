@@ -30,7 +30,7 @@ NUMBERS: dict[str, Any] = {"ignore_unknown_options": True}
 """The ``context_settings`` of a command whose arguments are numbers that may be negative
 (``generate -1 5 1``): a word the parser does not know as an option is kept as an argument,
 so ``-1`` reaches the argument's own check (``ROWS must be at least 1, not -1``) instead of
-click's ``No such option: -1``. An unknown option given there lands in an argument, whose
+the parser's ``No such option: -1``. An unknown option given there lands in an argument, whose
 parser names it (``'--frob' is not a whole number, nor an option of this command``:
 :func:`~mineshafted.cli.options.parse_whole`), or is an extra argument."""
 
@@ -43,11 +43,11 @@ class App(TyperGroup):
     in front of the command before parsing (no command has a ``-v`` of its own, and nothing
     after a ``--`` is touched).
 
-    The app runs with click's documented ``standalone_mode=False``, so a usage error comes back
-    here instead of being printed as click's three-line block: :meth:`main` prints it as
-    ``error: <click's message> (see 'mineshafted solve --help')`` and exits with its status
-    (2). A write to standard output that fails, wherever in a command it happens, ends in
-    :meth:`invoke` (:func:`written`).
+    The app runs with ``standalone_mode=False`` (documented by the parser typer is built on),
+    so a usage error comes back here instead of being printed as the parser's three-line block:
+    :meth:`main` prints it as ``error: <the parser's message> (see 'mineshafted solve --help')``
+    and exits with its status (2). A write to standard output that fails, wherever in a command
+    it happens, ends in :meth:`invoke` (:func:`written`).
     """
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
@@ -67,7 +67,7 @@ class App(TyperGroup):
         **extra: Any,
     ) -> Any:
         """Run the command line; a usage error is one line, and the process exits with the
-        command's status (unless ``standalone_mode`` is false: then as click does)."""
+        command's status (unless ``standalone_mode`` is false: then as the parser does)."""
         arguments = (args, prog_name, complete_var, False, windows_expand_args)
         if not standalone_mode:
             return super().main(*arguments, **extra)
@@ -154,8 +154,8 @@ def show_help_without_command(ctx: typer.Context) -> None:
 
     The name alone asks what the program does, and the help is that answer: nothing failed, so
     it goes where ``--help`` goes, to stdout (``mineshafted | less`` pages it), with status 0,
-    as bare ``pip`` answers (bare ``git`` prints to stdout too, with status 1). click's own
-    ``no_args_is_help`` treats it as a usage error instead (the whole help on stderr, status
+    as bare ``pip`` answers (bare ``git`` prints to stdout too, with status 1). The parser's
+    own ``no_args_is_help`` treats it as a usage error instead (the whole help on stderr, status
     2), which would break the rule that an error is one line; a real usage error (an unknown
     command) still is one line, status 2.
     """
@@ -165,9 +165,9 @@ def show_help_without_command(ctx: typer.Context) -> None:
 
 
 def _is_usage_error(error: Exception) -> bool:
-    """Whether ``error`` is one of click's exceptions (the parser's usage errors): they carry
-    an ``exit_code`` and a ``format_message()``, click's documented interface for them (typer
-    keeps its copy of click private, so they are told apart by that interface, not by class).
+    """Whether ``error`` is one of the parser's usage errors: they carry an ``exit_code`` and
+    a ``format_message()``, the parser's documented interface for them (typer keeps its copy of
+    the parser private, so they are told apart by that interface, not by class).
     """
     return isinstance(getattr(error, "exit_code", None), int) and callable(
         getattr(error, "format_message", None)

@@ -156,7 +156,7 @@ class Kernels(Protocol):
         components: list[list[tuple[tuple[int, ...], int]]],
         /,
     ) -> list[list[int]] | None:
-        """:func:`mineshafted.probability.endgame.regions`, given the position's unknown
+        """:func:`mineshafted.probability.regions.regions`, given the position's unknown
         ``cells``, the board's neighbour table and the position's ``components``; ``None``
         for an input it does not take."""
 

@@ -22,7 +22,7 @@
  *   layout(cells, found, around)
  *                               mineshafted.probability.endgame._Layout.of (_endgame.c)
  *   regions(cells, around, components)
- *                               mineshafted.probability.endgame.regions (_endgame.c)
+ *                               mineshafted.probability.regions.regions (_endgame.c)
  *
  * Built by setuptools as an optional extension (setup.py); mineshafted.core chooses it or the
  * plain forms.
@@ -2082,7 +2082,7 @@ PyDoc_STRVAR(layout_doc,
 
 PyDoc_STRVAR(regions_doc,
 "regions(cells, around, components, /)\n--\n\n"
-"regions(position, board) of mineshafted.probability.endgame, compiled, given the position's\n"
+"regions(position, board) of mineshafted.probability.regions, compiled, given the position's\n"
 "unknown cells, the board's neighbour table and the position's components.\n\n"
 "Returns the regions as lists of cells; None when the input is outside what this form\n"
 "takes (a cell that is not an int on the board, a scope that is not a tuple).");

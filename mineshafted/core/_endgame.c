@@ -1,5 +1,5 @@
 /* The compiled core's endgame kernels: mineshafted.probability.endgame's search (_Search),
- * the layout it searches (_Layout.of) and its isolated regions (regions), in C.
+ * the layout it searches (_Layout.of), and mineshafted.probability.regions.regions, in C.
  *
  * The plain form is the specification; this file follows it step for step, because the
  * order of the search is observable: the node budget counts the sets of placements
@@ -558,7 +558,7 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------
- * regions: mineshafted.probability.endgame.regions, the isolated regions of a position
+ * regions: mineshafted.probability.regions.regions, the isolated regions of a position
  *
  * The plain form searches outward from each unknown cell not yet reached; here a union-find
  * links the same pairs (an unknown cell and each unknown neighbour; the unknown cells of each

@@ -7,7 +7,8 @@ hidden sides, which differ only in what a move does to them:
   game (the course's manager);
 - :class:`GameManager` hides a :class:`~mineshafted.game.engine.Game`: a move reveals the cell
   by the game's rules (expanding zeros, recording the event) and the rules say whether a mine
-  ends it.
+  ends it. It reads the game through :class:`ManagedGame`, the part of a game's public face
+  it needs, so this module imports nothing of the engine's (the engine makes managers).
 
 Both share :class:`ManagerBase`'s ``move``, index checks, neighbours and messages.
 
@@ -20,15 +21,45 @@ hit
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn, Protocol
 
 from ..board import MINE, Board, Cell, Geometry
-from .rules import AfterMine, GameStatus
+from .rules import AfterMine, GameStatus, Rules
 
-if TYPE_CHECKING:
-    from .engine import Game
+__all__ = ["BoardManager", "GameManager", "ManagedGame", "ManagerBase"]
 
-__all__ = ["BoardManager", "GameManager", "ManagerBase"]
+
+class Revealed(Protocol):
+    """What a reveal tells its manager: each cell shown and its value, the revealed one first
+    (:class:`~mineshafted.game.Reveal` is one)."""
+
+    @property
+    def revealed(self) -> tuple[tuple[Cell, int], ...]: ...
+
+
+class ManagedGame(Protocol):
+    """A game as :class:`GameManager` reads it (:class:`~mineshafted.game.engine.Game` is one):
+    its shape and rules, what the player sees, how it stands, and a reveal."""
+
+    @property
+    def geometry(self) -> Geometry: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def shown_values(self) -> Sequence[int | None]: ...
+
+    @property
+    def status(self) -> GameStatus: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def mines_hit(self) -> tuple[Cell, ...]: ...
+
+    def reveal(self, cell: Cell) -> Revealed: ...
 
 
 class ManagerBase:
@@ -201,7 +232,7 @@ class GameManager(ManagerBase):
 
     __slots__ = ("_game",)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: ManagedGame) -> None:
         super().__init__(
             game.geometry, game.shown_values, ends=game.rules.after_mine is AfterMine.END
         )

@@ -33,7 +33,7 @@ from .errors import GraderFileError, SubmissionError
 from .files import read_json, write_atomically
 from .grade import grade
 from .key import KEY_FILE_HEADER, BoardKey, BoardSet
-from .options import GradeOptions, OptionsError
+from .options import GradeOptions, GradeOptionsError
 from .platforms import VISIBILITIES, gradescope_results, prairielearn_results
 from .roster import read_submission
 from .student import StudentGrade
@@ -43,7 +43,7 @@ __all__ = [
     "CONFIG",
     "PLATFORMS",
     "VISIBILITIES",
-    "AutograderSettings",
+    "AutograderConfig",
     "grade_submission",
     "gradescope_zip",
     "platform_results",
@@ -65,7 +65,7 @@ _METADATA_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
-class AutograderSettings:
+class AutograderConfig:
     """What an autograder grades with: the grading options, and Gradescope's visibility.
 
     ``autograder.json`` is the options' JSON object (:meth:`GradeOptions.to_json
@@ -74,7 +74,7 @@ class AutograderSettings:
 
     Raises
     ------
-    OptionsError
+    GradeOptionsError
         ``visibility`` is not one of :data:`VISIBILITIES`.
     """
 
@@ -83,7 +83,7 @@ class AutograderSettings:
 
     def __post_init__(self) -> None:
         if self.visibility not in VISIBILITIES:
-            raise OptionsError(
+            raise GradeOptionsError(
                 "--visibility", f"must be one of {', '.join(VISIBILITIES)}, not {self.visibility!r}"
             )
 
@@ -92,26 +92,26 @@ class AutograderSettings:
         return {**self.options.to_json(), "visibility": self.visibility}
 
     @classmethod
-    def from_json(cls, data: object, source: str) -> AutograderSettings:
+    def from_json(cls, data: object, source: str) -> AutograderConfig:
         """The settings in ``autograder.json``'s object (one an earlier version wrote, too).
 
         Raises
         ------
-        OptionsError
+        GradeOptionsError
             It is not one (named as ``source: "key"``).
         """
         if not isinstance(data, dict):
-            raise OptionsError(source, "the settings are not a JSON object")
+            raise GradeOptionsError(source, "the settings are not a JSON object")
         visibility = data.get("visibility", "visible")
         if visibility not in VISIBILITIES:
-            raise OptionsError(
+            raise GradeOptionsError(
                 f'{source}: "visibility"', f"must be one of {', '.join(VISIBILITIES)}"
             )
         options = {key: value for key, value in data.items() if key != "visibility"}
         return cls(GradeOptions.from_json(options, source), visibility)
 
     @classmethod
-    def read(cls, path: Path) -> AutograderSettings:
+    def read(cls, path: Path) -> AutograderConfig:
         """The settings in the file ``path``.
 
         Raises
@@ -121,7 +121,7 @@ class AutograderSettings:
         """
         try:
             return cls.from_json(read_json(path, "an autograder's settings"), str(path))
-        except OptionsError as error:
+        except GradeOptionsError as error:
             key = error.where.removeprefix(str(path)).removeprefix(": ")
             reason = f"{key}: {error.reason}" if key else error.reason
             raise GraderFileError(path, f"not an autograder's settings: {reason}") from None
@@ -203,7 +203,7 @@ INFO_EXAMPLE = {
 
 
 def gradescope_zip(
-    out: Path, settings: AutograderSettings, key: BoardKey | None = None, *, force: bool = False
+    out: Path, settings: AutograderConfig, key: BoardKey | None = None, *, force: bool = False
 ) -> None:
     """Write Gradescope's autograder zip to ``out`` (a fresh key unless ``key`` is given;
     replacing a file there only with ``force``).
@@ -227,7 +227,7 @@ def gradescope_zip(
 
 
 def prairielearn_zip(
-    out: Path, settings: AutograderSettings, key: BoardKey | None = None, *, force: bool = False
+    out: Path, settings: AutograderConfig, key: BoardKey | None = None, *, force: bool = False
 ) -> None:
     """Write the PrairieLearn files as one zip to ``out`` (a fresh key unless ``key`` is
     given; replacing a file there only with ``force``).
@@ -252,7 +252,7 @@ def prairielearn_zip(
     _write_zip(out, members, force)
 
 
-def _config(settings: AutograderSettings) -> bytes:
+def _config(settings: AutograderConfig) -> bytes:
     return (json.dumps(settings.to_json(), indent=2) + "\n").encode()
 
 

@@ -14,7 +14,8 @@ submission starts is in it too:
 Each group is made below the grader's own cgroup, so whatever bounds the grader bounds its
 boards too, and is named ``mineshafted-grade-<grader's pid>-<random>``; after its board,
 every process still in it is killed and it is removed. Groups left by a grader that was
-killed are removed by the next one (once per process).
+killed are removed by the next one (once per process). Kept at about 450 lines: the plan and
+the group read the same mount table and folders, in two hierarchies.
 
 Glossary
 --------

@@ -43,6 +43,10 @@ order:
 
 If the channel breaks (the submission closed it, or the parent is gone), the child exits at
 once with status 3. The parent's half, and these names, are in ``protocol.py``.
+
+Kept whole over 450 lines: it runs as one script in an isolated interpreter (``-I``, alone in
+the sandbox at ``/grader/child.py``) and imports nothing of the package, so it has no
+modules of its own to import.
 """
 
 from __future__ import annotations

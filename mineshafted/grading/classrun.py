@@ -13,6 +13,10 @@ finished run's feedback shows its boards, so a finished run is never extended: a
 or a new submission is refused (grade it into a new folder: new boards), and a finished run
 run again only writes its gradebook again (``--similarity`` added, say).
 
+Kept over 450 lines: the run from start to end (:func:`grade_class`) and the object it drives
+(:class:`ClassRun`) are one noun, and its parts with nouns of their own are already apart
+(:mod:`.roster`, :mod:`.runfolder`, :mod:`.student`, :mod:`.gradebook`, :mod:`.feedback`).
+
 Glossary
 --------
 class run
@@ -50,7 +54,6 @@ __all__ = [
     "CLASS_JOBS",
     "KEY_FILE",
     "RUN_FILE",
-    "ClassOptions",
     "ClassProgress",
     "ClassResult",
     "ClassRun",
@@ -69,9 +72,6 @@ CLASS_JOBS = max(1, min(4, 2 * (os.cpu_count() or 1)))
 """Students graded at once by default: two per core, up to four. Each board's moves are
 round trips between two processes, so a student's boards leave a core idle part of the time
 (``scripts/bench_class.py``, 300 students on two busy cores: 154 s at four, 297 s at two)."""
-
-ClassOptions = GradeOptions
-"""The former name of :class:`~.options.GradeOptions` (a class run's options)."""
 
 _BROKEN_AFTER = 3
 """Students the grader fails on (its own error, twice each) before any succeeds, after which
@@ -222,19 +222,14 @@ class ClassRun:
 
     Parameters
     ----------
-    out:
-        The run's folder (made if missing).
-    options:
-        The grading options; a resumed run must be given the same.
-    key:
-        A key file to grade on (``--key``), else the run's own (a fresh one for a new run).
+    out, options, key:
+        The run's folder, its grading options and the key file to grade on, as
+        :class:`~.runfolder.RunFolder` takes them (``out`` is its ``path``).
 
     Raises
     ------
-    ClassRunError
-        ``out`` is not a run's folder (and not empty), its state cannot be read, a resumed
-        run's options or key differ from those it was started with, or the key cannot be
-        read or saved.
+    ClassRunError, TargetError
+        As :class:`~.runfolder.RunFolder` raises them.
     """
 
     def __init__(self, out: Path, options: GradeOptions, *, key: Path | None = None) -> None:

@@ -7,7 +7,7 @@ returned wrong and what they are; the safe cells never moved onto; the move onto
 the board as the sweep had uncovered it then; the time limit, and the cells the sweep went
 back over; a ``sweep_mines`` that does not fit the contract); and for the first board not solved,
 a replay of the student's own moves (drawn by the caller, which may use
-:mod:`mineshafted.replay` and :func:`~.wording.replay_words`: grading does not).
+:mod:`mineshafted.replay` and :func:`~.accounts.replay_words`: grading does not).
 
 The feedback names the board set and shows its boards: a student's next grading is on other
 boards (a class run's key is fresh; an autograder's boards are made per submission).
@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 from ..formats import Puzzle
 from ..text import visible
+from .accounts import PICTURE, Group, groups
 from .result import BoardResult
 from .student import StudentGrade
-from .wording import PICTURE, Group, groups
 
 __all__ = ["Block", "ReplayDrawer", "blocks", "html_text", "markdown_text"]
 

@@ -192,7 +192,7 @@ def _judged(label: str, puzzle: Puzzle, referee: Referee, end: SessionEnd) -> Bo
         puzzle=label,
         rows=geometry.rows,
         cols=geometry.cols,
-        mines=puzzle.board.mine_count,
+        mines=len(puzzle.board.mines),
         outcome=outcome,
         moves=end.moves,
         seconds=end.seconds,
@@ -258,7 +258,7 @@ def grade(
         The submission cannot be imported (checked once, before any board).
     GradingError
         No grading process can be started, or the sandbox asked for cannot run.
-    OptionsError
+    GradeOptionsError
         A shorthand is out of its option's range.
 
     Notes
@@ -375,7 +375,7 @@ class _Budget:
             puzzle=label,
             rows=geometry.rows,
             cols=geometry.cols,
-            mines=puzzle.board.mine_count,
+            mines=len(puzzle.board.mines),
             outcome=Verdict.OUT_OF_TIME,
             moves=0,
             seconds=0.0,
@@ -383,7 +383,7 @@ class _Budget:
                 f"{wording.NOT_RUN} ({self.timed_out} timed out, the most a submission may: "
                 f"--max-timeouts {self.most})"
             ),
-            unexplored=cells - puzzle.board.mine_count,
+            unexplored=cells - len(puzzle.board.mines),
         )
 
 

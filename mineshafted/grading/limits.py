@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .errors import GradingError
 
@@ -105,18 +105,9 @@ class Limits:
     grace: float = 2.0
 
     def __post_init__(self) -> None:
-        for name in (
-            "timeout",
-            "memory_mb",
-            "file_mb",
-            "disk_mb",
-            "processes",
-            "output_cap",
-            "message_cap",
-            "grace",
-        ):
-            if not getattr(self, name) > 0:
-                raise GradingError(f"the grading limit {name} must be positive")
+        for limit in fields(self):  # every field is a limit, and positive
+            if not getattr(self, limit.name) > 0:
+                raise GradingError(f"the grading limit {limit.name} must be positive")
 
     @property
     def memory_bytes(self) -> int:

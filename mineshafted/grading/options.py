@@ -56,7 +56,7 @@ __all__ = [
     "MIN_TIMEOUT",
     "Disallowed",
     "GradeOptions",
-    "OptionsError",
+    "GradeOptionsError",
 ]
 
 MIN_TIMEOUT = 0.1
@@ -89,7 +89,7 @@ class Disallowed(StrEnum):
     """Only flagged: the boards run with the import permitted."""
 
 
-class OptionsError(GradingError):
+class GradeOptionsError(GradingError):
     """An option that is not one: a flag's value, or a key of a settings file.
 
     Attributes
@@ -115,7 +115,7 @@ class GradeOptions:
 
     Raises
     ------
-    OptionsError
+    GradeOptionsError
         A field is out of its range or of the wrong type, named by its flag.
 
     Examples
@@ -128,7 +128,7 @@ class GradeOptions:
     >>> GradeOptions(memory_mb=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mineshafted.grading.options.OptionsError: --memory: must be a whole number of MiB from 64 ...
+    mineshafted.grading.options.GradeOptionsError: --memory: must be a whole number of MiB ...
     """
 
     file: str | None = None
@@ -157,13 +157,13 @@ class GradeOptions:
             try:
                 value = check(getattr(self, name))
             except ValueError as error:
-                raise OptionsError(flag, str(error)) from None
+                raise GradeOptionsError(flag, str(error)) from None
             object.__setattr__(self, name, value)
         if self.allow is None:
             if self.permitted is not None:
-                raise OptionsError("--starter", "permitted modules without --allow")
+                raise GradeOptionsError("--starter", "permitted modules without --allow")
             if self.disallowed is not Disallowed.BLOCK:
-                raise OptionsError("--disallowed", "no import is checked without --allow")
+                raise GradeOptionsError("--disallowed", "no import is checked without --allow")
         elif self.permitted is None:
             object.__setattr__(self, "permitted", permitted(self.allow, None))
 
@@ -172,7 +172,7 @@ class GradeOptions:
 
         Raises
         ------
-        OptionsError
+        GradeOptionsError
             The starter does not parse as Python.
         """
         if self.allow is None or starter is None:
@@ -180,7 +180,7 @@ class GradeOptions:
         try:
             modules = permitted(self.allow, starter)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
-            raise OptionsError("--starter", f"does not parse as Python: {error}") from None
+            raise GradeOptionsError("--starter", f"does not parse as Python: {error}") from None
         return replace(self, permitted=modules)
 
     @property
@@ -228,26 +228,26 @@ class GradeOptions:
 
         Raises
         ------
-        OptionsError
+        GradeOptionsError
             ``data`` is not an object, or a value is not one the flag would take (named as
             ``source: "key"``).
         """
         if not isinstance(data, dict):
-            raise OptionsError(source, f"the options are not a JSON object: {_shown(data)}")
+            raise GradeOptionsError(source, f"the options are not a JSON object: {_shown(data)}")
         values: dict[str, Any] = {}
         for name, (_, check) in _FIELDS.items():
             if name in data:
                 try:
                     values[name] = check(_from_json(name, data[name]))
                 except ValueError as error:
-                    raise OptionsError(f'{source}: "{name}"', str(error)) from None
+                    raise GradeOptionsError(f'{source}: "{name}"', str(error)) from None
         if "permitted" not in data and values.get("allow") is not None:
             values["permitted"] = values["allow"] | {"__future__"}
         values.setdefault("max_timeouts", 0)
         try:
             return cls(**values)
-        except OptionsError as error:
-            raise OptionsError(f"{source}: {error.where}", error.reason) from None
+        except GradeOptionsError as error:
+            raise GradeOptionsError(f"{source}: {error.where}", error.reason) from None
 
     def differences(self, other: GradeOptions) -> list[str]:
         """The options ``other`` gives differently, as ``--flag VALUE`` (these options')."""

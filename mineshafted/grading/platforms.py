@@ -20,9 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..text import visible
+from .accounts import lines
 from .feedback import blocks, markdown_text
 from .student import StudentGrade
-from .wording import lines
 
 __all__ = ["VISIBILITIES", "gradescope_results", "prairielearn_results"]
 
@@ -103,7 +103,7 @@ def prairielearn_results(grade: StudentGrade, board_set: str) -> dict[str, Any]:
 
 def _tests(grade: StudentGrade) -> list[tuple[str, int, bool, str]]:
     """Each achievement: its name, weight, whether earned, and its boards not solved in a few
-    words (those that failed the same way in one line: :func:`~.wording.lines`)."""
+    words (those that failed the same way in one line: :func:`~.accounts.lines`)."""
     from .rubric import RUBRIC
 
     if grade.report is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -104,6 +105,26 @@ class BoardResult:
     loop: Loop | None = None
     """The moves after the sweep's last move onto a new cell, if it made any."""
 
+    def summary(self, shown: Callable[[str], str] = str) -> dict[str, Any]:
+        """The board's grade in JSON, without what only feedback needs (its output, cells,
+        loop): the part a report and a stored grade share.
+
+        ``shown`` is applied to the strings a submission may have put there (the puzzle's
+        label, the detail): :func:`mineshafted.text.visible` for a report.
+        """
+        return {
+            "puzzle": shown(self.puzzle),
+            "rows": self.rows,
+            "cols": self.cols,
+            "mines": self.mines,
+            "outcome": self.outcome.value,
+            "moves": self.moves,
+            "seconds": round(self.seconds, 6),
+            "detail": shown(self.detail),
+            "output_bytes": self.output_bytes,
+            "unexplored": self.unexplored,
+        }
+
 
 @dataclass(frozen=True)
 class GradeReport:
@@ -145,20 +166,6 @@ class GradeReport:
                 }
                 for a in self.achievements
             ],
-            "boards": [
-                {
-                    "puzzle": visible(b.puzzle),
-                    "rows": b.rows,
-                    "cols": b.cols,
-                    "mines": b.mines,
-                    "outcome": b.outcome.value,
-                    "moves": b.moves,
-                    "seconds": round(b.seconds, 6),
-                    "detail": visible(b.detail),
-                    "output_bytes": b.output_bytes,
-                    "unexplored": b.unexplored,
-                }
-                for b in self.boards
-            ],
+            "boards": [b.summary(visible) for b in self.boards],
             "warnings": [visible(warning) for warning in self.warnings],
         }

@@ -36,7 +36,7 @@ from ..files import check_folder
 from .errors import GraderFileError, GradingError, os_reason
 from .files import read_json, write_atomically
 from .key import BoardKey, BoardSet
-from .options import GradeOptions, OptionsError
+from .options import GradeOptions, GradeOptionsError
 from .student import StudentGrade
 
 __all__ = [
@@ -277,7 +277,7 @@ def _read_state(run_file: Path) -> tuple[str, str | None, GradeOptions, bool]:
         if not isinstance(finished, bool):
             raise ValueError('"finished" is not true or false')
         options = GradeOptions.from_json(state.get("options"), '"options"')
-    except OptionsError as error:
+    except GradeOptionsError as error:
         raise ClassRunError(f"{run_file}: not a class run's state: {error}") from None
     except ValueError as error:
         raise ClassRunError(

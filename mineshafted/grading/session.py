@@ -6,6 +6,7 @@ limit and the message cap, and ends in one frozen :class:`SessionEnd` whose :cla
 says what happened. The child may only say, in order: ready, start, moves, one answer; every
 other message, and a channel closed before the answer, ends the session as
 :attr:`Ending.PROTOCOL`. Whatever the child does, the session ends and the child is killed.
+Kept at about 450 lines: the conversation's states are one loop over one selector.
 """
 
 from __future__ import annotations

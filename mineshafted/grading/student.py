@@ -157,16 +157,7 @@ class StudentGrade:
 
 def _board_json(b: BoardResult) -> dict[str, Any]:
     return {
-        "puzzle": b.puzzle,
-        "rows": b.rows,
-        "cols": b.cols,
-        "mines": b.mines,
-        "outcome": b.outcome.value,
-        "moves": b.moves,
-        "seconds": round(b.seconds, 6),
-        "detail": b.detail,
-        "output_bytes": b.output_bytes,
-        "unexplored": b.unexplored,
+        **b.summary(),
         "opened": list(b.opened),
         "wrong": [list(cell) for cell in b.wrong],
         "wrong_count": b.wrong_count,

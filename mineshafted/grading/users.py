@@ -47,6 +47,10 @@ _RESERVED = frozenset({65534, 65535, 4294967295})
 
 _TRIES = 100
 
+_CHILD = Path(__file__).with_name("child.py")
+"""The grading child's script (``process.CHILD``), which the probe runs: named here, not
+imported from ``process.py``, which imports this module."""
+
 _lock = threading.Lock()
 _in_use: set[int] = set()
 
@@ -98,12 +102,10 @@ def unprivileged_problem() -> str | None:
     Runs ``child.py --probe`` once per process (about 40 ms): the child must become an unused
     id, in its own session, with no group, unable to signal this process.
     """
-    from .process import CHILD
-
     user = board_user()
     try:
         done = subprocess.run(
-            [sys.executable, "-I", "-B", str(CHILD), "--probe", str(user)],
+            [sys.executable, "-I", "-B", str(_CHILD), "--probe", str(user)],
             capture_output=True,
             timeout=30,
             check=False,

@@ -5,13 +5,14 @@ the last layer of deduction); here it becomes probabilities. :mod:`.odds` (each 
 cell's exact chance of a mine), :mod:`.view` (a player's view and position files),
 :mod:`.policy` (which cell to guess at a stall), :mod:`.lookahead` (what revealing a cell
 may show, counted exactly), :mod:`.endgame` (the exactly best reveal when few placements
-remain, or in an isolated region), :mod:`.play` (one game played to its end) and
-:mod:`.optimal` (best possible play on a small board, exactly, and a policy's exact score).
+remain), :mod:`.regions` (the same in an isolated region), :mod:`.play` (one game played to
+its end) and :mod:`.optimal` (best possible play on a small board, exactly, and a policy's
+exact score).
 """
 
 from __future__ import annotations
 
-from .endgame import Endgame, best_reveal, region_reveal
+from .endgame import Endgame, best_reveal
 from .errors import PositionFormatError
 from .lookahead import Outlook, outlook
 from .odds import Odds, odds
@@ -26,6 +27,7 @@ from .play import (
     start_cell,
 )
 from .policy import Best, Policy, PolicyName, RandomGuess, Safest, policy_named
+from .regions import region_reveal
 from .view import PositionFile, odds_json, parse_position, position_of, read_position, view_odds
 
 __all__ = [

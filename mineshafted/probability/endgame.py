@@ -1,4 +1,9 @@
-"""Endgame: the best play, exactly, when few placements of the mines remain, or in a region.
+"""Endgame: the best play, exactly, when few placements of the mines remain.
+
+A search over sets of placements (:func:`best_reveal`; :func:`search_placements` for any
+cells and placements, which :mod:`.regions` searches one isolated region with), and the
+placements of a position listed as masks (:func:`enumerate_placements`,
+:func:`component_placements`).
 
 Glossary
 --------
@@ -12,12 +17,6 @@ wins
 free reveal
     A cell that is safe in every placement left: revealing it costs nothing, and when its
     clue differs between placements it splits them; the sweep reveals such cells anyway.
-isolated region
-    Unknown cells that nothing links to the other unknown cells: no clue sees both, and no
-    cell of the region touches an unknown cell outside it. Revealing a cell of the region
-    tells nothing about the rest of the board, nor the other way round, but through the
-    mine total: its placements are weighed by how many ways the rest can hold the mines
-    they leave over.
 """
 
 from __future__ import annotations
@@ -26,26 +25,23 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from itertools import combinations
-from math import comb
 
 from .. import core
 from ..board import Cell, Geometry, PartialGrid
-from ..solver import Constraint, Position, counted
+from ..solver import Constraint, Position
 
 __all__ = [
     "NODES",
     "PLACEMENTS",
-    "REGION_NODES",
     "SMALL_BOARD",
     "SMALL_NODES",
     "Endgame",
     "best_reveal",
     "component_placements",
+    "enumerate_placements",
     "nodes_for",
-    "region_reveal",
-    "regions",
+    "search_placements",
 ]
 
 logger = logging.getLogger(__name__)
@@ -61,9 +57,6 @@ SMALL_NODES = 100_000
 """The budget on a small board (:func:`nodes_for`): a 4x5 stall of 1,680 placements needs
 87,000 sets (half a second here), and a search that runs out costs at most about a second;
 the standard levels, 8x8 and up, keep :data:`NODES`."""
-REGION_NODES = 10_000
-"""The budget of a region's search: regions are searched at every stall where they stand
-apart, so theirs is smaller."""
 
 
 def nodes_for(board: PartialGrid) -> int:
@@ -143,156 +136,34 @@ def best_reveal(
     so far is skipped. Bounded by ``nodes`` subsets, each costing a pass over the unknown
     cells.
     """
-    found = _enumerate(position.components, position.unconstrained, mines_left, placements)
+    found = enumerate_placements(
+        position.components, position.unconstrained, mines_left, placements
+    )
     if found is None:
         return None
-    layout = _Layout.of(position.unknown, found, board)
-    return _searched(layout, nodes)
+    return search_placements(position.unknown, found, board, nodes)
 
 
-def region_reveal(
-    position: Position,
+def search_placements(
+    cells: Sequence[Cell],
+    found: Sequence[int],
     board: PartialGrid,
-    mines_left: int,
-    *,
-    fixed: bool = True,
-    within: Cell | None = None,
-    among: Sequence[Sequence[Cell]] | None = None,
-    placements: int = PLACEMENTS,
-    nodes: int = REGION_NODES,
-) -> Endgame | None:
-    """Best play in an isolated region: its best first reveal, its placements weighed by
-    what the rest of the board can hold.
-
-    Parameters
-    ----------
-    position, board, mines_left:
-        A stall, as :func:`best_reveal`'s.
-    fixed:
-        Only a region whose every placement has the same number of mines: it is then a game
-        of its own, independent of the rest, so its best reveal is part of best play of the
-        whole board, whenever it is made.
-    within:
-        Only the region of this cell.
-    among:
-        The position's :func:`regions`, if already found.
-    placements, nodes:
-        As :func:`best_reveal`'s, for the region.
-
-    Returns
-    -------
-    Endgame | None
-        The first such region's (in the order of its least cell) that the search finishes;
-        ``None`` when there is none.
-
-    Examples
-    --------
-    Two pockets behind walls of 1s, each with one mine by the wall (on 1 or 8, on 5 or 12)
-    and two cells no clue sees. With two mines each pocket holds one: a game of its own, a
-    50/50. With four, the pockets share the two others, and a pocket's placements count as
-    many times as the other pocket can take the mines they leave.
-
-    >>> view = [[None, None, 1, 0, 1, None, None], [None, None, 1, 0, 1, None, None]]
-    >>> from mineshafted.probability.view import position_of
-    >>> region_reveal(position_of(view), view, 2)
-    Endgame(cell=1, wins=2, placements=4)
-    >>> region_reveal(position_of(view), view, 4) is None  # no pocket's count is fixed
-    True
-    >>> region_reveal(position_of(view), view, 4, fixed=False, within=0)
-    Endgame(cell=1, wins=8, placements=24)
-    """
-    unknown = position.unknown
-    for region in regions(position, board) if among is None else among:
-        if len(region) == len(unknown) or (within is not None and within not in region):
-            continue
-        inside = set(region)
-        own = [c for c in position.components if c[0][0][0] in inside]
-        loose = [cell for cell in position.unconstrained if cell in inside]
-        rest = _rest(position, inside, mines_left)
-        poly: list[int] = [comb(len(loose), j) for j in range(len(loose) + 1)]
-        for component in own:
-            poly = _convolve(poly, counted(tuple(component)).placements)
-        counts = [k for k, n in enumerate(poly) if n and k <= mines_left and rest[k]]
-        if not counts or (fixed and len(counts) > 1) or sum(poly[k] for k in counts) > placements:
-            continue
-        found = _enumerate(own, loose, counts, placements)
-        if not found:
-            continue
-        weights = tuple((k, rest[k]) for k in counts)
-        size = (len(board), len(board[0]))
-        result = _region_searched(size, tuple(region), tuple(found), weights, nodes)
-        if result is not None:
-            return result
-    return None
-
-
-@lru_cache(maxsize=256)
-def _region_searched(
-    size: tuple[int, int],
-    region: tuple[Cell, ...],
-    found: tuple[int, ...],
-    weights: tuple[tuple[int, int], ...],
     nodes: int,
+    weights: dict[int, int] | None = None,
 ) -> Endgame | None:
-    """The best first reveal of a region's placements, remembered: a region no guess has
-    touched is met again at the next stall, the same search on the same placements (only
-    the weights of a region whose count varies change), and a search out of nodes would
-    run out again."""
-    rows, cols = size
-    board: PartialGrid = [[None] * cols for _ in range(rows)]  # its shape is all that is read
-    return _searched(_Layout.of(region, found, board, dict(weights)), nodes)
-
-
-def regions(position: Position, board: PartialGrid) -> list[list[Cell]]:
-    """The unknown cells in isolated regions, each region ascending, in the order of their
-    least cell: cells are linked when a clue sees both or they touch.
+    """The best first reveal of the placements ``found`` (masks over ``cells``, ascending),
+    and its wins; ``weights`` gives a placement of ``k`` mines the weight ``weights[k]``
+    (1 each unless given). ``None``: no cell to guess, or past ``nodes`` sets of placements.
 
     Examples
     --------
-    >>> from mineshafted.solver import Position
-    >>> regions(Position([[None, 1, None]], [[((0, 2), 1)]], [], 0), [[None, 1, None]])
-    [[0, 2]]
+    A row of three cells and one mine: an end cell is safe 2 times in 3, and its clue then
+    tells the other two apart.
 
-    Notes
-    -----
-    A search from each cell not yet reached, over its unknown neighbours and the cells of
-    the constraints it is in: ``O(unknown cells x 8 + constraints' cells)``.
+    >>> search_placements([0, 1, 2], [0b001, 0b010, 0b100], [[None, None, None]], 100)
+    Endgame(cell=0, wins=2, placements=3)
     """
-    cells = position.unknown
-    around = Geometry(len(board), len(board[0])).neighbour_table()
-    kernels = core.kernels
-    if kernels is not None:  # the compiled form (mineshafted.core)
-        compiled = kernels.regions(cells, around, position.components)
-        if compiled is not None:
-            return compiled
-    scopes: dict[Cell, list[tuple[Cell, ...]]] = {}
-    for component in position.components:
-        for scope, _ in component:
-            for cell in scope:
-                scopes.setdefault(cell, []).append(scope)
-    unknown = set(cells)
-    found: list[list[Cell]] = []
-    for start in cells:
-        if start not in unknown:
-            continue
-        unknown.discard(start)
-        region = [start]
-        todo = [start]
-        while todo:
-            cell = todo.pop()
-            for n in around[cell]:
-                if n in unknown:
-                    unknown.discard(n)
-                    region.append(n)
-                    todo.append(n)
-            for scope in scopes.get(cell, ()):
-                for n in scope:
-                    if n in unknown:
-                        unknown.discard(n)
-                        region.append(n)
-                        todo.append(n)
-        found.append(sorted(region))
-    return found
+    return _searched(_Layout.of(cells, found, board, weights), nodes)
 
 
 def _searched(layout: _Layout, nodes: int) -> Endgame | None:
@@ -306,30 +177,6 @@ def _searched(layout: _Layout, nodes: int) -> Endgame | None:
     if cell < 0:  # not a stall: no cell is a mine in some placements and not in others
         return None
     return Endgame(cell, wins, layout.weight(search.everything))
-
-
-def _rest(position: Position, inside: set[Cell], mines_left: int) -> list[int]:
-    """For each number of mines ``k`` up to ``mines_left``, how many ways the unknown cells
-    outside ``inside`` can hold ``mines_left - k`` mines and agree with their clues."""
-    poly: list[int] = [1]
-    for component in position.components:
-        if component[0][0][0] not in inside:
-            poly = _convolve(poly, counted(tuple(component)).placements)
-    free = sum(1 for cell in position.unconstrained if cell not in inside)
-    poly = _convolve(poly, [comb(free, j) for j in range(free + 1)])
-    return [
-        poly[mines_left - k] if 0 <= mines_left - k < len(poly) else 0
-        for k in range(mines_left + 1)
-    ]
-
-
-def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """Two disjoint parts' placements together, by number of mines."""
-    product = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            product[i + j] += x * y
-    return product
 
 
 class _OutOfNodes(Exception):
@@ -498,15 +345,21 @@ def _masks(
     return mined, shows
 
 
-def _enumerate(
+def enumerate_placements(
     components: Sequence[Sequence[Constraint]],
     free_cells: Sequence[Cell],
     mines: int | Sequence[int],
-    limit: int,
+    limit: int | None,
 ) -> list[int] | None:
     """Every placement of ``mines`` mines (or of any of several numbers) as a mask over the
     components' cells, then ``free_cells``, in ascending cell order; ``None`` past
-    ``limit``."""
+    ``limit`` (``None``: no limit). The endgame's and the optimal search's table's.
+
+    Examples
+    --------
+    >>> enumerate_placements([[((0, 1), 1)]], [2], 1, 10)  # on 1 or on 0; none on 2
+    [2, 1]
+    """
     counts = [mines] if isinstance(mines, int) else list(mines)
     cells = sorted(
         {cell for component in components for scope, _ in component for cell in scope}
@@ -514,12 +367,13 @@ def _enumerate(
     )
     index = {cell: i for i, cell in enumerate(cells)}
     most = max(counts, default=-1)
+    cap = None if limit is None else limit * 20
     by_component: list[dict[int, list[int]]] = []
     for component in components:
         found: dict[int, list[int]] = {}
         for size, (mask, count) in enumerate(component_placements(component, index)):
             found.setdefault(count, []).append(mask)
-            if size >= limit * 20:  # pragma: no mutate - a speed budget: its exact value
+            if cap is not None and size >= cap:  # pragma: no mutate - a speed budget
                 return None
         by_component.append(found)
     free = [1 << index[cell] for cell in free_cells]
@@ -533,7 +387,7 @@ def _enumerate(
             if used + count <= most
             for extra in masks
         ]
-        if len(partial) > limit * 20:  # pragma: no mutate - a speed budget: its exact value
+        if cap is not None and len(partial) > cap:  # pragma: no mutate - a speed budget
             return None
     for mask, used in partial:
         for total in counts:
@@ -542,7 +396,7 @@ def _enumerate(
                 continue
             for chosen in combinations(free, rest):
                 result.append(mask | sum(chosen))
-                if len(result) > limit:
+                if limit is not None and len(result) > limit:
                     return None
     return result
 

@@ -38,10 +38,10 @@ class PositionFormatError(MineshaftedError, ValueError):
 
 
 class OutOfBudget(MineshaftedError):
-    """An exact search stopped at its budget: more knowledge states than allowed, or past its
+    """An exact search stopped at its budget: more belief states than allowed, or past its
     time limit.
 
-    ``states`` is how many knowledge states it had remembered, ``seconds`` how long it had
+    ``states`` is how many belief states it had remembered, ``seconds`` how long it had
     run, and ``limit`` names the budget it reached (``"states"`` or ``"time"``).
     """
 

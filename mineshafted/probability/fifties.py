@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..board import Cell, PartialGrid
+from ..board import Cell, Geometry, PartialGrid
 from ..errors import NoPlacementError
-from ..solver import Constraint, Position, combine, components, counted
+from ..solver import Constraint, Position, combine, components, weighed
 from .odds import Odds
 
-__all__ = ["MISSING", "Coming", "coming", "placements_given"]
+__all__ = ["MISSING", "Coming", "coming", "fifty_fifty", "placements_given"]
 
 MISSING = 1
 """A pair is a fifty-fifty to come only if at most this many of its flank's cells are unknown
@@ -106,8 +106,8 @@ def placements_given(
             touched.extend(component)
         else:
             kept.append(tuple(component))
-    counts = [counted(component) for component in kept]
-    counts.extend(counted(tuple(part)) for part in components(touched))
+    counts = [weighed(component) for component in kept]
+    counts.extend(weighed(tuple(part)) for part in components(touched))
     free = [cell for cell in position.unconstrained if cell not in fixed]
     try:
         return combine(counts, free, mines_left).placements
@@ -133,3 +133,32 @@ def _flank(board: PartialGrid, r: int, c: int, dr: int, dc: int) -> tuple[Cell, 
         elif value != -1:
             return None
     return tuple(unknown)
+
+
+def fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
+    """A cell of an unavoidable 50/50, if the position has one: two cells holding exactly
+    one mine that no cell can ever tell apart, because every other neighbour of only one of
+    them is a known mine or off the board. The least such cell, whatever the order of the
+    position's constraints (the ``fifty`` ingredient of the ``best`` policy guesses it).
+
+    Examples
+    --------
+    >>> from mineshafted.solver import Position
+    >>> board = [[None, None], [-1, -1]]  # a mine on 0 or 1: the row below tells nothing
+    >>> fifty_fifty(Position(board, [[((0, 1), 1)]], [], 1), board)
+    0
+    """
+    rows, cols = len(board), len(board[0])
+    neighbours = Geometry(rows, cols).neighbour_table()
+    found: Cell | None = None
+    for component in position.components:
+        for scope, mines in component:
+            if len(scope) != 2 or mines != 1:
+                continue
+            a, b = sorted(scope)
+            only = set(neighbours[a]) ^ set(neighbours[b])
+            only.discard(a)
+            only.discard(b)
+            if all(board[n // cols][n % cols] == -1 for n in only):
+                found = a if found is None else min(found, a)
+    return found

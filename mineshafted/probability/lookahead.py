@@ -18,16 +18,16 @@ dead
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..board import Cell, Geometry, PartialGrid
+from ..board import MINE, Cell, Geometry, PartialGrid
 from ..errors import NoPlacementError
-from ..solver import Constraint, Position, Tally, combine, components, counted
+from ..solver import Constraint, Position, Tally, combine, components, weighed
 from .odds import Odds
 
-__all__ = ["After", "Outlook", "afters", "bounded_outlook", "outlook"]
+__all__ = ["After", "Outlook", "afters", "alike", "bounded_outlook", "outlook"]
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def afters(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> It
                 touched.append((rest, mines))
         else:
             kept.append(component)
-    kept_counts = [counted(tuple(component)) for component in kept]
+    kept_counts = [weighed(tuple(component)) for component in kept]
     free = [c for c in position.unconstrained if c not in near]
     for extra in range(len(hidden) + 1):
         constraints = [*touched, (hidden, extra)] if hidden else list(touched)
@@ -183,7 +183,7 @@ def afters(position: Position, odds: Odds, board: PartialGrid, cell: Cell) -> It
         constraints = [(scope, mines) for scope, mines in constraints if scope]
         parts = list(components(constraints))
         counts = list(kept_counts)
-        counts.extend(counted(tuple(part)) for part in parts)
+        counts.extend(weighed(tuple(part)) for part in parts)
         try:
             after = combine(counts, free, odds.mines_left)
         except NoPlacementError:
@@ -218,3 +218,30 @@ def _glance(after: Tally) -> tuple[int, bool]:
     if second == total:
         second = first
     return 4 * (total - first) + (total - second), decides
+
+
+def alike(
+    cell: Cell, around: Sequence[Cell], free: set[Cell], board: PartialGrid, cols: int
+) -> tuple[int, int] | None:
+    """``(unknown, mined)`` neighbours of a cell that no clue sees and whose unknown
+    neighbours no clue sees either; ``None`` for any other cell. Two cells with the same
+    key have the same outlook, so one of them stands for all.
+
+    Examples
+    --------
+    >>> row = [[None, None, -1]]  # no clue: cells 0 and 1 unknown and free, 2 a mine
+    >>> alike(0, [1], {0, 1}, row, 3), alike(1, [0, 2], {0, 1}, row, 3), alike(1, [0], {1}, row, 3)
+    ((1, 0), (1, 1), None)
+    """
+    if cell not in free:
+        return None
+    hidden = mined = 0
+    for n in around:
+        value = board[n // cols][n % cols]
+        if value is None:
+            if n not in free:
+                return None
+            hidden += 1
+        elif value == MINE:
+            mined += 1
+    return (hidden, mined)

@@ -158,7 +158,7 @@ def play_board(
     """Play one classic game on a given board, exactly as it is, to its end.
 
     As :func:`play_game`, but no mine is drawn or moved: the game is ``board`` from its first
-    click at ``start``. The policy sees what any player sees (the clues revealed and the mine
+    reveal at ``start``. The policy sees what any player sees (the clues revealed and the mine
     total), never ``board`` itself.
 
     Parameters
@@ -166,11 +166,11 @@ def play_board(
     board:
         The mines and clues.
     start:
-        The first click, a cell index (:func:`start_cell` makes one of ``R,C``).
+        The first reveal, a cell index (:func:`start_cell` makes one of ``R,C``).
     seed:
         Feeds the policy's random choices only: the same board and seed, the same game.
     first:
-        What the rules promise of the first click, which ``board`` must already keep
+        What the rules promise of the first reveal, which ``board`` must already keep
         (:func:`check_board`): ``SAFE`` (or ``NONE``) or ``OPENING``.
     policy, record_odds, flag:
         As :func:`play_game`.
@@ -209,7 +209,7 @@ def play_board(
 
 
 def check_board(board: Board, *, first: FirstMove, start: Cell) -> None:
-    """Refuse a given board whose first click ``start`` is not what ``first`` promises.
+    """Refuse a given board whose first reveal ``start`` is not what ``first`` promises.
 
     Raises
     ------
@@ -226,23 +226,24 @@ def check_board(board: Board, *, first: FirstMove, start: Cell) -> None:
     >>> check_board(board, first=FirstMove.OPENING, start=0)
     Traceback (most recent call last):
     ...
-    mineshafted.errors.IllegalMoveError: the first click [0, 0] shows 1, not 0: an opening \
+    mineshafted.errors.IllegalMoveError: the first reveal [0, 0] shows 1, not 0: an opening \
 first move needs a 0
     """
     geometry = board.geometry
     if type(start) is not int or not 0 <= start < geometry.cells:
         raise IllegalMoveError(
-            f"the first click {start!r} is not a cell of the {geometry.rows}x{geometry.cols} "
+            f"the first reveal {start!r} is not a cell of the {geometry.rows}x{geometry.cols} "
             f"board (0..{geometry.cells - 1})",
             cell=start,
         )
     row, col = geometry.coords(start)
     value = board.values[start]
     if value == MINE:
-        raise IllegalMoveError(f"the first click [{row}, {col}] is a mine", cell=start)
+        raise IllegalMoveError(f"the first reveal [{row}, {col}] is a mine", cell=start)
     if first is FirstMove.OPENING and value != 0:
         raise IllegalMoveError(
-            f"the first click [{row}, {col}] shows {value}, not 0: an opening first move needs a 0",
+            f"the first reveal [{row}, {col}] shows {value}, not 0: an opening first move "
+            "needs a 0",
             cell=start,
         )
 

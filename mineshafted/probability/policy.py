@@ -1,5 +1,9 @@
 """Guessing policies: which unknown cell to reveal when no cell is provably safe.
 
+Kept whole though a little over 450 lines: the three policies and the names that choose them
+are one noun; what ``best`` builds on lives in :mod:`.lookahead` (with :func:`alike`, still
+importable here), :mod:`.endgame`, :mod:`.regions` and :mod:`.fifties`.
+
 Glossary
 --------
 stall
@@ -26,11 +30,13 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Protocol
 
-from ..board import MINE, Cell, Geometry, PartialGrid
+from ..board import Cell, Geometry, PartialGrid
 from ..solver import Position
-from .endgame import PLACEMENTS, Endgame, best_reveal, nodes_for, region_reveal, regions
-from .lookahead import Outlook, bounded_outlook
+from .endgame import PLACEMENTS, Endgame, best_reveal, nodes_for
+from .fifties import fifty_fifty
+from .lookahead import Outlook, alike, bounded_outlook
 from .odds import Odds
+from .regions import region_reveal, regions
 
 __all__ = [
     "INGREDIENTS",
@@ -167,7 +173,7 @@ class Best:
        above only when that search is too big. Else, an isolated region (unknown
        cells no clue or neighbour links to the others) whose every placement holds the
        same number of mines is a game of its own: its best reveal, searched the same way
-       (:func:`~mineshafted.probability.endgame.region_reveal`), comes before the steps
+       (:func:`~mineshafted.probability.regions.region_reveal`), comes before the steps
        above; and when they choose a cell of an isolated region whose number of mines
        varies, the region's best reveal is played instead, its placements weighed by how
        many ways the rest of the board can hold the mines they leave.
@@ -306,7 +312,7 @@ class Best:
         if searched is not None:
             return searched.cell
         if self.fifty:
-            pair = _fifty_fifty(position, board)
+            pair = fifty_fifty(position, board)
             if pair is not None:
                 return pair
         isolated = regions(position, board) if self.endgame else []
@@ -448,54 +454,6 @@ progress, endgame, fifty, each switched off by -NAME
         f"no policy is called {text!r}: {why}; best's ingredients are "
         f"{', '.join(INGREDIENTS)}, each switched off by -NAME"
     )
-
-
-def _fifty_fifty(position: Position, board: PartialGrid) -> Cell | None:
-    """A cell of an unavoidable 50/50, if the position has one: two cells holding exactly
-    one mine that no cell can ever tell apart, because every other neighbour of only one of
-    them is a known mine or off the board. The least such cell, whatever the order of the
-    position's constraints."""
-    rows, cols = len(board), len(board[0])
-    neighbours = Geometry(rows, cols).neighbour_table()
-    found: Cell | None = None
-    for component in position.components:
-        for scope, mines in component:
-            if len(scope) != 2 or mines != 1:
-                continue
-            a, b = sorted(scope)
-            only = set(neighbours[a]) ^ set(neighbours[b])
-            only.discard(a)
-            only.discard(b)
-            if all(board[n // cols][n % cols] == -1 for n in only):
-                found = a if found is None else min(found, a)
-    return found
-
-
-def alike(
-    cell: Cell, around: Sequence[Cell], free: set[Cell], board: PartialGrid, cols: int
-) -> tuple[int, int] | None:
-    """``(unknown, mined)`` neighbours of a cell that no clue sees and whose unknown
-    neighbours no clue sees either; ``None`` for any other cell. Two cells with the same
-    key have the same outlook, so one of them stands for all.
-
-    Examples
-    --------
-    >>> row = [[None, None, -1]]  # no clue: cells 0 and 1 unknown and free, 2 a mine
-    >>> alike(0, [1], {0, 1}, row, 3), alike(1, [0, 2], {0, 1}, row, 3), alike(1, [0], {1}, row, 3)
-    ((1, 0), (1, 1), None)
-    """
-    if cell not in free:
-        return None
-    hidden = mined = 0
-    for n in around:
-        value = board[n // cols][n % cols]
-        if value is None:
-            if n not in free:
-                return None
-            hidden += 1
-        elif value == MINE:
-            mined += 1
-    return (hidden, mined)
 
 
 def _hidden(around: Sequence[Cell], unknown: Container[Cell]) -> int:

@@ -34,7 +34,7 @@ def moves_page(
         Each cell in the order it was first moved onto (a mine last, if one was: the moves
         after it are not shown).
     judgement:
-        How the judge saw the end (:func:`mineshafted.grading.wording.replay_words` gives a
+        How the judge saw the end (:func:`mineshafted.grading.accounts.replay_words` gives a
         graded board's).
 
     Raises

@@ -47,7 +47,7 @@ _KINDS: Final = {Reveal: "r", Flag: "f", Unflag: "u"}
 
 @dataclass(frozen=True)
 class Judgement:
-    """How a judge of the game saw its end (:func:`mineshafted.grading.wording.replay_words`
+    """How a judge of the game saw its end (:func:`mineshafted.grading.accounts.replay_words`
     gives a graded board's).
 
     Examples

@@ -21,7 +21,7 @@ def chance_board(rows: int, cols: int, mine_percent: float, *, seed: int | None 
     Examples
     --------
     >>> board = chance_board(30, 30, 25, seed=1)
-    >>> board.geometry.cells, 180 < board.mine_count < 270
+    >>> board.geometry.cells, 180 < board.mine_total < 270
     (900, True)
     >>> chance_board(30, 30, 25, seed=1) == board
     True

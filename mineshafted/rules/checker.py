@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from .conditions import INDETERMINATE, Indeterminate, evaluate_partly
+from .deadline import OutOfTime
 from .syntax import DefaultAction, Rule, Ruleset, SystemVariable, symbols
 
 __all__ = ["DEFAULT_CHECK_LIMIT", "Finding", "Verdict", "check_rule", "check_rules"]
@@ -114,7 +115,7 @@ def check_rule(
     deadline = None if time_limit is None else clock() + time_limit
     try:
         return _check(rule, targets, lambda: deadline is not None and clock() > deadline)
-    except _OutOfTime:
+    except OutOfTime:
         return Finding(
             rule.name,
             Verdict.NOT_PROVEN,
@@ -123,14 +124,10 @@ def check_rule(
         )
 
 
-class _OutOfTime(Exception):
-    """The rule's time is up: raised from inside the search."""
-
-
 def _check(
     rule: Rule, targets: list[tuple[tuple[int, int], bool]], late: Callable[[], bool]
 ) -> Finding:
-    """:func:`check_rule`'s search, which raises :class:`_OutOfTime` once ``late()``."""
+    """:func:`check_rule`'s search, which raises :class:`OutOfTime` once ``late()``."""
     loose: tuple[tuple[int, int], bool] | None = None
     for on in _edges(rule):
         found = _Search(rule, on, targets, late).run()
@@ -290,7 +287,7 @@ class _Search:
     ) -> tuple[_Model, tuple[_Square, bool]] | None:
         self.nodes += 1
         if self.nodes % 1024 == 0 and self.late():
-            raise _OutOfTime
+            raise OutOfTime
         if depth == len(self.free):
             return self._leaf(model, letters)
         square, kinds = self.free[depth]

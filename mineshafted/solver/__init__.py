@@ -13,7 +13,7 @@ The fast forms, in the order a sweep uses them: :mod:`.knowledge` (the facts),
 :mod:`.explore` (moving onto safe cells and counting: the ``count`` rung), :mod:`.subset`
 (the subset closure), :mod:`.variables` and :mod:`.arcs` (the CSP's pieces), :mod:`.csp`
 (AC-3), :mod:`.search` (complete component search), :mod:`.position` (a stall, described
-for counting), :mod:`.count` (one component's placements counted by number of mines) and
+for counting), :mod:`.weights` (one component's placements by number of mines: its weights) and
 :mod:`.total` (the components combined under the mine total); :mod:`.sweep` climbs them.
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from . import plain
 from .arcs import Arc, ArcGraph
 from .clues import ClueConstraint, Clues, clues_of
-from .count import Count, count_component, counted
+from .count import Count, count_component, counted  # the old names of weights'
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
@@ -42,6 +42,7 @@ from .sweep import Status, Sweep, SweepReport, sweep_mines
 from .technique import Stage, Technique
 from .total import Tally, combine, decided_by_total, tally
 from .variables import Arrangement, ClueVariable, Fact, arrangements, compress
+from .weights import Weights, weigh, weighed
 
 __all__ = [
     "RUNGS",
@@ -72,6 +73,7 @@ __all__ = [
     "Sweeper",
     "Tally",
     "Technique",
+    "Weights",
     "arrangements",
     "backbone",
     "clues_of",
@@ -89,4 +91,6 @@ __all__ = [
     "subset_facts",
     "sweep_mines",
     "tally",
+    "weigh",
+    "weighed",
 ]

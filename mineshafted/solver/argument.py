@@ -25,13 +25,13 @@ from typing import Final
 from ..board import Cell
 from .chain import argue
 from .clues import ClueConstraint, Clues, position_from
-from .count import counted
 from .ladder import rung
 from .position import components
 from .proof import Proof
 from .steps import Bound, Step, Total, named
 from .technique import Technique
 from .total import tally
+from .weights import weighed
 
 __all__ = ["NAMED", "Argument", "Bound", "Step", "Total", "argue", "argument", "named"]
 
@@ -75,7 +75,7 @@ def argument(clues: Clues, proof: Proof) -> Argument:
     -----
     A chain search (:func:`~.chain.argue`) over the proof's clues, twice at most (directly,
     then from the cell supposed the other way); for ``total``, the groups' mines counted
-    (:func:`~.count.counted`); when no chain is found, the placements counted.
+    (:func:`~.weights.weighed`); when no chain is found, the placements counted.
     """
     steps, named_clues = _argument(clues, proof)
     border = proof.technique is Technique.TOTAL and len(proof.clues) > NAMED
@@ -182,7 +182,7 @@ def _placements(
     if clues is None:
         count = 1
         for group in components(c.constraint for c in chosen):
-            count *= sum(counted(tuple(group)).placements)
+            count *= sum(weighed(tuple(group)).placements)
         total = None
         if count == 1:  # the one placement: every cell decided, as complete decides it
             found = rung(Technique.COMPLETE).deduce(Clues(tuple(chosen), ()))
@@ -206,6 +206,6 @@ def _linked(constraints: Sequence[ClueConstraint]) -> list[list[ClueConstraint]]
 
 def _range(group: Sequence[ClueConstraint]) -> tuple[int, int]:
     """The fewest and the most mines a group of linked clues can hold on its cells."""
-    placements = counted(tuple(clue.constraint for clue in group)).placements
+    placements = weighed(tuple(clue.constraint for clue in group)).placements
     held = [k for k, n in enumerate(placements) if n]
     return held[0], held[-1]

@@ -78,7 +78,7 @@ def argue(
     differences find. Each round is ``O(bounds ** 2 * cells)``, at most :data:`ROUNDS` rounds
     over at most :data:`ITEMS` bounds. Then the steps the last one rests on.
     """
-    search = _Search(clues, cell, mine, technique, given, suppose)
+    search = _Search(clues, cell, mine, technique, given=given, suppose=suppose)
     end = search.run()
     return None if end is None else search.kept(end)
 
@@ -92,6 +92,7 @@ class _Search:
         cell: Cell,
         mine: bool,
         technique: Technique,
+        *,
         given: Bound | None,
         suppose: bool,
     ) -> None:

@@ -9,7 +9,7 @@ A rung (:class:`Rung`) is one technique in three forms:
   (:class:`~.clues.Clues`) to the cells it decides, run to its own fixed point, by the
   package's own machinery (the count's work list, the subset closure of :mod:`.subset`, the
   clue-domain CSP of :mod:`.csp`, the component search of :mod:`.search`, the counts of
-  :mod:`.count` and :mod:`.total`), tested against the plain form;
+  :mod:`.weights` and :mod:`.total`), tested against the plain form;
 - its **step** (:attr:`Rung.step`): the same machinery driven incrementally, one round of a
   sweep (:class:`~.sweep.Sweep`) at a time, over what the sweep keeps between rounds
   (:class:`Sweeper`): the CSP holds its domains and its queue, the search knows which
@@ -37,7 +37,6 @@ from ..board import Cell
 from ..errors import ContradictionError
 from . import plain
 from .clues import Clues, position_from
-from .count import CountTooLargeError, counted
 from .csp import ClueCSP
 from .explore import Explorer
 from .knowledge import CellState, Knowledge
@@ -47,6 +46,7 @@ from .search import ComponentSearch, backbone
 from .subset import subset_facts
 from .technique import Stage, Technique
 from .total import combine, decided_by_total
+from .weights import CountTooLargeError, weighed
 
 __all__ = ["RUNGS", "Facts", "Rung", "Sweeper", "rating", "rung"]
 
@@ -191,12 +191,12 @@ def _complete(clues: Clues) -> Facts:
 
 
 def _total(clues: Clues) -> Facts:
-    """``total``: the components counted by number of mines (:func:`~.count.counted`) and
+    """``total``: the components counted by number of mines (:func:`~.weights.weighed`) and
     combined under the mines left (:func:`~.total.combine`); the cells certain."""
     if clues.mines_left is None:
         raise ValueError("the rung 'total' needs the mine total")
     position = position_from([], [c.constraint for c in clues.constraints], clues.unknown, 0)
-    counts = [counted(tuple(component)) for component in position.components]
+    counts = [weighed(tuple(component)) for component in position.components]
     return dict(combine(counts, position.unconstrained, clues.mines_left).certain())
 
 
@@ -288,7 +288,7 @@ def _count_total(sweep: Sweeper) -> bool:
     progress = False
     for cell, mine in facts:
         progress |= sweep.prove(cell, mine=mine, stage=Stage.TOTAL)
-    log.debug("total: the mine count decided %d cell(s)", len(facts))
+    log.debug("total: the mine total decided %d cell(s)", len(facts))
     return progress
 
 

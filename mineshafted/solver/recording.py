@@ -57,8 +57,8 @@ def record_solve(
     GameRecord
         Every reveal with ``reason`` set to the stage's value (``"start"``, or a rung's word:
         ``"count"``, ``"ac3"``, ``"complete"``, ``"total"``); a flag on each proven mine, with
-        its stage as reason, placed before the first reveal that follows its proof. A solved board
-        ends with a won :class:`~mineshafted.game.Outcome` (mines proven last are in it rather
+        its stage as reason, placed before the first reveal that follows its decision. A solved
+        board ends with a won :class:`~mineshafted.game.Outcome` (mines proven last are in it rather
         than flagged); a stalled solve has no outcome: the record ends with the game still in
         play, at the stall. A start on a mine ends lost.
 
@@ -133,7 +133,8 @@ class ReasonedManager:
 
     Notes
     -----
-    The mines a stage proved are read from :attr:`~.sweep.Sweep.proofs` as they come. Those
+    The mines a stage proved are read from the sweep's decisions (:attr:`~.sweep.Sweep.proofs`:
+    each cell, whether a mine, and its stage) as they come. Those
     the explore loop proved by counting one clue are found by following changes: a clue
     decides cells only when it is explored or when a cell beside it is decided, and the loop
     settles every such consequence before its next move. So before each move this reads the
@@ -155,7 +156,7 @@ class ReasonedManager:
         self.reads = 0
         """How many cells the search for the mines counting proved has read (not the border)."""
         self._read = 0
-        """How many of the sweep's proofs have been read."""
+        """How many of the sweep's decisions have been read."""
         self._safe: dict[Cell, str] = {}
         """The stage that proved each cell safe, outside the explore loop's counting."""
         self._mined: dict[Cell, str] = {}
@@ -237,7 +238,7 @@ class ReasonedManager:
         if self.plain:
             sweep = self.sweep
             assert sweep is not None
-            self._take_proofs(sweep.proofs)
+            self._take_decisions(sweep.proofs)
             found = self._bordered(sweep)
             if found or self._pending:
                 self._flag(found)
@@ -257,11 +258,11 @@ class ReasonedManager:
             if view[cell] is None:  # a flag already there is left as it is
                 game.flag(cell, reason=self._mined.get(cell, _COUNT))
 
-    def _take_proofs(self, proofs: list[tuple[Cell, bool, Stage]]) -> None:
-        """Read the proofs not read yet: each stage's reason, each mine to flag, each change."""
-        if self._read == len(proofs):
+    def _take_decisions(self, decisions: list[tuple[Cell, bool, Stage]]) -> None:
+        """Read the decisions not read yet: each stage's reason, each mine to flag, each change."""
+        if self._read == len(decisions):
             return
-        for cell, mine, stage in proofs[self._read :]:
+        for cell, mine, stage in decisions[self._read :]:
             if mine:
                 self._mined[cell] = stage.value
                 self._pending.add(cell)
@@ -270,7 +271,7 @@ class ReasonedManager:
             if not self._decided[cell]:
                 self._decided[cell] = 1
                 self._changed.append(cell)
-        self._read = len(proofs)
+        self._read = len(decisions)
 
     def _bordered(self, sweep: Sweep) -> list[Cell]:
         """The plain form: the border's cells proven mines, by reading every one."""
@@ -278,7 +279,7 @@ class ReasonedManager:
         return [cell for cell in self._border if values[cell] == MINE]
 
     def _search_news(self) -> None:  # noqa: C901 - one dense loop, see below
-        """:meth:`flag_news` by the search (see Notes): read the proofs not read yet, find the
+        """:meth:`flag_news` by the search (see Notes): read the decisions not read yet, find the
         mines the explore loop proved by counting since the last search, and flag them all.
 
         The search reads the ring of each clue revealed since the last one, then of each
@@ -292,7 +293,7 @@ class ReasonedManager:
         sweep = self.sweep
         assert sweep is not None
         if self._read < len(sweep.proofs):
-            self._take_proofs(sweep.proofs)
+            self._take_decisions(sweep.proofs)
         clues, changed = self._revealed, self._changed
         if not clues and not changed:
             if self._pending:

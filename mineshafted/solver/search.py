@@ -11,6 +11,9 @@ Two interchangeable engines share one signature, ``(component, graph) -> {cell: 
 - :class:`ConstraintSearch`: an independent model of the same component in python-constraint
   (one 0/1 variable per cell, an ``ExactSumConstraint`` per clue), asked the same questions:
   one placement, then one search per unknown cell with that cell flipped.
+
+(A little over 450 lines, kept whole: the two engines answer one question with shared
+helpers, and split apart each would import the other's.)
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from typing import Protocol
 from ..board import Cell
 from ..errors import ContradictionError
 from .arcs import ArcGraph
-from .count import count_component
 from .position import Constraint
 from .variables import Arrangement, ClueVariable, compress
+from .weights import weigh
 
 __all__ = [
     "STEPS",
@@ -194,7 +197,7 @@ def backbone(
 
 def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
     """:func:`backbone` by counting: the cells mined in all of the component's placements, or
-    in none (:func:`~mineshafted.solver.count_component` over its clues).
+    in none (:func:`~mineshafted.solver.weigh` over its clues).
 
     Raises
     ------
@@ -227,7 +230,7 @@ def counted_backbone(component: Sequence[ClueVariable]) -> dict[Cell, bool]:
                 clues.append(((cell,), mines >> i & 1))
             else:
                 unknown.add(cell)
-    count = count_component(clues)
+    count = weigh(clues)
     total = sum(count.placements)
     if total == 0:
         raise _no_placement(component)

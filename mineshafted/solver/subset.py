@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from ..board import Cell
 from ..errors import ContradictionError
 from .position import Constraint
-from .variables import Fact
+from .variables import Fact, bits
 
 __all__ = ["subset_facts"]
 
@@ -89,13 +89,13 @@ def subset_facts(constraints: Iterable[Constraint]) -> list[Fact]:
         mask = queue.pop()
         mines = known[mask]
         if mines == 0 or mines == mask.bit_count():
-            for bit in _bits(mask):
+            for bit in bits(mask):
                 facts[cells[bit]] = mines > 0
             continue
         if facts:
             continue
         others: set[int] = set()
-        for bit in _bits(mask):
+        for bit in bits(mask):
             others.update(by_bit[bit])
         for other in others:
             shared = other & mask
@@ -122,16 +122,6 @@ def _add(
             f"a derived constraint needs {mines} mine(s) among {mask.bit_count()} cell(s)"
         )
     known[mask] = mines
-    for bit in _bits(mask):
+    for bit in bits(mask):
         by_bit.setdefault(bit, []).append(mask)
     queue.append(mask)
-
-
-def _bits(mask: int) -> list[int]:
-    """The positions of the set bits of ``mask``, ascending."""
-    bits = []
-    while mask:
-        low = mask & -mask
-        bits.append(low.bit_length() - 1)
-        mask ^= low
-    return bits

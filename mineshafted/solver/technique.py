@@ -16,7 +16,7 @@ stage
     or the start cell, a guess, a fact told (:class:`Stage`).
 
 The ladder, each rung knowing all the rungs below it know (see the docs' techniques page for
-the proof that ``subset`` is contained in ``ac3``):
+why ``subset`` lies within ``ac3``):
 
 ======== ======================================================================
 name     what it deduces

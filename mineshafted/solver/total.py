@@ -1,6 +1,6 @@
 """The mine total: a stall's components combined under it, and the cells it decides.
 
-With the mine total, the components' counts (:mod:`.count`) combine into a :class:`Tally`
+With the mine total, the components' counts (:mod:`.weights`) combine into a :class:`Tally`
 of the whole position: how many placements of the remaining mines agree with every clue,
 and on how many of them each unknown cell holds a mine. A cell mined in none or all of them
 is decided by the count: the last layer of deduction (Tatham's order: local deduction first,
@@ -9,7 +9,7 @@ the global count last).
 Glossary
 --------
 placement
-    As in :mod:`.count`: a choice of which unknown cells hold mines.
+    As in :mod:`.weights`: a choice of which unknown cells hold mines.
 unconstrained
     An unknown cell that no clue sees: any of them may hold any mine the components leave
     over.
@@ -29,9 +29,9 @@ from .. import core
 from ..board import Cell
 from ..errors import NoPlacementError, Why
 from .binomial import binomials
-from .count import Count, convolve, counted
 from .position import Constraint, Position
 from .variables import Fact
+from .weights import Weights, convolve, weighed
 
 __all__ = ["WINDOW_CELLS", "Tally", "combine", "decided_by_total", "tally"]
 
@@ -97,12 +97,12 @@ def tally(position: Position, mines: int) -> Tally:
 
     Notes
     -----
-    Each component is counted by number of mines (:func:`~.count.counted`), then
+    Each component is counted by number of mines (:func:`~.weights.weighed`), then
     :func:`combine` multiplies them together and with ``C(unconstrained cells, mines left
     over)``. The cost is that of counting the components, plus ``O(K * L**2)`` to combine
     ``K`` components with polynomials of length ``L``.
     """
-    counts = [counted(tuple(component)) for component in position.components]
+    counts = [weighed(tuple(component)) for component in position.components]
     return combine(counts, position.unconstrained, mines - position.mines_found)
 
 
@@ -121,7 +121,7 @@ def decided_by_total(position: Position, mines: int) -> list[Fact]:
 
     Notes
     -----
-    Components are counted through :func:`~.count.counted`, so one that did not change since
+    Components are counted through :func:`~.weights.weighed`, so one that did not change since
     the last stall (or that a guessing policy met) is not counted again. When every split of
     the mines left between the components and the unconstrained cells fits (at least one and
     at most all-but-one unconstrained cell left over whatever the components hold), the total
@@ -145,7 +145,7 @@ def decided_by_total(position: Position, mines: int) -> list[Fact]:
             most += high
         if _restricts_nothing(left, least, most, free):
             return []
-    counts = [counted(tuple(component)) for component in position.components]
+    counts = [weighed(tuple(component)) for component in position.components]
     if free and all(any(count.placements) for count in counts):
         least = sum(next(k for k, n in enumerate(c.placements) if n) for c in counts)
         most = sum(max(k for k, n in enumerate(c.placements) if n) for c in counts)
@@ -154,7 +154,7 @@ def decided_by_total(position: Position, mines: int) -> list[Fact]:
     return combine(counts, position.unconstrained, left).certain()
 
 
-def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: int) -> Tally:
+def combine(counts: Sequence[Weights], unconstrained: Sequence[Cell], mines_left: int) -> Tally:
     """Put independent components and the unconstrained cells together under the mine total.
 
     Parameters
@@ -180,8 +180,8 @@ def combine(counts: Sequence[Count], unconstrained: Sequence[Cell], mines_left: 
     --------
     One mine between cells 1 and 2, and two free cells, with two mines in all:
 
-    >>> from mineshafted.solver import count_component
-    >>> result = combine([count_component([((1, 2), 1)])], [7, 8], 2)
+    >>> from mineshafted.solver import weigh
+    >>> result = combine([weigh([((1, 2), 1)])], [7, 8], 2)
     >>> result.placements, result.mined[1], result.mined[7]
     (4, 2, 2)
 

@@ -44,7 +44,6 @@ from ..board import MINE, Cell, Geometry, PartialGrid
 from ..errors import ContradictionError, NoPlacementError, Why
 from . import plain
 from .clues import Clues, clue_constraint, clues_of, position_from
-from .count import CountTooLargeError, counted
 from .events import (
     KINDS,
     ArcEvent,
@@ -65,6 +64,7 @@ from .events import (
 from .manager import Manager
 from .technique import Technique
 from .total import tally
+from .weights import CountTooLargeError, weighed
 
 __all__ = [
     "KINDS",
@@ -344,7 +344,7 @@ def _check_position(grid: PartialGrid, mines: int | None) -> None:
     """Refuse a position no placement fits, as ``mineshafted probabilities`` does: a clue its
     known mines or unknown neighbours cannot meet (:func:`~.clues.clues_of`, row and column
     named), then the placements counted (:func:`~.total.tally`, under the mine total when
-    given). A position too wide to count (past :data:`~.count.MEMORY`) is traced unchecked,
+    given). A position too wide to count (past :data:`~.weights.MEMORY`) is traced unchecked,
     with a warning: a contradiction its rung meets still ends its trace.
 
     Raises
@@ -362,7 +362,7 @@ def _check_position(grid: PartialGrid, mines: int | None) -> None:
             tally(position, mines)
             return
         for component in position.components:  # without the total: each on its own
-            count = counted(tuple(component))
+            count = weighed(tuple(component))
             if not any(count.placements):
                 raise NoPlacementError(
                     f"the clues contradict each other around cells {count.cells}",

@@ -1,7 +1,7 @@
 """Boards: the study kind of ``mineshafted play --boards``, classic games on the boards of a file.
 
 Game ``i`` is the board on line ``i + 1`` of a boards file, played exactly as given (no mine
-drawn or moved) from its first click, by :func:`~mineshafted.probability.play_board`; the
+drawn or moved) from its first reveal, by :func:`~mineshafted.probability.play_board`; the
 policy's random choices come from :func:`~mineshafted.studies.classic.game_seed` of the base
 seed and ``i``, as in a drawn study. So the same file and seed give the same games, and two
 policies (or two programs) given the same file play the same boards.
@@ -193,7 +193,7 @@ def boards_study(
         A regular file of JSON Lines, one board a line
         (:func:`~mineshafted.formats.parse_board`).
     first:
-        ``SAFE``: each first click must be safe (it always must); ``OPENING``: it must show
+        ``SAFE``: each first reveal must be safe (it always must); ``OPENING``: it must show
         a 0.
     policy, seed:
         Who guesses, and the base seed of its random choices.
@@ -223,7 +223,7 @@ def boards_study(
     for number, text in _lines(where):
         digest.update(text.encode("utf-8"))
         board = _board(str(where), number, text, first).board
-        sizes.add((board.geometry.rows, board.geometry.cols, board.mine_count))
+        sizes.add((board.geometry.rows, board.geometry.cols, board.mine_total))
         count = number
     if not count:
         raise BoardsError(f"{where}: no boards: the file is empty", path=where)
@@ -281,7 +281,7 @@ def _board(path: str, number: int, text: str, first: FirstMove) -> Puzzle:
     ------
     BoardsError
         The line is not a board (see :func:`~mineshafted.formats.parse_board`), or its first
-        click is not what ``first`` promises.
+        reveal is not what ``first`` promises.
     """
     where = f"{path}: line {number}"
     try:

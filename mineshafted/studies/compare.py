@@ -8,7 +8,7 @@ proportions, and McNemar's exact test asks whether the balance could be chance.
 Glossary
 --------
 paired
-    Both players played game ``i`` on the same board from the same first click.
+    Both players played game ``i`` on the same board from the same first reveal.
 discordant
     A game one player won and the other lost.
 results file

@@ -21,7 +21,6 @@ from .paired import (
     check_counts,
     setting_of,
 )
-from .study import run_study
 
 __all__ = ["DEFAULT_DENSITIES", "DensityStudy", "density_study"]
 
@@ -154,10 +153,4 @@ def density_study(
     ``len(densities) * runs * len(agents)`` games; a game's cost is its agent's. ``O(1)``
     memory per game: each board is counted as it finishes.
     """
-    check_counts(jobs=jobs)
-    study = DensityStudy(size, tuple(densities), runs, tuple(agents), seed)
-    fold = study.fold()
-    finished = run_study(study, fold=fold.add, jobs=jobs)
-    if finished.interrupted:
-        raise KeyboardInterrupt
-    return study.rows_of(fold)
+    return DensityStudy(size, tuple(densities), runs, tuple(agents), seed).table(jobs=jobs)

@@ -9,7 +9,7 @@ Glossary
 density
     Mines over cells; a board of side ``d`` at density ``p`` holds ``round(p * d * d)`` mines.
 preset
-    A named board size and mine count of the CS440 lab's game (:data:`PRESETS`).
+    A named board size and mine total of the CS440 lab's game (:data:`PRESETS`).
 interval
     A 95% confidence interval: Student's t around a mean score, Wilson's around a win rate.
 """

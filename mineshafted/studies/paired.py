@@ -16,12 +16,14 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from ..agents import UnknownAgentError, agent
 from ..game import Game, Rules
 from .errors import StudyError
+from .kind import Kind
 from .moments import Moments
+from .study import run_study
 
 S = TypeVar("S")
 """A lab study's setting: a density, or a preset's name."""
@@ -180,6 +182,23 @@ class LabStudy(Generic[Row]):
     def read(self, data: Any) -> BoardLine:
         """A line of this study's results file."""
         return BoardLine.from_json(data, len(self.agents))
+
+    def table(self, *, jobs: int = 1) -> list[Row]:
+        """The table of the study played to its end here (``jobs`` processes), not resumable.
+
+        Raises
+        ------
+        StudyError
+            The study cannot be played, or ``jobs`` is below 1.
+        KeyboardInterrupt
+            Ctrl-C: the games played are lost (a command's ``--out`` keeps them).
+        """
+        check_counts(jobs=jobs)
+        fold = self.fold()
+        study = cast("Kind[BoardLine]", self)  # each lab study is a Kind; this base is not
+        if run_study(study, fold=fold.add, jobs=jobs).interrupted:
+            raise KeyboardInterrupt
+        return self.rows_of(fold)
 
     def fold(self) -> TableFold:
         """An empty fold of this study's boards, to give :func:`run_study` as its ``fold``

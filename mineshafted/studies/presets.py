@@ -21,7 +21,6 @@ from .paired import (
     check_counts,
     setting_of,
 )
-from .study import run_study
 from .summary import wilson
 
 __all__ = ["PresetsStudy", "preset_game", "presets_study"]
@@ -150,13 +149,7 @@ def presets_study(
     ``len(presets) * games * len(agents)`` games. ``O(1)`` memory per game: each board is
     counted as it finishes.
     """
-    check_counts(jobs=jobs)
-    study = PresetsStudy(games, tuple(agents), tuple(presets), seed)
-    fold = study.fold()
-    finished = run_study(study, fold=fold.add, jobs=jobs)
-    if finished.interrupted:
-        raise KeyboardInterrupt
-    return study.rows_of(fold)
+    return PresetsStudy(games, tuple(agents), tuple(presets), seed).table(jobs=jobs)
 
 
 def preset_game(preset: str, name: str, *, seed: int = 0, run: int = 0) -> Game:

@@ -27,7 +27,7 @@ from typing import Final
 
 from ..board import Cell, PartialGrid
 from ..probability import Odds, odds_json, view_odds
-from .knowledge import policy_choice, stall_of
+from .survey import policy_choice, stall_of
 
 __all__ = [
     "LOOKAHEAD_CELLS",

@@ -26,7 +26,7 @@ SLOW: Final = {
     "analyze": ": the clues' frontier is too wide to count exactly",
     "explain": ": the clues' frontier is too wide to count exactly",
     "hint": ": the clues' frontier is too wide to count exactly",
-    "knowledge": ": the position has too many cells to look ahead on every one",
+    "survey": ": the position has too many cells to look ahead on every one",
     "review": ": the game is too long to review",
     "generate": ": no no-guess board was made in time; lower the density",
     "watch": ": the player did not finish the board in time",

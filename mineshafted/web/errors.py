@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import MineshaftedError
 from ..text import visible
 
-__all__ = ["RequestError", "UndecidedError"]
+__all__ = ["NotDecidedError", "RequestError"]
 
 
 class RequestError(MineshaftedError, ValueError):
@@ -34,12 +34,12 @@ class RequestError(MineshaftedError, ValueError):
         return (RequestError, (self.status, str(self)))
 
 
-class UndecidedError(RequestError):
+class NotDecidedError(RequestError):
     """An explanation was asked for a cell the position does not decide (HTTP 422).
 
     Examples
     --------
-    >>> UndecidedError("(0, 1) is not decided").status
+    >>> NotDecidedError("(0, 1) is not decided").status
     422
     """
 
@@ -48,4 +48,4 @@ class UndecidedError(RequestError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the message alone."""
-        return (UndecidedError, (str(self),))
+        return (NotDecidedError, (str(self),))

@@ -40,7 +40,7 @@ from ..solver import Technique
 from ..solver.argument import NAMED, Step, argument
 from ..solver.clues import clues_of
 from ..solver.proof import prove
-from .errors import UndecidedError
+from .errors import NotDecidedError
 from .wording import Words
 
 __all__ = ["NAMED", "Explanation", "explain"]
@@ -139,7 +139,7 @@ def explain(grid: PartialGrid, mines: int, cell: tuple[int, int]) -> Explanation
 
     Raises
     ------
-    UndecidedError
+    NotDecidedError
         ``cell`` is off the board, not unknown, or not decided by the position (its mine
         probability is neither 0 nor 1).
     InvalidBoardError
@@ -161,7 +161,7 @@ def explain(grid: PartialGrid, mines: int, cell: tuple[int, int]) -> Explanation
     >>> explain([[1, None], [None, None]], 1, (0, 1))
     Traceback (most recent call last):
     ...
-    mineshafted.web.errors.UndecidedError: (0, 1) is not decided by the position: its mine \
+    mineshafted.web.errors.NotDecidedError: (0, 1) is not decided by the position: its mine \
 probability is 1/3
 
     Notes
@@ -175,11 +175,11 @@ probability is 1/3
     rows, cols = len(grid), len(grid[0])
     row, col = cell
     if not (0 <= row < rows and 0 <= col < cols):
-        raise UndecidedError(f"{_at(cell)} is off the {rows}x{cols} board")
+        raise NotDecidedError(f"{_at(cell)} is off the {rows}x{cols} board")
     shown = grid[row][col]
     if shown is not None:
         what = "a known mine" if shown == MINE else f"a revealed clue ({shown})"
-        raise UndecidedError(f"{_at(cell)} is {what}, not an unknown cell")
+        raise NotDecidedError(f"{_at(cell)} is {what}, not an unknown cell")
     if mines < position.mines_found:
         raise NoPlacementError(
             f"{mines} mine(s) in all, but {position.mines_found} are known", why=Why.TOO_FEW
@@ -189,7 +189,7 @@ probability is 1/3
     mined = result.mined[target]
     if 0 < mined < result.placements:
         chance = Fraction(mined, result.placements)
-        raise UndecidedError(
+        raise NotDecidedError(
             f"{_at(cell)} is not decided by the position: its mine probability is {chance}"
             + (f" ({float(chance):.1%})" if chance.denominator > 12 else "")
         )

@@ -9,10 +9,10 @@ Glossary
 live game
     A game being played in a page, kept in a :class:`Store` under a random id.
 no-guess board
-    Made at the first reveal, from the seed, by the generator with the clicked cell as its
-    start (so the first click opens a region, and logic alone finishes the board).
+    Made at the first reveal, from the seed, by the generator with the revealed cell as its
+    start (so the first reveal opens a region, and logic alone finishes the board).
 chord
-    A click on a revealed clue with as many flags around it as its value: every other hidden
+    A press on a revealed clue with as many flags around it as its value: every other hidden
     neighbour is revealed (a wrong flag loses the game, as in every Minesweeper).
 """
 
@@ -45,7 +45,7 @@ class Settings:
     mines: int
     seed: int
     first: FirstMove = FirstMove.SAFE
-    """``SAFE`` or ``OPENING``; a no-guess board always opens at the first click."""
+    """``SAFE`` or ``OPENING``; a no-guess board always opens at the first reveal."""
     no_guess: bool = False
     technique: str | None = None
     """The rating a no-guess board is made for (the weakest technique that solves it);
@@ -95,8 +95,8 @@ class LiveGame:
         self.rating: str | None = None
         """A no-guess board's rating, once it is made."""
         self.making = False
-        """Whether the no-guess board is being made (a second first click must wait)."""
-        self.clicks = 0
+        """Whether the no-guess board is being made (a second first reveal must wait)."""
+        self.actions = 0
         """Reveals, flags and chords taken."""
         self.origin = "play"
         """``"play"``, or ``"watch"`` for a game taken over from a watched game."""
@@ -139,7 +139,7 @@ class LiveGame:
 
     @property
     def needs_board(self) -> bool:
-        """Whether the board is still to be made (a no-guess game before its first click)."""
+        """Whether the board is still to be made (a no-guess game before its first reveal)."""
         return self.game is None
 
     def place(self, mines: list[Cell], rating: str | None = None) -> None:
@@ -187,7 +187,7 @@ class LiveGame:
             raise RequestError(422, f"cell: {list(cell)} is flagged: take the flag off first")
         if self.began is None:
             self.began = self.clock()
-        self.clicks += 1
+        self.actions += 1
         event = game.reveal(index)
         return self._answer([event.revealed])
 
@@ -207,7 +207,7 @@ class LiveGame:
             game.unflag(index)
         else:
             game.flag(index)
-        self.clicks += 1
+        self.actions += 1
         return self._answer([])
 
     def chord(self, cell: tuple[int, int]) -> dict[str, Any]:
@@ -234,7 +234,7 @@ class LiveGame:
                 f"the clue at {tuple(cell)} shows {value} but has {flags} flag(s) around it"
             )
             return answer
-        self.clicks += 1
+        self.actions += 1
         opened = []
         for n in around:
             if game.over:
@@ -260,7 +260,7 @@ class LiveGame:
 
     def position(self) -> tuple[list[list[int | None]], int]:
         """The player's position: revealed clues, ``None`` elsewhere (flags are the player's
-        opinion, not knowledge), and the mine total."""
+        opinion, not what is known), and the mine total."""
         s = self.settings
         if self.game is None:
             return [[None] * s.cols for _ in range(s.rows)], s.mines
@@ -290,7 +290,7 @@ class LiveGame:
             "flags": flags,
             "mines_left": self.settings.mines - flags,
             "seconds": round(self.seconds(), 3),
-            "clicks": self.clicks,
+            "actions": self.actions,
         }
         if self.rating is not None:
             answer["rating"] = self.rating
@@ -308,7 +308,7 @@ class LiveGame:
             answer["bbbv"] = three_bv(game.board)
             if game.status is GameStatus.WON:
                 answer["mines_left"] = 0  # every mine is found: the counter says so
-                answer["efficiency"] = round(answer["bbbv"] / max(1, self.clicks), 4)
+                answer["efficiency"] = round(answer["bbbv"] / max(1, self.actions), 4)
         return answer
 
     def _answer(self, reveals: list[tuple[tuple[Cell, int], ...]]) -> dict[str, Any]:
@@ -323,7 +323,7 @@ class LiveGame:
 
 
 def three_bv(board: Board) -> int:
-    """A board's 3BV: the fewest clicks that clear it, one for each opening (a region of
+    """A board's 3BV: the fewest reveals that clear it, one for each opening (a region of
     zeros with its border) and one for each safe cell beside no zero.
 
     Examples

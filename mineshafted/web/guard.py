@@ -136,66 +136,32 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        began = time.perf_counter()
-        arrived = time.monotonic()
-        scope.setdefault("state", {})["arrived"] = arrived
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        started = False
-        read = False  # whether the body has been read whole
-        has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
-
-        async def guarded_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                took = f"app;dur={(time.perf_counter() - began) * 1000:.2f}"
-                extra = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
-                extra.append((b"server-timing", took.encode()))
-                if has_body and not read:  # answered before its body was in: never read
-                    extra.append((b"connection", b"close"))
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
-
-        async def refuse(error: RequestError) -> None:
-            if not started:
-                await _answer(error, guarded_send)
-
-        refusal = self._refusal(scope, headers)
+        exchange = _Exchange(scope, receive, send, limit=self.limit, seconds=self.body_seconds)
+        refusal = self._refusal(scope, exchange.headers)
         if refusal is None and self.active >= self.requests:
             refusal = RequestError(
                 503, f"the server is answering {self.requests} requests at once; try again"
             )
         if refusal is not None:
-            await refuse(refusal)
+            await exchange.refuse(refusal)
             return
-        seen = 0
-
-        async def guarded_receive() -> Message:
-            nonlocal seen, read
-            if read:  # the body is in: what follows is the client's going, whenever
-                return await receive()
-            try:
-                message = await asyncio.wait_for(
-                    receive(), max(0.0, arrived + self.body_seconds - time.monotonic())
-                )
-            except TimeoutError:
-                raise _TooSlow from None
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-                read = not message.get("more_body", False)
-            return message
-
         self.active += 1
         try:
-            await self.app(scope, guarded_receive, guarded_send)
+            await self._run(exchange)
+        finally:
+            self.active -= 1
+
+    async def _run(self, exchange: _Exchange) -> None:
+        """Run the app on one request, each failure answered (or logged) as the class says."""
+        scope = exchange.scope
+        try:
+            await self.app(scope, exchange.receive, exchange.send)
         except _TooLarge:
-            await refuse(RequestError(413, self._too_large()))
+            await exchange.refuse(RequestError(413, self._too_large()))
         except _TooSlow:
             log.info("%s sent too slow a body: refused after %g s", _who(scope), self.body_seconds)
             message = f"the body did not arrive within {self.body_seconds:g} s"
-            await refuse(RequestError(408, message))
+            await exchange.refuse(RequestError(408, message))
         except (ClientGone, ClientDisconnect) as gone:
             log.info(
                 "%s went away before its answer (%s %s)%s",
@@ -207,9 +173,9 @@ class Guard:
         except Exception as error:
             log.error("internal error in %s %s", scope["method"], scope["path"], exc_info=error)
             name = type(error).__name__
-            await refuse(RequestError(500, f"internal error ({name}): see the server's log"))
-        finally:
-            self.active -= 1
+            await exchange.refuse(
+                RequestError(500, f"internal error ({name}): see the server's log")
+            )
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> RequestError | None:
         """Why the request is refused before it is read, if it is."""
@@ -232,6 +198,74 @@ class Guard:
 
     def _too_large(self) -> str:
         return f"the body is larger than {self.limit:,} bytes ({self.limit // 2**20} MiB)"
+
+
+class _Exchange:
+    """One request as the guard sees it: its headers, how much of its body has come, and
+    whether its answer has started.
+
+    :meth:`receive` and :meth:`send` stand between the app and the server: the first bounds
+    the body (``limit`` bytes, ``seconds`` from the arrival), the second adds
+    :data:`HEADERS` and ``Server-Timing`` to the answer's start.
+    """
+
+    def __init__(
+        self, scope: Scope, receive: Receive, send: Send, *, limit: int, seconds: float
+    ) -> None:
+        self.scope = scope
+        self.began = time.perf_counter()
+        self.arrived = time.monotonic()
+        scope.setdefault("state", {})["arrived"] = self.arrived
+        self.headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]
+        }
+        self.has_body = (
+            self.headers.get("content-length", "0") != "0" or "transfer-encoding" in self.headers
+        )
+        self.limit = limit
+        self.seconds = seconds
+        self.started = False
+        """Whether the answer has started."""
+        self.read = False
+        """Whether the body has been read whole."""
+        self.seen = 0
+        """The body's bytes read so far."""
+        self._receive = receive
+        self._send = send
+
+    async def send(self, message: Message) -> None:
+        """Send ``message``, the answer's start with :data:`HEADERS` and its timing."""
+        if message["type"] == "http.response.start":
+            self.started = True
+            took = f"app;dur={(time.perf_counter() - self.began) * 1000:.2f}"
+            extra = [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+            extra.append((b"server-timing", took.encode()))
+            if self.has_body and not self.read:  # answered before its body was in: never read
+                extra.append((b"connection", b"close"))
+            message["headers"] = [*message.get("headers", []), *extra]
+        await self._send(message)
+
+    async def receive(self) -> Message:
+        """The next message, the body bounded in size and in time."""
+        if self.read:  # the body is in: what follows is the client's going, whenever
+            return await self._receive()
+        try:
+            message = await asyncio.wait_for(
+                self._receive(), max(0.0, self.arrived + self.seconds - time.monotonic())
+            )
+        except TimeoutError:
+            raise _TooSlow from None
+        if message["type"] == "http.request":
+            self.seen += len(message.get("body", b""))
+            if self.seen > self.limit:
+                raise _TooLarge
+            self.read = not message.get("more_body", False)
+        return message
+
+    async def refuse(self, error: RequestError) -> None:
+        """Answer ``error``, unless an answer has started already."""
+        if not self.started:
+            await _answer(error, self.send)
 
 
 async def _answer(error: RequestError, send: Send) -> None:

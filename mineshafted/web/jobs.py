@@ -18,10 +18,10 @@ from .analysis import analyze
 from .bodies import position, position_and_cell, validated
 from .explanation import explain
 from .hints import hint
-from .knowledge import knowledge
 from .loading import load
 from .requests import LoadIn
 from .review import review
+from .survey import survey
 from .tracing import traced
 from .watching import Watch, watch
 
@@ -45,10 +45,10 @@ def _explain(raw: bytes) -> bytes:
     return answer(explain(read.board, read.mines, cell).to_json())
 
 
-def _knowledge(raw: bytes) -> bytes:
-    """``POST /api/knowledge``."""
+def _survey(raw: bytes) -> bytes:
+    """``POST /api/survey``."""
     read = position(raw)
-    return answer(knowledge(read.board, read.mines, view_odds(read.board, read.mines)))
+    return answer(survey(read.board, read.mines, view_odds(read.board, read.mines)))
 
 
 def _load(raw: bytes) -> bytes:
@@ -104,7 +104,7 @@ def _sleep(seconds: float) -> float:
 JOBS: dict[str, Callable[[Any], Any]] = {
     "analyze": _analyze,
     "explain": _explain,
-    "knowledge": _knowledge,
+    "survey": _survey,
     "load": _load,
     "hint": _hint,
     "review": _review,

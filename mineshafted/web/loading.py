@@ -16,7 +16,7 @@ puzzle file
     it after the first move, its start cell revealed (a 0 opening its region).
 game record
     A game's JSON Lines (``mineshafted play --record``): loaded as the player saw it at the
-    end, revealed cells only (flags are the player's opinion, not knowledge).
+    end, revealed cells only (flags are the player's opinion, not what is known).
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ def _json_file(text: str) -> Loaded:
     rules = Rules(FirstMove.NONE, auto_expand=True, total_known=True)
     game = Game.on(puzzle.board, rules=rules)
     game.reveal(puzzle.start)
-    return Loaded(Kind.PUZZLE, game.view().grid, puzzle.board.mine_count, puzzle.name)
+    return Loaded(Kind.PUZZLE, game.view().grid, len(puzzle.board.mines), puzzle.name)
 
 
 def _record(text: str, head: dict[str, Any]) -> Loaded:

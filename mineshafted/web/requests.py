@@ -31,8 +31,11 @@ __all__ = [
     "CellIn",
     "ExplainIn",
     "GameIn",
+    "Grid",
     "LearnIn",
     "LoadIn",
+    "Model",
+    "Pair",
     "PositionIn",
     "StepIn",
     "TakeOverIn",
@@ -43,10 +46,14 @@ __all__ = [
 ]
 
 Grid = list[list[int | None]]
+"""A partial grid as JSON: a clue, -1 for a known mine, ``null`` for an unknown cell."""
 Pair = list[int]
+"""A cell as JSON: ``[row, column]``."""
 
 
-class _Model(BaseModel):
+class Model(BaseModel):
+    """The base of every request and answer model: a field it does not list is refused."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -100,7 +107,7 @@ StepNumber = Annotated[int, Strict(), _between(0, 10**6), Field(ge=0, le=10**6)]
 """A step of a watched game, counted from 0 (none played)."""
 
 
-class _In(_Model):
+class _In(Model):
     """A request body: a JSON object of the model's fields and no others."""
 
     @model_validator(mode="before")
@@ -120,25 +127,25 @@ class _In(_Model):
         return data
 
 
-def check_board(
-    rows: int, cols: int, mines: int, first: str, board: str, technique: str | None
-) -> None:
-    """A live or watched board's settings together: its size, its mines beside the first
-    move, a technique only for a no-guess board.
+def check_board(body: GameIn | WatchIn) -> None:
+    """A live or watched board's settings together, once its rows, columns and mines are
+    given: its size, its mines beside the first reveal, a technique only for a no-guess board.
 
     Raises
     ------
     PydanticCustomError
         The refusal, naming the fields.
     """
+    rows, cols, mines, technique = body.rows, body.cols, body.mines, body.technique
+    assert rows is not None and cols is not None and mines is not None  # a watch checks them
     if rows * cols > MAX_GAME_CELLS:
         raise PydanticCustomError(
             "size",
             "rows, cols: {rows}x{cols} is more than {cap} cells",
             {"rows": rows, "cols": cols, "cap": f"{MAX_GAME_CELLS:,}"},
         )
-    no_guess = board == "no-guess"
-    zone = 1 if first == "safe" and not no_guess else min(rows, 3) * min(cols, 3)
+    no_guess = body.board == "no-guess"
+    zone = 1 if body.first == "safe" and not no_guess else min(rows, 3) * min(cols, 3)
     if not 0 <= mines <= rows * cols - zone:
         raise PydanticCustomError(
             "mines",
@@ -204,16 +211,16 @@ class GameIn(_In):
     cols: Side = Field(description="1 to 1,000.")
     mines: Annotated[int, Strict()] = Field(description="0 up to what fits beside the first move.")
     first: Literal["safe", "opening"] = Field(
-        "safe", description="The first click is never a mine (safe) or always a 0 (opening)."
+        "safe", description="The first reveal is never a mine (safe) or always a 0 (opening)."
     )
     board: Literal["random", "no-guess"] = Field(
         "random",
-        description="A random board, or one made at the first click that logic alone "
+        description="A random board, or one made at the first reveal that logic alone "
         "finishes from there.",
     )
     seed: SeedNumber | None = Field(
         None,
-        description="0 to 2**53 - 1: the same seed and first click make the same board. "
+        description="0 to 2**53 - 1: the same seed and first reveal make the same board. "
         "Random when null.",
     )
     technique: Annotated[str, Strict()] | None = Field(
@@ -225,7 +232,7 @@ class GameIn(_In):
 
     @model_validator(mode="after")
     def _together(self) -> GameIn:
-        check_board(self.rows, self.cols, self.mines, self.first, self.board, self.technique)
+        check_board(self)
         return self
 
 
@@ -245,7 +252,7 @@ class WatchIn(_In):
         None, description="The S4 rule file's text, for 'rules'."
     )
     game: Annotated[str, Strict()] | None = Field(
-        None, description="The id of a finished live game: its board and first click."
+        None, description="The id of a finished live game: its board and first reveal."
     )
     rows: Side | None = Field(None, description="The board, when no game is given.")
     cols: Side | None = None
@@ -254,7 +261,7 @@ class WatchIn(_In):
     first: Literal["safe", "opening"] = "safe"
     board: Literal["random", "no-guess"] = "random"
     technique: Annotated[str, Strict()] | None = None
-    start: Cell | None = Field(None, description="The first click, [row, column]; [0, 0].")
+    start: Cell | None = Field(None, description="The first reveal, [row, column]; [0, 0].")
 
     @model_validator(mode="after")
     def _together(self) -> WatchIn:
@@ -271,8 +278,8 @@ class WatchIn(_In):
         for name in ("rows", "cols", "mines"):
             if getattr(self, name) is None:
                 raise PydanticCustomError("absent", "{name}: missing", {"name": name})
-        assert self.rows is not None and self.cols is not None and self.mines is not None
-        check_board(self.rows, self.cols, self.mines, self.first, self.board, self.technique)
+        check_board(self)
+        assert self.rows is not None and self.cols is not None
         if self.start is not None:
             check_cell(self.start, self.rows, self.cols, name="start")
         return self

@@ -112,7 +112,7 @@ def _text(move: dict[str, Any]) -> str:
     verdict = move["verdict"]
     p = move["probability"]
     if verdict == "first":
-        return f"Revealed {where}: the first click, safe by the rules."
+        return f"Revealed {where}: the first reveal, safe by the rules."
     if verdict == "certain":
         return f"Revealed {where}: certain, no placement of the mines had one there."
     if verdict == "best":

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .requests import (
     CellIn,
     ExplainIn,
     GameIn,
+    Grid,
     LoadIn,
+    Model,
+    Pair,
     PositionIn,
     StepIn,
     TakeOverIn,
@@ -41,7 +44,6 @@ __all__ = [
     "GameIn",
     "GameOut",
     "HintOut",
-    "KnowledgeOut",
     "LoadIn",
     "LoadOut",
     "MoveOut",
@@ -50,6 +52,7 @@ __all__ = [
     "StepIn",
     "StepOut",
     "StepsOut",
+    "SurveyOut",
     "TakeOverIn",
     "WatchIn",
     "WatchOut",
@@ -58,23 +61,16 @@ __all__ = [
     "techniques",
 ]
 
-Grid = list[list[int | None]]
-Pair = list[int]
 
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ErrorOut(_Model):
+class ErrorOut(Model):
     """Any refusal: 400 not JSON, 404 no such game, 409 not now, 413 too large (a body, or a
-    position to count), 415 not JSON's content type, 422 malformed or undecided, 503 past the
-    compute budget or busy."""
+    position to count), 415 not JSON's content type, 422 malformed (or, to explain, a cell the
+    position does not decide), 503 past the compute budget or busy."""
 
     error: str = Field(description="One line saying what is wrong and where.")
 
 
-class AnalysisOut(_Model):
+class AnalysisOut(Model):
     """A position's exact odds, decided cells and best move."""
 
     probabilities: list[list[float | None]] = Field(
@@ -100,7 +96,7 @@ class AnalysisOut(_Model):
     )
 
 
-class ExplanationOut(_Model):
+class ExplanationOut(Model):
     """Why a position decides a cell."""
 
     cell: Pair
@@ -133,7 +129,7 @@ class ExplanationOut(_Model):
     )
 
 
-class LoadOut(_Model):
+class LoadOut(Model):
     """The position a text holds."""
 
     kind: Literal["text", "position", "puzzle", "record"]
@@ -142,7 +138,7 @@ class LoadOut(_Model):
     name: str | None
 
 
-class SettingsOut(_Model):
+class SettingsOut(Model):
     """A live game's settings."""
 
     rows: int
@@ -157,17 +153,17 @@ class SettingsOut(_Model):
     technique: str | None
 
 
-class _Counters(_Model):
+class _Counters(Model):
     status: Literal["playing", "won", "lost"]
     flags: int
     mines_left: int = Field(description="The total less the flags (0 once won).")
-    clicks: int = Field(0, description="Reveals, flags and chords the server took.")
+    actions: int = Field(0, description="Reveals, flags and chords the server took.")
     bbbv: int | None = Field(
         None,
-        description="Once over: the board's 3BV, the fewest clicks that clear it (its "
+        description="Once over: the board's 3BV, the fewest reveals that clear it (its "
         "openings, and its clues beside no opening).",
     )
-    efficiency: float | None = Field(None, description="Once won: 3BV over clicks.")
+    efficiency: float | None = Field(None, description="Once won: 3BV over actions.")
     seconds: float = Field(description="Since the first reveal.")
     mines: list[Pair] | None = Field(None, description="Every mine, once the game is over.")
     wrong_flags: list[Pair] | None = Field(None, description="Flags on safe cells, once over.")
@@ -202,7 +198,7 @@ class MoveOut(_Counters):
     note: str | None = Field(None, description="Why a chord changed nothing.")
 
 
-class HintOut(_Model):
+class HintOut(Model):
     """The cell to reveal next."""
 
     cell: Pair
@@ -212,7 +208,7 @@ class HintOut(_Model):
     explanation: ExplanationOut | None
 
 
-class ConfigOut(_Model):
+class ConfigOut(Model):
     """What the server offers."""
 
     players: list[str]
@@ -221,7 +217,7 @@ class ConfigOut(_Model):
     limits: dict[str, int | float]
 
 
-class WatchOut(_Model):
+class WatchOut(Model):
     """A watched game, ready to step through."""
 
     id: str
@@ -234,7 +230,7 @@ class WatchOut(_Model):
     step: int = Field(description="How many have been taken.")
 
 
-class StepOut(_Model):
+class StepOut(Model):
     """One step of a watched game."""
 
     kind: Literal["reveal", "flag", "unflag"]
@@ -253,7 +249,7 @@ class StepOut(_Model):
     mines: list[Pair] | None = None
 
 
-class StepsOut(_Model):
+class StepsOut(Model):
     """The next steps of a watched game."""
 
     steps: list[StepOut]
@@ -264,7 +260,7 @@ class StepsOut(_Model):
     guesses: int | None = Field(None, description="Once done: how many guesses were made.")
 
 
-class KnownCell(_Model):
+class KnownCell(Model):
     """What the policy knows of one unknown cell at a stall."""
 
     cell: Pair
@@ -279,7 +275,7 @@ class KnownCell(_Model):
     dead: bool = Field(description="It can show only one clue: revealing it tells nothing.")
 
 
-class EndgameOut(_Model):
+class EndgameOut(Model):
     """The endgame search's answer: best play, exactly."""
 
     cell: Pair = Field(description="The reveal that wins most often.")
@@ -288,7 +284,7 @@ class EndgameOut(_Model):
     chance: float = Field(description="wins / placements: the exact chance of a win.")
 
 
-class KnowledgeOut(_Model):
+class SurveyOut(Model):
     """What the best policy knows at a position: each cell's outlook, the fifty-fifties, and
     the endgame's exact chance of a win."""
 
@@ -304,7 +300,7 @@ class KnowledgeOut(_Model):
     best: Pair | None = Field(description="The best policy's choice.")
 
 
-class ReviewMove(_Model):
+class ReviewMove(Model):
     """One move of a finished game, judged from what the player could see then."""
 
     kind: Literal["reveal", "flag", "unflag"]
@@ -324,7 +320,7 @@ class ReviewMove(_Model):
     text: str
 
 
-class ReviewOut(_Model):
+class ReviewOut(Model):
     """A finished game, move by move."""
 
     moves: list[ReviewMove]

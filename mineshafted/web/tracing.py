@@ -64,7 +64,7 @@ def traced(raw: bytes) -> bytes:
         name, puzzle = _puzzle(body.puzzle)
         start = _start(body.start, puzzle)
         board = puzzle.board
-        events = trace(BoardManager(board), technique, start=start, mines=board.mine_count)
+        events = trace(BoardManager(board), technique, start=start, mines=len(board.mines))
         title = puzzle.name or name
     else:
         assert body.board is not None  # the model gives one of the two
@@ -118,7 +118,7 @@ def catalogue() -> list[dict[str, Any]]:
             "title": puzzle.name,
             "rows": puzzle.board.geometry.rows,
             "cols": puzzle.board.geometry.cols,
-            "mines": puzzle.board.mine_count,
+            "mines": len(puzzle.board.mines),
         }
         for name, puzzle in shipped().items()
     ]

@@ -63,7 +63,7 @@ REASONS: Final = {
     "inferred mine": "the agent's knowledge proves it a mine",
     "random guess": "a guess at random",
     "knowledge guess": "a guess among the cells the agent's knowledge mentions",
-    "free guess": "no rule applies: a free guess (the interpreter clicks a safe square)",
+    "free guess": "no rule applies: a free guess (the interpreter reveals a safe square)",
 }
 """What each reason a record may hold means; a reason not here is an S4 rule's name."""
 

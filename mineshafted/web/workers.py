@@ -24,8 +24,8 @@ deadline
     free worker from its arrival, and again the longest a job may run (a job may be given a
     budget of its own).
 counts
-    The pool's own accounting (:class:`PoolCounts`): jobs served, refused, late, cancelled,
-    those running now, and the longest wait from arrival.
+    The pool's own accounting (:class:`~.poolcounts.PoolCounts`): jobs served, refused,
+    late, cancelled, those running now, and the longest wait from arrival.
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Final
 
 from .errors import RequestError
+from .poolcounts import PoolCounts
 from .worker import READY, Reply, serve  # a reply, or the pool's own ("late",), ("ended",)
 
 __all__ = ["PoolCounts", "Workers"]
@@ -52,37 +52,6 @@ log = logging.getLogger(__name__)
 
 BOOT_SECONDS: Final = 60.0
 """How long a worker may take to boot before it is given up."""
-
-
-@dataclass
-class PoolCounts:
-    """What the pool has done since it started: its own account, for tests and the log."""
-
-    served: int = 0
-    """Jobs that came back (a value, or the job's own refusal)."""
-    busy: int = 0
-    """Requests refused because no worker was free within the budget of their arrival."""
-    late: int = 0
-    """Jobs stopped past their deadline (their worker killed)."""
-    cancelled: int = 0
-    """Jobs stopped because their client went away (their worker killed)."""
-    ended: int = 0
-    """Jobs whose worker died under them."""
-    running: int = 0
-    """Jobs being computed now."""
-    longest_wait: float = 0.0
-    """The longest a request waited, from its arrival, for a worker or for its refusal."""
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-
-    def count(self, name: str, change: int = 1) -> None:
-        """Add ``change`` to the counter ``name``."""
-        with self.lock:
-            setattr(self, name, getattr(self, name) + change)
-
-    def waited(self, seconds: float) -> None:
-        """Note a wait of ``seconds`` from a request's arrival."""
-        with self.lock:
-            self.longest_wait = max(self.longest_wait, seconds)
 
 
 class Workers:
@@ -100,7 +69,10 @@ class Workers:
 
     Examples
     --------
-    >>> with Workers(1, seconds=10.0) as workers:
+    Not run as a doctest: it starts a process (about a second), which the inner loop of tests
+    leaves to ``tests/web/test_workers.py``.
+
+    >>> with Workers(1, seconds=10.0) as workers:  # doctest: +SKIP
     ...     workers.run("echo", [1, 2])
     [1, 2]
 

@@ -98,9 +98,9 @@ def test_the_best_agent_guesses_by_the_best_policy_under_the_total() -> None:
     shipped = Path(__file__).resolve().parents[2] / "puzzles" / "needs-guess"
     for path in sorted(shipped.glob("*.json")):
         (puzzle,) = read_puzzles(path)
-        sweep = Sweep(BoardManager(puzzle.board), start=puzzle.start, mines=puzzle.board.mine_count)
+        sweep = Sweep(BoardManager(puzzle.board), start=puzzle.start, mines=puzzle.board.mine_total)
         report, position = sweep.run(), sweep.position()
-        chances = odds(position, puzzle.board.mine_count)
+        chances = odds(position, puzzle.board.mine_total)
         want = Best().choose(position, chances, report.board, random.Random(1))
         game = Game.on(puzzle.board, rules=Rules.CLASSIC)
         game.reveal(puzzle.start)

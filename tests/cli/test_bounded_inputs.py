@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +17,16 @@ from mineshafted.cli import app
 runner = CliRunner()
 
 
-def _one_line(args: list[str], *, within: float = 10.0, stdin: str | None = None) -> str:
-    """Run ``args``; check exit 2, one line on stderr, no traceback, within ``within`` s."""
-    started = time.perf_counter()
+def _one_line(args: list[str], *, stdin: str | None = None) -> str:
+    """Run ``args``; check exit 2, one line on stderr, no traceback.
+
+    No wall-clock budget is asserted (a timing belongs in a benchmark): a refusal that came
+    only after the work it refuses (a board of 10**12 cells made) would not come at all, and
+    the message names the check that refused."""
     result = runner.invoke(app, args, input=stdin)
-    took = time.perf_counter() - started
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
     assert "Traceback" not in result.output
-    assert took < within, f"{args} took {took:.1f} s"
     return result.stderr
 
 
@@ -133,7 +133,7 @@ def test_replay_refuses_a_huge_record_header_before_making_the_board(tmp_path: P
     header.update(rows=100_000, cols=100_000)
     path = tmp_path / "huge.jsonl"
     path.write_text(json.dumps(header) + "\n")
-    message = _one_line(["replay", str(path), "--out", str(tmp_path / "p.html")], within=5)
+    message = _one_line(["replay", str(path), "--out", str(tmp_path / "p.html")])
     assert message == f"error: {path}: line 1: a 100000x100000 board: more than 1,000,000 cells\n"
 
 
@@ -223,7 +223,7 @@ def test_a_record_with_a_byte_that_is_not_utf8_is_one_line(tmp_path: Path) -> No
 )
 def test_a_board_past_the_cell_cap_is_refused_at_once(tmp_path: Path, args: list[str]) -> None:
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    assert "more than 1,000,000 cells" in _one_line(args, within=5)
+    assert "more than 1,000,000 cells" in _one_line(args)
 
 
 @pytest.mark.parametrize(

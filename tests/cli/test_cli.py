@@ -235,6 +235,7 @@ def test_verbose_logs_the_stages_to_stderr(puzzle_file: Path) -> None:
     assert "mineshafted.solver.sweep" not in result.stdout
 
 
+@pytest.mark.slow
 def test_python_dash_m_runs_the_cli() -> None:
     import subprocess
     import sys

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test starts a fresh interpreter (a CLI subprocess)
+
 SHIPPED = Path(__file__).resolve().parents[2] / "puzzles" / "no-guess" / "4x3-sample" / "01.json"
 
 # Runs the console script's main on the arguments after -c, then prints, on the last line, the

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import mineshafted.formats
+import mineshafted.formats.reading
 from mineshafted.cli import app
 from mineshafted.cli.status import EXIT_CLOSED_PIPE
 
@@ -48,7 +48,7 @@ def test_solve_of_an_endless_device_is_refused_unread() -> None:
 
 
 def test_solve_caps_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mineshafted.formats, "MAX_FILE_BYTES", 100)
+    monkeypatch.setattr(mineshafted.formats.reading, "MAX_FILE_BYTES", 100)
     result = runner.invoke(app, ["solve", "-"], input=json.dumps(SAMPLE) + " " * 100)
     assert result.exit_code == 2
     assert result.stderr == "error: <stdin>: larger than 100 bytes: not read past that cap\n"
@@ -58,6 +58,7 @@ def test_solve_caps_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @needs_devices
 @pytest.mark.parametrize("command", [["generate", "5", "5", "3", "--seed", "1"], ["solve", "-"]])
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_naming_the_output(command: list[str]) -> None:
     with FULL.open("w") as full:
         result = subprocess.run(
@@ -72,6 +73,7 @@ def test_a_full_disk_is_one_line_naming_the_output(command: list[str]) -> None:
     assert result.stderr.decode() == "error: cannot write the output: no space left on device\n"
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_generate_quietly() -> None:
     child = subprocess.Popen(
         [sys.executable, "-m", "mineshafted", "generate", "4", "4", "1", "-n", "100000"],
@@ -86,6 +88,7 @@ def test_a_closed_pipe_ends_generate_quietly() -> None:
     assert stderr == b""
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_solve_quietly(tmp_path: Path) -> None:
     many = tmp_path / "many.jsonl"
     many.write_text((json.dumps(SAMPLE) + "\n") * 3000)

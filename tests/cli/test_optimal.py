@@ -24,11 +24,11 @@ def test_a_board_in_text() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "3x3 with 2 mines, first click unprotected: best play wins 24 of 36 placements = "
+        "3x3 with 2 mines, first reveal unprotected: best play wins 24 of 36 placements = "
         "24/36 = 66.6667%"
     )
-    assert lines[1] == "best first clicks: (0,1), (1,0), (1,2), (2,1)"
-    assert lines[2].startswith("searched ") and "knowledge states" in lines[2]
+    assert lines[1] == "best first reveals: (0,1), (1,0), (1,2), (2,1)"
+    assert lines[2].startswith("searched ") and "belief states" in lines[2]
 
 
 def test_a_board_in_json() -> None:
@@ -48,7 +48,7 @@ def test_a_board_in_json() -> None:
     assert data["states"] >= 1 and data["seconds"] >= 0
 
 
-def test_a_given_first_click() -> None:
+def test_a_given_first_reveal() -> None:
     result = runner.invoke(
         app, ["optimal", "3", "3", "2", "--first", "opening", "--start", "0,0", "--json"]
     )
@@ -56,7 +56,7 @@ def test_a_given_first_click() -> None:
     data = json.loads(result.stdout)
     assert (data["wins"], data["placements"], data["start"]) == (9, 10, [0, 0])
     text = runner.invoke(app, ["optimal", "3", "3", "2", "--start", "corner"])
-    assert "first click at (0,0)" in text.stdout
+    assert "first reveal at (0,0)" in text.stdout
 
 
 def test_a_position(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_a_position(tmp_path: Path) -> None:
         (["3", "3", "6", "--first", "opening"], "do not fit on a 3x3 board with an opening"),
         (["3", "3", "1", "--start", "5,5"], "start 5,5 is off the 3x3 board"),
         (["8", "8", "10"], "C(64, 10) = 151,473,214,816 placements, more than 200,000"),
-        (["4", "4", "4", "--max-states", "5"], "more than 5 knowledge states (--max-states)"),
+        (["4", "4", "4", "--max-states", "5"], "more than 5 belief states (--max-states)"),
         (["4", "4", "4", "--time-limit", "0"], "not done within 0 s (--time-limit)"),
         (["nowhere.json"], "nowhere.json: no such file"),
         # Issue 40 item 5: placement limits past what memory holds are refused before the
@@ -103,7 +103,7 @@ def test_a_position(tmp_path: Path) -> None:
         (["4", "5", "5", "--memory", "2"], "would take about 3.0 MiB, more than 2 MiB (--memory)"),
         (
             ["4", "5", "5", "--memory", "3"],
-            "the search stopped: the table and its knowledge states outgrew 3 MiB (--memory)",
+            "the search stopped: the table and its belief states outgrew 3 MiB (--memory)",
         ),
         (["4", "4", "4", "--memory", "0.5"], "Invalid value for '--memory'"),
     ],
@@ -115,7 +115,7 @@ def test_bad_input_is_one_line(arguments: list[str], message: str) -> None:
     assert len(result.stderr.splitlines()) == 1
 
 
-def test_a_position_takes_no_first_click(tmp_path: Path) -> None:
+def test_a_position_takes_no_first_reveal(tmp_path: Path) -> None:
     path = tmp_path / "golf.json"
     path.write_text(json.dumps(CODE_GOLF))
     result = runner.invoke(app, ["optimal", str(path), "--first", "none"])

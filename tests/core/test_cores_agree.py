@@ -15,7 +15,8 @@ from mineshafted import MINE, Board, BoardManager, Sweep, core, read_puzzles, sw
 from mineshafted.errors import NoPlacementError
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.probability import odds, play_game, policy_named, view_odds
-from mineshafted.probability.endgame import _Layout, _searched, regions
+from mineshafted.probability.endgame import _Layout, _searched
+from mineshafted.probability.regions import regions
 from mineshafted.solver import Constraint, Position, combine, components, count_component, counted
 from mineshafted.solver.count import CountTooLargeError
 

@@ -118,7 +118,7 @@ def solve(bm):
 assignment tried), since a sandboxed child cannot import ``mineshafted``."""
 
 CORRECT = SOLVE + "\nsweep_mines = solve\n"
-"""A submission that solves every no-guess board that needs no mine count."""
+"""A submission that solves every no-guess board that needs no mine total."""
 
 CORRECT_BY_IMPORT = "from mineshafted import sweep_mines\n"
 """The package's own solver as a submission: it runs only without a sandbox."""

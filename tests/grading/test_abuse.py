@@ -142,6 +142,7 @@ def test_closing_the_channel_early_is_a_protocol_break(
     assert result.moves == moves
 
 
+@pytest.mark.slow  # it times a child against a wall-clock bound
 def test_closing_the_channel_and_hanging_on_ends_after_the_grace(tmp_path: Path) -> None:
     path = abusing(tmp_path, "import time\nbm._channel._out.close()\ntime.sleep(60)\n")
     began = time.monotonic()
@@ -226,7 +227,7 @@ def test_a_malformed_board_is_a_wrong_board(tmp_path: Path, value: str, detail: 
     assert (result.outcome, result.detail) == (Verdict.WRONG, detail)
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # it times a child against a wall-clock bound
 def test_sleeping_times_out_within_the_limit(tmp_path: Path) -> None:
     path = submission(tmp_path, "import time\ndef sweep_mines(bm):\n    time.sleep(60)\n")
     began = time.monotonic()

@@ -144,6 +144,7 @@ def no_groups(monkeypatch: pytest.MonkeyPatch) -> Plan:
     return plan
 
 
+@pytest.mark.slow
 def test_without_a_group_boards_are_graded_and_the_report_warns(
     no_groups: Plan, tmp_path: Path
 ) -> None:
@@ -167,6 +168,7 @@ def _graded(name: str, sandbox: Sandbox) -> tuple[Verdict, str]:
     return board.outcome, board.detail
 
 
+@pytest.mark.slow
 @needs_groups
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_a_board_s_processes_hold_no_more_memory_together_than_its_limit(
@@ -180,6 +182,7 @@ def test_a_board_s_processes_hold_no_more_memory_together_than_its_limit(
     assert held * MIB <= Limits(memory_mb=MEMORY_MB).group_memory_bytes and children <= 1
 
 
+@pytest.mark.slow
 @needs_groups
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_a_board_s_processes_are_bounded_in_number_even_for_root(sandbox: Sandbox) -> None:
@@ -190,6 +193,7 @@ def test_a_board_s_processes_are_bounded_in_number_even_for_root(sandbox: Sandbo
     assert int(found.group(1)) < Limits().processes
 
 
+@pytest.mark.slow
 @needs_groups
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_a_board_ended_for_memory_says_so(sandbox: Sandbox) -> None:
@@ -201,6 +205,7 @@ def test_a_board_ended_for_memory_says_so(sandbox: Sandbox) -> None:
     )
 
 
+@pytest.mark.slow
 @needs_groups
 def test_no_group_is_left_after_a_board() -> None:
     _graded("forks.py", Sandbox.NONE)

@@ -21,11 +21,13 @@ def test_the_import_check_runs_under_the_default_limits(tmp_path: Path) -> None:
     check_submission(path, sandbox=Sandbox.NONE)
 
 
+@pytest.mark.slow
 def test_the_import_check_runs_under_the_limits_asked_for(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=300 * MIB, cpu=Limits(timeout=2.5).cpu_seconds)
     check_submission(path, timeout=2.5, memory_mb=300, sandbox=Sandbox.NONE)
 
 
+@pytest.mark.slow
 def test_a_failing_import_check_names_the_submission(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=1, cpu=1)
     with pytest.raises(SubmissionError) as raised:
@@ -68,6 +70,7 @@ def test_a_missing_submission_is_named_with_the_reason(tmp_path: Path) -> None:
     assert (raised.value.submission, raised.value.reason) == (path, "no such file")
 
 
+@pytest.mark.slow
 def test_a_submission_that_exits_while_imported_is_named(tmp_path: Path) -> None:
     path = submission(tmp_path, "import os\nos._exit(5)\n")
     with pytest.raises(SubmissionError) as raised:
@@ -76,6 +79,7 @@ def test_a_submission_that_exits_while_imported_is_named(tmp_path: Path) -> None
     assert raised.value.reason == "cannot be imported: exited with status 5"
 
 
+@pytest.mark.slow
 def test_a_slow_import_is_named(tmp_path: Path) -> None:
     path = submission(tmp_path, "import time\ntime.sleep(60)\n")
     with pytest.raises(SubmissionError) as raised:
@@ -84,6 +88,7 @@ def test_a_slow_import_is_named(tmp_path: Path) -> None:
     assert raised.value.reason == "timed out while being imported: no answer within 0.3 s"
 
 
+@pytest.mark.slow
 @needs_bwrap
 def test_the_import_check_runs_in_the_sandbox_asked_for(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=1024 * MIB, cpu=Limits().cpu_seconds, outside=True)

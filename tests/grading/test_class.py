@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from mineshafted.cli import app
 from mineshafted.grading import classrun
-from mineshafted.grading.classrun import ClassOptions, ClassRun, ClassRunError, StudentGrade
+from mineshafted.grading.classrun import ClassRun, ClassRunError, StudentGrade
+from mineshafted.grading.options import GradeOptions
 from mineshafted.grading.roster import MAX_BYTES, RosterError, roster
 
 from .conftest import CORRECT, needs_bwrap
@@ -122,7 +123,7 @@ def test_a_folder_that_holds_no_class_is_one_run_level_error(tmp_path, make, mes
 
 
 def test_a_new_run_keeps_its_fresh_key_readable_by_its_owner_only(tmp_path: Path) -> None:
-    run = ClassRun(tmp_path / "out", ClassOptions())
+    run = ClassRun(tmp_path / "out", GradeOptions())
     key = tmp_path / "out" / "board.key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     state = json.loads((tmp_path / "out" / "run.json").read_text())
@@ -134,21 +135,21 @@ def test_a_new_run_keeps_its_fresh_key_readable_by_its_owner_only(tmp_path: Path
 def test_a_folder_that_is_not_a_run_s_is_refused(tmp_path: Path) -> None:
     write(tmp_path, "out/notes.txt", "mine")
     with pytest.raises(ClassRunError, match="not a class run's folder"):
-        ClassRun(tmp_path / "out", ClassOptions())
+        ClassRun(tmp_path / "out", GradeOptions())
 
 
 def test_a_resumed_run_keeps_its_options_and_its_key(tmp_path: Path) -> None:
-    first = ClassRun(tmp_path / "out", ClassOptions(allow=frozenset({"itertools"})))
-    again = ClassRun(tmp_path / "out", ClassOptions(allow=frozenset({"itertools"})))
+    first = ClassRun(tmp_path / "out", GradeOptions(allow=frozenset({"itertools"})))
+    again = ClassRun(tmp_path / "out", GradeOptions(allow=frozenset({"itertools"})))
     assert again.resumed and again.board_set.name == first.board_set.name
     with pytest.raises(ClassRunError, match="graded with --allow itertools, --timeout"):
-        ClassRun(tmp_path / "out", ClassOptions(timeout=5))
+        ClassRun(tmp_path / "out", GradeOptions(timeout=5))
     other = tmp_path / "other.key"
     from mineshafted.grading import BoardKey
 
     BoardKey.new().write(other)
     with pytest.raises(ClassRunError, match="not the key of the run"):
-        ClassRun(tmp_path / "out", ClassOptions(allow=frozenset({"itertools"})), key=other)
+        ClassRun(tmp_path / "out", GradeOptions(allow=frozenset({"itertools"})), key=other)
 
 
 def test_a_given_key_is_recorded_never_copied(tmp_path: Path) -> None:
@@ -156,10 +157,10 @@ def test_a_given_key_is_recorded_never_copied(tmp_path: Path) -> None:
 
     key = tmp_path / "course.key"
     BoardKey.new().write(key)
-    run = ClassRun(tmp_path / "out", ClassOptions(), key=key)
+    run = ClassRun(tmp_path / "out", GradeOptions(), key=key)
     assert not (tmp_path / "out" / "board.key").exists()
     assert run.board_set.name == BoardKey.read(key).board_set().name
-    assert ClassRun(tmp_path / "out", ClassOptions()).board_set.name == run.board_set.name
+    assert ClassRun(tmp_path / "out", GradeOptions()).board_set.name == run.board_set.name
 
 
 # Grading, resuming.
@@ -188,7 +189,7 @@ def test_an_interrupted_run_goes_on_on_the_same_boards_and_grades_no_one_twice(
     for name in ("ann", "bob", "cy"):
         write(subs, f"{name}.py", WRONG)
     out = tmp_path / "out"
-    run = ClassRun(out, ClassOptions(timeout=10))
+    run = ClassRun(out, GradeOptions(timeout=10))
     boards = [p.board for _, p in run.boards()]
     _, todo = run.plan(roster(subs))
 
@@ -201,7 +202,7 @@ def test_an_interrupted_run_goes_on_on_the_same_boards_and_grades_no_one_twice(
     kept = list(run.grade_students(todo[:1], jobs=1))
     assert [g.name for g in kept] == ["ann"] and (out / "results" / "ann.json").exists()
 
-    again = ClassRun(out, ClassOptions(timeout=10))
+    again = ClassRun(out, GradeOptions(timeout=10))
     assert [p.board for _, p in again.boards()] == boards
     done, todo = again.plan(roster(subs))
     assert [g.name for g in done] == ["ann"] and [s.name for s in todo] == ["bob", "cy"]
@@ -209,7 +210,7 @@ def test_an_interrupted_run_goes_on_on_the_same_boards_and_grades_no_one_twice(
     assert sorted(counted) == ["ann", "ann", "bob", "cy"]  # ann: interrupted once, then kept
 
     write(subs, "bob.py", WRONG + "\n# changed\n")
-    done, todo = ClassRun(out, ClassOptions(timeout=10)).plan(roster(subs))
+    done, todo = ClassRun(out, GradeOptions(timeout=10)).plan(roster(subs))
     assert [s.name for s in todo] == ["bob"]
 
 

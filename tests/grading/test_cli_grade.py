@@ -244,3 +244,17 @@ def test_the_starter_s_imports_are_permitted(tmp_path: Path, two: Path) -> None:
         done.stderr
         == "error: --starter: its imports are permitted under --allow: give --allow too\n"
     )
+
+
+@pytest.mark.parametrize(
+    "command", [["grade"], ["autograder", "results", "gradescope"]], ids=["grade", "results"]
+)
+def test_a_context_without_a_key_is_one_line_before_any_grading(
+    tmp_path: Path, command: list[str]
+) -> None:
+    student = submission(tmp_path, CORRECT)
+    done = CliRunner().invoke(app, [*command, str(student), "--context", "7"])
+    assert done.exit_code == 2 and done.stdout == ""
+    assert done.stderr == (
+        "error: --context names a board set of a kept key: give the key with --key FILE\n"
+    )

@@ -26,7 +26,7 @@ from mineshafted.cli import app
 from mineshafted.grading import boards
 
 from .conftest import SMALL_SETS
-from .test_platforms import GRADESCOPE, grade_job, install, unpack, valid
+from .test_platforms import GRADESCOPE, grade_job, install, into_grade_root, unpack, valid
 
 runner = CliRunner()
 
@@ -203,10 +203,7 @@ def test_the_prairielearn_grader_gives_a_starter_shaped_solution_full_marks(
     unpacked = tmp_path / "unpacked"
     unpack(archive, unpacked)
     root = tmp_path / "grade"
-    (root / "serverFilesCourse").mkdir(parents=True)
-    (unpacked / "serverFilesCourse" / "mineshafted").rename(
-        root / "serverFilesCourse" / "mineshafted"
-    )
+    into_grade_root(unpacked, root)
     env = install(next((unpacked / "image").glob("*.whl")), tmp_path / "lib")
     env["AUTOGRADER_ROOT"] = str(root)
     env["AUTOGRADER_PYTHON"] = sys.executable

@@ -340,7 +340,7 @@ def autograder_run(root: Path, config: Path) -> object:
     ],
     ids=["deep", "infinity", "overflow", "timeout", "file", "visibility", "list"],
 )
-def test_damaged_autograder_settings_are_one_line(root: Path, text: str, reason: str) -> None:
+def test_a_damaged_autograder_json_is_one_line(root: Path, text: str, reason: str) -> None:
     config = root / "autograder.json"
     config.write_text(text)
     done = autograder_run(root, config)

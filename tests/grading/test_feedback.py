@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from mineshafted import Board, Puzzle
 from mineshafted.cli import app
-from mineshafted.grading import BoardResult, GradeReport, Verdict, wording
+from mineshafted.grading import BoardResult, GradeReport, Verdict, accounts, wording
 from mineshafted.grading.classrun import StudentGrade
 from mineshafted.grading.errors import SubmissionError
 from mineshafted.grading.feedback import blocks, html_text, markdown_text
@@ -135,7 +135,7 @@ def test_a_loop_is_told_with_its_length_and_the_cycle_it_repeats() -> None:
         "After move 3, its last onto a new cell, moves 4-71,014 repeat cells 1 (0, 1), 2 (0, 2), "
         "1, 2, ... (the same 2 cells 35,505 times), never a new cell." in text
     )
-    words = wording.replay_words(grade.report.boards[0], PUZZLES["b"])  # type: ignore[union-attr]
+    words = accounts.replay_words(grade.report.boards[0], PUZZLES["b"])  # type: ignore[union-attr]
     assert words.verdict == "timed out" and words.cells == (1, 2) and "71,014" in words.after
 
 
@@ -148,7 +148,7 @@ def test_a_timed_out_sweep_without_a_loop_says_what_it_did_last() -> None:
 def test_a_replay_never_calls_a_wrong_board_won() -> None:
     safe = tuple(i for i, v in enumerate(BOARD.values) if v >= 0)
     wrong = result(Verdict.WRONG, detail="x", opened=safe, wrong=((0, 3, "0", -1),), wrong_count=1)
-    words = wording.replay_words(wrong, PUZZLES["b"])
+    words = accounts.replay_words(wrong, PUZZLES["b"])
     assert words.verdict == "wrong board"
     assert words.text.startswith("Your sweep moved onto every safe cell, but the board it returned")
     document = moves_page(BOARD, safe, title="ann: b", judgement=Judgement(*words))

@@ -28,7 +28,7 @@ def test_every_fresh_board_is_rated_ac3_or_below(seed: int) -> None:
 
 def test_fresh_boards_cover_every_tier_with_its_mines() -> None:
     made = boards.fresh_boards(3)
-    counted = {(p.board.geometry.rows, p.board.geometry.cols, p.board.mine_count) for _, p in made}
+    counted = {(p.board.geometry.rows, p.board.geometry.cols, len(p.board.mines)) for _, p in made}
     assert counted == {(r, c, m) for r, c, m, _ in boards.FRESH_SETS}
     assert len(made) == sum(n for *_, n in boards.FRESH_SETS)
     assert all(p.start == 0 for _, p in made)

@@ -39,6 +39,7 @@ DEADLINE = 60.0
 """Seconds to wait for a process to appear or to go (polled: the test ends as soon as it has)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_a_child_ends_when_its_grader_is_killed(
     sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -104,6 +105,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_grading_without_a_sandbox_says_what_a_submission_can_do(tmp_path: Path) -> None:
     puzzle = tmp_path / "two.json"
     puzzle.write_text(format_puzzle(Puzzle(TWO)))

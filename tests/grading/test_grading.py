@@ -43,6 +43,7 @@ grade_module = importlib.import_module("mineshafted.grading.grade")
 """The module (its name in the package is the function ``grade``)."""
 
 
+@pytest.mark.slow
 def test_a_correct_submission_earns_full_marks(tmp_path: Path) -> None:
     report = grade(submission(tmp_path, CORRECT), PUZZLES)
     assert [b.outcome for b in report.boards] == [Verdict.SOLVED] * 3
@@ -82,6 +83,7 @@ def test_exploding(tmp_path: Path) -> None:
     assert result.moves == 8
 
 
+@pytest.mark.slow
 def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
     path = submission(
         tmp_path,
@@ -102,7 +104,7 @@ def test_catching_the_explosion_does_not_help(tmp_path: Path) -> None:
     assert one_board(path).outcome is Verdict.EXPLODED
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # it times a child against a wall-clock bound
 def test_looping_forever_times_out_after_the_whole_limit(tmp_path: Path) -> None:
     # The limit is the sweep's own: the time reported is the time it had, never less (once,
     # 1.924 s for a limit of 2 s, the interpreter's start counted against it).
@@ -116,6 +118,7 @@ def test_looping_forever_times_out_after_the_whole_limit(tmp_path: Path) -> None
     assert result.seconds >= 1.0
 
 
+@pytest.mark.slow
 def test_raising_is_a_crash_with_type_and_message(tmp_path: Path) -> None:
     path = submission(tmp_path, "def sweep_mines(bm):\n    raise ValueError('no idea')\n")
     result = one_board(path)
@@ -126,6 +129,7 @@ def test_raising_is_a_crash_with_type_and_message(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_sys_exit_costs_only_that_board(tmp_path: Path) -> None:
     path = submission(tmp_path, "import sys\ndef sweep_mines(bm):\n    sys.exit(3)\n")
     report = grade(path, PUZZLES[:2])
@@ -143,6 +147,7 @@ def test_hard_exit_is_a_crash(tmp_path: Path) -> None:
     assert (result.outcome, result.detail) == (Verdict.CRASHED, "exited with status 0")
 
 
+@pytest.mark.slow
 def test_a_wrong_board(tmp_path: Path) -> None:
     path = submission(
         tmp_path,
@@ -252,6 +257,7 @@ def test_a_cheat_learns_nothing_from_the_manager(tmp_path: Path) -> None:
     assert "_channel" in result.output
 
 
+@pytest.mark.slow
 def test_unimportable_submissions_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SubmissionError, match="SyntaxError"):
         check_submission(submission(tmp_path, "def sweep_mines(bm:\n", "syntax.py"))
@@ -273,6 +279,7 @@ def write_puzzles(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_cli_grade_table_and_score(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["grade", str(submission(tmp_path, CORRECT)), str(write_puzzles(tmp_path))]
@@ -282,6 +289,7 @@ def test_cli_grade_table_and_score(tmp_path: Path) -> None:
     assert result.stdout.rstrip().splitlines()[-1] == "score: 55% (3 of 5 achievements)"
 
 
+@pytest.mark.slow
 def test_cli_grade_json_and_log(tmp_path: Path) -> None:
     noisy = submission(
         tmp_path,
@@ -299,6 +307,7 @@ def test_cli_grade_json_and_log(tmp_path: Path) -> None:
     assert log.read_text().count("hello") == 3
 
 
+@pytest.mark.slow
 def test_cli_grade_exit_codes(tmp_path: Path) -> None:
     boards = str(write_puzzles(tmp_path))
     broken = runner.invoke(app, ["grade", str(submission(tmp_path, "def (\n", "bad.py")), boards])
@@ -367,6 +376,7 @@ def test_a_result_names_its_board(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 @needs_bwrap
 def test_grade_checks_and_plays_in_the_sandbox_it_chose(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=1024 * MIB, cpu=Limits(timeout=10.0).cpu_seconds, outside=True)
@@ -376,6 +386,7 @@ def test_grade_checks_and_plays_in_the_sandbox_it_chose(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_grade_checks_and_plays_under_the_limits_asked_for(tmp_path: Path) -> None:
     path = checked(tmp_path, memory=300 * MIB, cpu=Limits(timeout=2.5).cpu_seconds)
     report = grade(path, PUZZLES[:1], timeout=2.5, memory_mb=300, sandbox=Sandbox.NONE)

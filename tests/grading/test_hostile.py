@@ -67,6 +67,7 @@ The peak is this program's own (``VmHWM``): ``ru_maxrss`` would also count the p
 it was forked from, so the verdict would depend on the tests that ran before."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_each_hostile_submission_is_graded_as_what_it_is(case: Case, sandbox: object) -> None:
@@ -76,6 +77,7 @@ def test_each_hostile_submission_is_graded_as_what_it_is(case: Case, sandbox: ob
     assert report.score == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FLOODS)
 def test_the_grader_stays_small_whatever_a_child_sends(name: str) -> None:
     root = Path(__file__).parents[2]
@@ -84,6 +86,7 @@ def test_the_grader_stays_small_whatever_a_child_sends(name: str) -> None:
     assert int(done.stdout) < 200 * 1024, f"the grader's peak RSS was {int(done.stdout)} KiB"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FLOODS)
 def test_a_flooding_child_gets_a_short_text_report(name: str, tmp_path: Path) -> None:
     puzzle = tmp_path / "two.json"
@@ -93,6 +96,7 @@ def test_a_flooding_child_gets_a_short_text_report(name: str, tmp_path: Path) ->
     assert len(done.stdout) < 8 * 1024 and done.stdout.splitlines()[-1].startswith("score: 0%")
 
 
+@pytest.mark.slow
 def test_a_board_returned_without_exploring_is_reported_as_not_explored(tmp_path: Path) -> None:
     puzzle = tmp_path / "two.json"
     puzzle.write_text(format_puzzle(Puzzle(TWO)))
@@ -108,6 +112,7 @@ CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 """Every control character but the newline."""
 
 
+@pytest.mark.slow
 def test_escape_sequences_from_a_submission_reach_neither_the_terminal_nor_the_log(
     tmp_path: Path,
 ) -> None:
@@ -123,6 +128,7 @@ def test_escape_sequences_from_a_submission_reach_neither_the_terminal_nor_the_l
     assert not CONTROLS.search(saved) and "\\x1b[2J\\x1b[Hscore: 100%\\r" in saved
 
 
+@pytest.mark.slow
 @needs_bwrap
 def test_the_sandbox_shows_no_host_path_of_the_submission_or_the_grader() -> None:
     report = grade(HOSTILE / "mounts.py", [("two", Puzzle(TWO))], sandbox=Sandbox.BWRAP)
@@ -132,6 +138,7 @@ def test_the_sandbox_shows_no_host_path_of_the_submission_or_the_grader() -> Non
         assert str(path) not in detail, detail
 
 
+@pytest.mark.slow
 @needs_bwrap
 def test_the_package_does_not_import_in_the_sandbox_even_as_a_namespace() -> None:
     report = grade(HOSTILE / "package.py", [("two", Puzzle(TWO))], sandbox=Sandbox.BWRAP)
@@ -181,6 +188,7 @@ def test_surrogates_reach_a_posix_locale_terminal_as_escapes_not_bytes(tmp_path:
     assert not any(raw in done.stdout + done.stderr for raw in DRIVING_BYTES)
 
 
+@pytest.mark.slow
 def test_a_puzzle_file_named_with_undecodable_bytes_is_shown_escaped(tmp_path: Path) -> None:
     folder = tmp_path / "boards"
     folder.mkdir()

@@ -57,6 +57,7 @@ def report(
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_the_child_sets_the_limits_it_was_given(tmp_path: Path, sandbox: Sandbox) -> None:
     limits = report(tmp_path, timeout=3.0, memory=300, sandbox=sandbox)["limits"]
@@ -70,6 +71,7 @@ def test_the_child_sets_the_limits_it_was_given(tmp_path: Path, sandbox: Sandbox
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_no_code_runs_between_fork_and_exec(
     tmp_path: Path, spawned: list[dict[str, Any]], sandbox: Sandbox
@@ -81,6 +83,7 @@ def test_no_code_runs_between_fork_and_exec(
     assert spawned[0]["start_new_session"] is True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_the_child_sees_none_of_the_graders_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox: Sandbox
@@ -117,6 +120,7 @@ def test_in_bwrap_the_child_works_in_its_own_empty_tmp(
     assert (seen["folder"], seen["files"]) == ("/tmp/grading", [])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["mineshafted.grading", "mineshafted.cli.grade"])
 def test_the_grader_imports_where_there_is_no_resource_module(module: str) -> None:
     code = f"import sys; sys.modules['resource'] = None; import {module}"

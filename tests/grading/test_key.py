@@ -235,6 +235,7 @@ def test_a_saved_key_grades_on_the_same_boards_again(
     assert f"boards: set {first['board_set']}, from the key in {key}" in text
 
 
+@pytest.mark.slow
 def test_saving_a_key_says_how_to_grade_on_its_boards_again(
     tmp_path: Path, small_sets: None
 ) -> None:

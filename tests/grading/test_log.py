@@ -201,6 +201,7 @@ def puzzle(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_an_existing_log_is_kept_without_force(tmp_path: Path, puzzle: Path) -> None:
     log = tmp_path / "out.log"
     log.write_text("keep me")
@@ -240,6 +241,7 @@ def test_a_log_on_a_device_or_the_submission_is_refused_before_grading(
     assert stat.S_ISCHR(Path("/dev/full").stat().st_mode)
 
 
+@pytest.mark.slow
 def test_a_submission_cannot_forge_another_board_s_section(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -261,6 +263,7 @@ def test_a_submission_cannot_forge_another_board_s_section(
     assert read[0][1] == ["done", "== boards/b.json: solved; printed nothing =="]
 
 
+@pytest.mark.slow
 def test_a_submission_that_cannot_be_graded_leaves_no_log(tmp_path: Path, puzzle: Path) -> None:
     log = tmp_path / "out.log"
     broken = submission(tmp_path, "syntax error here\n")

@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 
 from mineshafted.cli import app
 from mineshafted.grading import Sandbox
-from mineshafted.grading.autograder import AutograderSettings
+from mineshafted.grading.autograder import AutograderConfig
 from mineshafted.grading.options import (
     DEFAULT_MAX_TIMEOUTS,
     Disallowed,
     GradeOptions,
-    OptionsError,
+    GradeOptionsError,
     permitted,
 )
 
@@ -42,7 +42,7 @@ options = st.builds(
 def test_options_read_back_what_they_write(chosen: GradeOptions) -> None:
     written = json.loads(json.dumps(chosen.to_json()))
     assert GradeOptions.from_json(written, "run.json") == chosen
-    assert AutograderSettings.from_json({**written, "visibility": "hidden"}, "x").options == chosen
+    assert AutograderConfig.from_json({**written, "visibility": "hidden"}, "x").options == chosen
 
 
 # Each bad value: (key, JSON value, the flag and its text on the command line, the reason).
@@ -77,7 +77,7 @@ def test_a_bad_value_in_a_file_is_one_line_naming_the_file_and_the_key(
     key: str, value: object, flag: list[str] | None, reason: str | None
 ) -> None:
     data = {**GradeOptions(allow=frozenset({"x"})).to_json(), key: value}
-    with pytest.raises(OptionsError) as raised:
+    with pytest.raises(GradeOptionsError) as raised:
         GradeOptions.from_json(data, "out/run.json")
     assert raised.value.where == f'out/run.json: "{key}"'
     if reason is not None:
@@ -95,7 +95,7 @@ def test_the_command_line_refuses_what_a_file_refuses_with_the_same_reason(
     folder.mkdir()
     (folder / "ann.py").write_text("x = 1\n")
     data = {**GradeOptions(allow=frozenset({"x"})).to_json(), key: value}
-    with pytest.raises(OptionsError) as raised:
+    with pytest.raises(GradeOptionsError) as raised:
         GradeOptions.from_json(data, "run.json")
     out = tmp_path / "out"
     done = runner.invoke(app, ["grade", "class", str(folder), *flag, "--out", str(out)])
@@ -106,7 +106,7 @@ def test_the_command_line_refuses_what_a_file_refuses_with_the_same_reason(
 
 @pytest.mark.parametrize("data", [[], "options", 5, None])
 def test_options_that_are_not_an_object_are_one_line(data: object) -> None:
-    with pytest.raises(OptionsError, match="the options are not a JSON object"):
+    with pytest.raises(GradeOptionsError, match="the options are not a JSON object"):
         GradeOptions.from_json(data, "run.json")
 
 
@@ -117,7 +117,7 @@ def test_a_file_an_earlier_version_wrote_is_read_as_it_was_graded() -> None:
     assert read.permitted == {"itertools", "__future__"}  # the rule of the time
     assert read.max_timeouts == 0 and read.disallowed is Disallowed.BLOCK
     assert read.sandbox is Sandbox.NONE
-    settings = AutograderSettings.from_json({**earlier, "visibility": "after_due_date"}, "a.json")
+    settings = AutograderConfig.from_json({**earlier, "visibility": "after_due_date"}, "a.json")
     assert settings.visibility == "after_due_date" and settings.options.max_timeouts == 0
 
 
@@ -132,7 +132,7 @@ def test_the_permitted_modules_are_allow_the_annotations_and_the_starter_s_impor
         "line 1: imports numpy"
     ]
     assert GradeOptions().with_starter(starter).permitted is None  # no --allow: no check
-    with pytest.raises(OptionsError, match="--starter: does not parse as Python"):
+    with pytest.raises(GradeOptionsError, match="--starter: does not parse as Python"):
         GradeOptions(allow=frozenset()).with_starter(b"def (:\n")
 
 
@@ -144,7 +144,8 @@ def test_block_refuses_at_run_time_and_flag_only_flags() -> None:
         flagged.findings("import os\n") == blocked.findings("import os\n") == ["line 1: imports os"]
     )
     assert GradeOptions().findings("import os\n") == []
-    with pytest.raises(OptionsError, match="--disallowed: no import is checked without --allow"):
+    without_allow = "--disallowed: no import is checked without --allow"
+    with pytest.raises(GradeOptionsError, match=without_allow):
         GradeOptions(disallowed=Disallowed.FLAG)
 
 

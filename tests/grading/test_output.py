@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mineshafted.grading import Sandbox
 from mineshafted.grading.capture import Capture
 
@@ -24,6 +26,7 @@ def test_a_capture_decodes_what_it_kept() -> None:
     assert capture.text() == "é\ufffd"
 
 
+@pytest.mark.slow
 def test_output_that_is_not_utf8_is_kept_with_replacements(tmp_path: Path) -> None:
     code = "import sys\ndef sweep_mines(bm):\n    sys.stdout.buffer.write(b'a\\xffb')\n"
     result = one_board(submission(tmp_path, code), sandbox=Sandbox.NONE)

@@ -248,6 +248,14 @@ def install(wheel: Path, target: Path) -> dict[str, str]:
 # Gradescope's autograder.
 
 
+def into_grade_root(unpacked: Path, root: Path) -> None:
+    """Move an unpacked PrairieLearn zip's course files where PrairieLearn mounts them."""
+    (root / "serverFilesCourse").mkdir(parents=True)
+    (unpacked / "serverFilesCourse" / "mineshafted").rename(
+        root / "serverFilesCourse" / "mineshafted"
+    )
+
+
 def unpack(archive: Path, folder: Path) -> None:
     with zipfile.ZipFile(archive) as opened:
         for member in opened.infolist():
@@ -363,10 +371,7 @@ def test_the_prairielearn_files_run_in_a_simulated_grade_root(tmp_path: Path) ->
     assert info["entrypoint"] == "/grade/serverFilesCourse/mineshafted/run.sh"
     assert info["serverFilesCourse"] == ["mineshafted/"] and info["timeout"] <= 600
     root = tmp_path / "grade"  # what PrairieLearn mounts at /grade
-    (root / "serverFilesCourse").mkdir(parents=True)
-    (unpacked / "serverFilesCourse" / "mineshafted").rename(
-        root / "serverFilesCourse" / "mineshafted"
-    )
+    into_grade_root(unpacked, root)
     here = root / "serverFilesCourse" / "mineshafted"
     assert stat.S_IMODE((here / "board.key").stat().st_mode) == 0o600
     assert (here / "run.sh").read_text().startswith("#!")  # run as a program, not by a shell
@@ -399,10 +404,7 @@ def test_run_sh_writes_results_even_when_the_grader_cannot_run(tmp_path: Path) -
     unpacked = tmp_path / "unpacked"
     unpack(archive, unpacked)
     root = tmp_path / "grade"
-    (root / "serverFilesCourse").mkdir(parents=True)
-    (unpacked / "serverFilesCourse" / "mineshafted").rename(
-        root / "serverFilesCourse" / "mineshafted"
-    )
+    into_grade_root(unpacked, root)
     (root / "serverFilesCourse" / "mineshafted" / "board.key").write_text("not a key\n")
     (root / "student").mkdir()
     (root / "student" / "answer.py").write_text(WRONG)

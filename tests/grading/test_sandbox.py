@@ -90,6 +90,7 @@ def leftovers(token: str) -> list[int]:
         time.sleep(0.02)  # a killed process takes a moment to go
 
 
+@pytest.mark.slow
 @needs_bwrap
 def test_the_parents_proc_shows_nothing_of_the_grader(
     tmp_path: Path, secret_puzzle: Path, monkeypatch: pytest.MonkeyPatch
@@ -165,6 +166,7 @@ def test_importing_mineshafted_finds_neither_the_package_nor_its_puzzles(tmp_pat
     assert result.output.splitlines()[-1] == "False"
 
 
+@pytest.mark.slow  # it times a child against a wall-clock bound
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 @pytest.mark.parametrize("setsid", [False, True], ids=["fork", "fork-setsid"])
 @pytest.mark.parametrize("answer", [True, False], ids=["answers", "exits"])
@@ -216,6 +218,7 @@ def test_every_writable_mount_in_the_sandbox_has_a_size(monkeypatch: pytest.Monk
     assert all(found[point][1].startswith("ro,") for point in hiding), found
 
 
+@pytest.mark.slow
 @needs_bwrap
 def test_filling_the_disk_is_bounded_and_leaves_nothing_behind(tmp_path: Path) -> None:
     code = """
@@ -245,6 +248,7 @@ def test_filling_the_disk_is_bounded_and_leaves_nothing_behind(tmp_path: Path) -
     assert {name for name in os.listdir("/tmp") if name.startswith("fill-")} <= before
 
 
+@pytest.mark.slow
 @needs_bwrap
 def test_a_correct_submission_is_graded_the_same_in_both(tmp_path: Path) -> None:
     path = submission(tmp_path, CORRECT)
@@ -254,6 +258,7 @@ def test_a_correct_submission_is_graded_the_same_in_both(tmp_path: Path) -> None
     assert [b.moves for b in jailed.boards] == [b.moves for b in free.boards]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_grading_leaves_the_students_folder_as_it_was(tmp_path: Path, sandbox: Sandbox) -> None:
     folder = tmp_path / "student"
@@ -275,6 +280,7 @@ def test_sleeping_at_import_is_a_timeout(tmp_path: Path, sandbox: Sandbox) -> No
     assert (result.outcome, result.detail) == (Verdict.TIMED_OUT, "no answer within 0.5 s")
 
 
+@pytest.mark.slow
 def test_the_sweep_logs_the_escapee_it_killed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -42,6 +42,7 @@ def test_a_signal_without_a_name_is_named_by_its_number(tmp_path: Path) -> None:
     assert (end.ending, end.detail) == (Ending.EXITED, f"killed by signal {number}")
 
 
+@pytest.mark.slow  # it times a child against a wall-clock bound
 def test_the_time_of_sweep_mines_is_measured(tmp_path: Path) -> None:
     code = "import time\ndef sweep_mines(bm):\n    time.sleep(0.3)\n    return [[0, 0], [0, 0]]\n"
     end = run(tmp_path, code)
@@ -49,6 +50,7 @@ def test_the_time_of_sweep_mines_is_measured(tmp_path: Path) -> None:
     assert 0.3 <= end.seconds < 10
 
 
+@pytest.mark.slow
 def test_the_graders_clock_runs_from_before_the_call_to_after_the_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,6 +91,7 @@ def test_an_unfinished_result_over_the_cap_is_refused_unparsed(tmp_path: Path) -
     assert end.answer.size > 1000 and end.answer.lists == 0
 
 
+@pytest.mark.slow
 def test_only_checking_ends_ready_with_nothing_played(tmp_path: Path) -> None:
     path = submission(tmp_path, "def sweep_mines(bm):\n    return []\n")
     end = Session(path, Limits(timeout=10.0), None).run()
@@ -152,12 +155,14 @@ def test_an_empty_line_is_not_a_message(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_many_small_messages_at_once_are_each_under_the_cap(tmp_path: Path) -> None:
     code = raw_then_answer(b'{"move": 0}\n' * 200, replies=200)
     end = run(tmp_path, code, message_cap=1000)
     assert (end.ending, end.answer, end.moves) == (Ending.RESULT, [[0, 0], [0, 0]], 200)
 
 
+@pytest.mark.slow
 def test_a_message_of_exactly_the_cap_is_accepted(tmp_path: Path) -> None:
     message = b'{"move": 0' + b" " * 989 + b"}"
     assert len(message) == 1000

@@ -92,6 +92,7 @@ def test_without_the_starter_the_starter_alone_pairs_no_one_and_a_real_pair_is_f
     assert len(everyone) == 15
 
 
+@pytest.mark.slow
 def test_a_passage_only_a_few_hold_is_theirs_however_small_the_class() -> None:
     shared = (SOLVE + "\nsweep_mines = solve\n").encode()
     other = b"def sweep_mines(bm):\n    rows, cols = bm.size\n    return [[0] * cols] * rows\n"

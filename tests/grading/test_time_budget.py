@@ -88,7 +88,7 @@ def test_a_board_out_of_time_is_not_solved_and_says_why(timed: tuple[Path, list[
         "not run: your sweep used up its time on earlier boards (2 timed out, the most a "
         "submission may: --max-timeouts 2)"
     )
-    assert last.unexplored == 4 * 5 - TWO.mine_count
+    assert last.unexplored == 4 * 5 - len(TWO.mines)
     assert report.score == 0 and report.to_json()["boards"][-1]["outcome"] == "out of time"
     grade_ = StudentGrade("ann", str(path), report=report)
     assert "out of time: 4 board(s) not run after 2 timed out" in grade_.notes()

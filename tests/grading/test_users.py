@@ -67,6 +67,7 @@ def probe(tmp_path: Path, boards: int = 1) -> list[dict[str, Any]]:
     return [json.loads(board.output) for board in report.boards]
 
 
+@pytest.mark.slow
 @needs_root
 def test_a_root_grader_s_board_runs_as_a_user_of_its_own_in_a_session_of_its_own(
     tmp_path: Path,
@@ -109,6 +110,7 @@ def test_kill_all_from_a_board_ends_only_that_board_s_processes(tmp_path: Path) 
         assert board.output == "helper ended by signal 9\n"
 
 
+@pytest.mark.slow
 @needs_root
 def test_what_a_board_user_leaves_running_is_killed_however_it_hides(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -202,6 +204,7 @@ def test_the_warning_says_exactly_what_a_board_without_a_sandbox_can_do() -> Non
     assert all(w.endswith("grade untrusted code with bwrap") for w in (as_root, as_user))
 
 
+@pytest.mark.slow
 def test_sandbox_none_prints_the_warning_for_who_the_grader_is(tmp_path: Path) -> None:
     puzzle = tmp_path / "two.json"
     puzzle.write_text(json.dumps({"board": TWO.to_grid()}))
@@ -209,3 +212,7 @@ def test_sandbox_none_prints_the_warning_for_who_the_grader_is(tmp_path: Path) -
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
     assert done.stderr.splitlines()[0] == f"warning: {none_warning(root=ROOT)}"
+
+
+def test_the_probe_runs_the_script_every_child_runs() -> None:
+    assert users._CHILD == process.CHILD and process.CHILD.is_file()

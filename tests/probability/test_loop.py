@@ -64,7 +64,7 @@ def test_the_loop_flags_each_proven_mine_as_inferred() -> None:
     assert marked and all(e.reason == "inferred mine" for e in marked)
 
 
-def test_the_loop_stops_when_the_game_is_won_with_a_mine_still_undecided() -> None:
+def test_the_loop_stops_when_the_game_is_won_with_a_mine_still_unknown() -> None:
     # ". 1 * *" with the total hidden: revealing 0 shows the 1, which proves the mine at 2 and
     # wins the game; nothing decides whether 3 is a mine, and no guess follows the win.
     rules = Rules(FirstMove.SAFE, auto_expand=True, after_mine=AfterMine.END, total_known=False)

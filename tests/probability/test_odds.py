@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mineshafted import MINE, Board, BoardManager, Sweep
 from mineshafted.errors import NoPlacementError, Why
 from mineshafted.probability import Odds, odds
-from mineshafted.solver import Constraint, Position, combine, components, count_component
+from mineshafted.solver import Constraint, Position, combine, components, weigh
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
 
@@ -38,7 +38,7 @@ def brute_force(board: Board, grid: list[list[int | None]]) -> tuple[int, dict[i
     known = [cell for cell, value in enumerate(values) if value == MINE]
     clues = [(cell, value) for cell, value in enumerate(values) if value not in (None, MINE)]
     total, mined = 0, dict.fromkeys(unknown, 0)
-    for chosen in combinations(unknown, board.mine_count - len(known)):
+    for chosen in combinations(unknown, len(board.mines) - len(known)):
         mines = set(chosen) | set(known)
         if all(
             sum(n in mines for n in geometry.neighbours(cell)) == value for cell, value in clues
@@ -60,9 +60,9 @@ def test_odds_equal_brute_force_over_every_placement(board: Board, data: st.Data
             break
         position = sweep.position()
         placements, mined = brute_force(board, position.board)
-        result = odds(position, board.mine_count)
+        result = odds(position, len(board.mines))
         assert result.placements == placements
-        assert result.mines_left == board.mine_count - position.mines_found
+        assert result.mines_left == len(board.mines) - position.mines_found
         assert result.fractions() == {c: Fraction(n, placements) for c, n in mined.items()}
         safe = [c for c in report.undetermined if c not in board.mines]
         if not safe:
@@ -107,7 +107,7 @@ def test_odds_equal_python_constraint_on_random_frontiers(
 ) -> None:
     constraints, free, mines_left = frontier
     placements, mined = constraint_counts(constraints, free, mines_left)
-    counts = [count_component(part) for part in components(constraints)]
+    counts = [weigh(part) for part in components(constraints)]
     if placements == 0:
         with pytest.raises(NoPlacementError):
             combine(counts, free, mines_left)

@@ -16,7 +16,7 @@ from mineshafted.errors import InvalidBoardError, NoPlacementError
 from mineshafted.game import FirstMove
 from mineshafted.probability.errors import OutOfBudget
 from mineshafted.probability.optimal import (
-    MINE,
+    MINE_BYTE,
     Budget,
     OptimalPlay,
     Placements,
@@ -39,20 +39,20 @@ SMALL = [(rows, cols) for rows in (1, 2, 3) for cols in (1, 2, 3, 4)]
 
 
 def reference_table(rows: int, cols: int, mines: int) -> dict[tuple[FirstMove, int], int]:
-    """Plain search's wins for every rule and first click that the mines fit."""
+    """Plain search's wins for every rule and first reveal that the mines fit."""
     plain = PlainSearch(rows, cols, mines)
     geometry = Geometry(rows, cols)
     found: dict[tuple[FirstMove, int], int] = {}
     for cell in range(geometry.cells):
-        found[FirstMove.NONE, cell] = found[FirstMove.SAFE, cell] = plain.first_click(cell)
+        found[FirstMove.NONE, cell] = found[FirstMove.SAFE, cell] = plain.first_reveal(cell)
         if mines <= geometry.cells - 1 - len(geometry.neighbours(cell)):
             found[FirstMove.OPENING, cell] = plain.opening(cell)
     return found
 
 
 def check_against_plain_search(rows: int, cols: int) -> None:
-    """Every mine count, rule and first click of a shape: the same wins as plain search, and
-    the best first clicks are those of the most wins over the placements each allows."""
+    """Every mine total, rule and first reveal of a shape: the same wins as plain search, and
+    the best first reveals are those of the most wins over the placements each allows."""
     cells = rows * cols
     for mines in range(cells):
         play = OptimalPlay(rows, cols, mines)
@@ -87,7 +87,7 @@ def test_every_board_up_to_3x4_agrees_with_plain_search(rows: int, cols: int) ->
 
 
 def test_the_code_golf_board() -> None:
-    # 4x4 with 4 mines, first click unprotected: 961 of 1,820, first on any edge's middle.
+    # 4x4 with 4 mines, first reveal unprotected: 961 of 1,820, first on any edge's middle.
     best = board_optimum(4, 4, 4, first=FirstMove.NONE)
     assert (best.wins, best.placements) == (961, 1820)
     assert best.moves == (1, 2, 4, 7, 8, 11, 13, 14)
@@ -109,9 +109,9 @@ def small_stalls(draw: st.DrawFn) -> tuple[list[list[int | None]], int]:
     cells = rows * cols
     mines = draw(st.sets(st.integers(1, cells - 1), min_size=1, max_size=cells - 1))
     board = Board.from_mines(rows, cols, mines)
-    sweep = Sweep(BoardManager(board.to_grid()), mines=board.mine_count)
+    sweep = Sweep(BoardManager(board.to_grid()), mines=len(board.mines))
     sweep.run()
-    return sweep.position().board, board.mine_count
+    return sweep.position().board, len(board.mines)
 
 
 @pytest.mark.slow  # a second: the plain search of 60 positions
@@ -183,12 +183,12 @@ def test_a_positions_placements_are_every_layout_that_fits(
     table = Placements.position(position_of(view), view, mines)
     assert table.cells == tuple(unknown)
     found = {
-        frozenset(table.cells[i] for i, shown in enumerate(row) if shown == MINE)
+        frozenset(table.cells[i] for i, shown in enumerate(row) if shown == MINE_BYTE)
         for row in table.shown
     }
     assert found == expected
     for row in table.shown:
-        mined = {table.cells[i] for i, shown in enumerate(row) if shown == MINE} | known
+        mined = {table.cells[i] for i, shown in enumerate(row) if shown == MINE_BYTE} | known
         for i, cell in enumerate(table.cells):
             if cell not in mined:
                 clue = sum(n in mined for n in geometry.neighbours(cell))
@@ -203,7 +203,7 @@ def test_the_placement_limit() -> None:
 
 
 def test_the_state_budget() -> None:
-    with pytest.raises(OutOfBudget, match="more than 10 knowledge states") as raised:
+    with pytest.raises(OutOfBudget, match="more than 10 belief states") as raised:
         board_optimum(4, 4, 4, budget=Budget(states=10))
     assert raised.value.limit == "states"
     assert raised.value.states >= 10
@@ -214,7 +214,7 @@ def test_the_memory_budget() -> None:
     with pytest.raises(TooManyPlacements, match=r"would take about 0\.3 MiB") as refused:
         board_optimum(4, 4, 4, budget=Budget(memory=0.2))
     assert (refused.value.limit, refused.value.count) == ("memory", 1820)
-    # The table fits, the knowledge states do not: the search stops.
+    # The table fits, the belief states do not: the search stops.
     room = table_mib(1820, 16) + 20 * (STATE_BYTES + 16) / 2**20
     with pytest.raises(OutOfBudget, match="outgrew") as stopped:
         board_optimum(4, 4, 4, budget=Budget(memory=room))
@@ -245,7 +245,7 @@ def test_impossible_boards_are_refused() -> None:
         position_optimum(view_of("1??"), 3)
 
 
-def test_no_mines_is_won_from_any_first_click() -> None:
+def test_no_mines_is_won_from_any_first_reveal() -> None:
     best = board_optimum(2, 3, 0, first=FirstMove.NONE)
     assert (best.wins, best.placements, best.moves) == (1, 1, (0, 1, 2, 3, 4, 5))
 

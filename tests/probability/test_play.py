@@ -227,16 +227,16 @@ def test_a_given_board_is_played_exactly_as_it_is() -> None:
         assert played.record.header.layout == (1, 11)
 
 
-def test_a_given_first_click_must_be_what_the_first_move_promises() -> None:
+def test_a_given_first_reveal_must_be_what_the_first_move_promises() -> None:
     board = Board.from_text("""
         . . . .
         . . * .
     """)
-    with pytest.raises(IllegalMoveError, match=r"^the first click \[1, 2\] is a mine$"):
+    with pytest.raises(IllegalMoveError, match=r"^the first reveal \[1, 2\] is a mine$"):
         play_board(board, start=6, seed=0)
-    with pytest.raises(IllegalMoveError, match=r"^the first click \[0, 1\] shows 1, not 0"):
+    with pytest.raises(IllegalMoveError, match=r"^the first reveal \[0, 1\] shows 1, not 0"):
         play_board(board, start=1, seed=0, first=FirstMove.OPENING)
-    with pytest.raises(IllegalMoveError, match=r"^the first click 8 is not a cell of the 2x4"):
+    with pytest.raises(IllegalMoveError, match=r"^the first reveal 8 is not a cell of the 2x4"):
         play_board(board, start=8, seed=0)
     assert play_board(board, start=0, seed=0, first=FirstMove.OPENING).won
     assert play_board(board, start=1, seed=0).won

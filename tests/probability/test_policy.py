@@ -24,11 +24,12 @@ from mineshafted.probability import (
     position_of,
 )
 from mineshafted.probability import lookahead as lookahead_module
-from mineshafted.probability.policy import INGREDIENTS, REMOVED, _fifty_fifty
+from mineshafted.probability.fifties import fifty_fifty
+from mineshafted.probability.policy import INGREDIENTS, REMOVED
 from mineshafted.solver import Position, Tally, combine
 
 from ..conftest import view_of
-from .conftest import Recording, Stall, best_play, stalls
+from .conftest import Stall, stalls
 
 
 def test_random_picks_an_unknown_cell(intermediate_stalls: list[Stall]) -> None:
@@ -353,25 +354,6 @@ def test_each_ingredient_chooses_a_candidate_best_by_its_own_measure(
     assert differs > 3 if best.progress or best.lookahead else differs == 0
 
 
-def test_best_takes_the_endgames_reveal_where_the_heuristic_would_win_less() -> None:
-    recording = Recording(Safest(), 6)
-    for seed in range(40):
-        play_game(4, 5, 6, seed=seed, policy=recording)
-    better = 0
-    for number, stall in enumerate(recording.stalls):
-        if stall.odds.placements > 60 or stall.odds.safe:
-            continue
-        left = stall.mines - stall.position.mines_found
-        _, wins, by_first = best_play(stall.board, left)
-        heuristic = Best(endgame=False).choose(
-            stall.position, stall.odds, stall.board, random.Random(number)
-        )
-        chosen = Best().choose(stall.position, stall.odds, stall.board, random.Random(number))
-        assert by_first[chosen] == wins
-        better += by_first[heuristic] < wins
-    assert better >= 5
-
-
 def isolated(stall: Stall, cell: int) -> tuple[int, int] | None:
     """(unknown, known mine) neighbours of a cell no clue sees, with no unknown neighbour a
     clue sees; ``None`` for any other cell."""
@@ -436,7 +418,7 @@ def test_an_unavoidable_fifty_fifty_is_found_after_other_constraints() -> None:
         position.unconstrained,
         position.mines_found,
     )
-    assert _fifty_fifty(reordered, view) in (0, 1)
+    assert fifty_fifty(reordered, view) in (0, 1)
 
 
 def test_the_outlook_of_a_cell_with_no_unknown_neighbour() -> None:

@@ -22,4 +22,4 @@ def test_a_board_without_squares_is_refused(rows: int, cols: int) -> None:
 @pytest.mark.parametrize(("percent", "mines"), [(0, 0), (0.5, None), (100, 100)])
 def test_every_percentage_from_0_to_100_is_allowed(percent: float, mines: int | None) -> None:
     board = chance_board(10, 10, percent, seed=3)
-    assert mines is None or board.mine_count == mines
+    assert mines is None or board.mine_total == mines

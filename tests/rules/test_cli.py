@@ -176,7 +176,7 @@ def test_eval_record_writes_each_move_with_the_rule_that_made_it(tmp_path: Path)
     from mineshafted.game import Flag, Reveal, read_record, rebuild
 
     board = tmp_path / "b.json"
-    made = runner.invoke(app, ["board", "12", "12", "20", "--seed", "4"])
+    made = runner.invoke(app, ["board", "9", "9", "10", "--seed", "4"])
     board.write_text(made.stdout)
     path = tmp_path / "game.jsonl"
     result = runner.invoke(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import time
 from pathlib import Path
 
 import pytest
@@ -376,13 +375,11 @@ def test_the_bookkept_interpreter_moves_exactly_as_a_full_rescan(
     )
 
 
-def test_a_30x30_board_at_25_percent_with_the_champion_within_a_second() -> None:
+@pytest.mark.slow  # a whole 30x30 game; its time is scripts/bench_rules.py's "avg ms" column
+def test_the_champion_wins_a_30x30_board_at_25_percent() -> None:
     champion = read_rules(DATA / "champion.s4")
     board = chance_board(30, 30, 25, seed=11)
-    # CPU time: the machine's two cores are shared, and the claim is about our work.
-    started = time.process_time()
     result = play(champion, board, seed=11)
-    assert time.process_time() - started < 1.0
     assert result.finish is Finish.WON
 
 

@@ -26,7 +26,7 @@ def test_the_contest_boards_are_30x30_at_20_to_25_percent() -> None:
     assert len(boards) >= 20
     for board in boards:
         assert (board.geometry.rows, board.geometry.cols) == (30, 30)
-        assert 0.17 <= board.mine_count / 900 <= 0.28
+        assert 0.17 <= board.mine_total / 900 <= 0.28
 
 
 def test_the_champion_pairs_are_what_make_champion_writes() -> None:

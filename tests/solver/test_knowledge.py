@@ -33,7 +33,7 @@ def test_a_zero_cascade_opens_its_whole_region_in_one_explore() -> None:
     assert k.undetermined() == []
 
 
-def test_a_proof_takes_effect_at_the_next_explore() -> None:
+def test_a_cell_proven_takes_effect_at_the_next_explore() -> None:
     board = Board.from_text(
         """
         . * .
@@ -176,14 +176,14 @@ def test_a_safe_cell_proven_a_mine_names_its_cell() -> None:
 
 
 @pytest.mark.parametrize(
-    ("proofs", "message"),
+    ("facts", "message"),
     [
         ([(0, True), (1, True)], "-1 mine(s) left to place among 1 unknown neighbour(s)"),
         ([(0, False), (1, False), (4, False)], "1 mine(s) left to place among 0"),
     ],
 )
-def test_proofs_that_break_a_registered_clue_name_it_as_they_are_counted(
-    proofs: list[tuple[int, bool]], message: str
+def test_facts_that_break_a_registered_clue_name_it_as_they_are_counted(
+    facts: list[tuple[int, bool]], message: str
 ) -> None:
     # Clue 1 at cell 3 sees 0, 1 and 4: two mines, or three safe cells, are too many for it.
     board = Board.from_text(
@@ -195,7 +195,7 @@ def test_proofs_that_break_a_registered_clue_name_it_as_they_are_counted(
     knowledge, explorer, bm = explorer_of(board)
     knowledge.prove_safe(3)
     assert explorer.explore(bm.move, bm.get_adjacent) == [3]
-    for cell, mine in proofs:
+    for cell, mine in facts:
         (knowledge.prove_mine if mine else knowledge.prove_safe)(cell)
     with pytest.raises(ContradictionError) as caught:
         explorer.explore(bm.move, bm.get_adjacent)

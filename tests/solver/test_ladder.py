@@ -53,7 +53,7 @@ def positions(n: int, seed: int, *, rows: int = 5, cols: int = 6) -> list[Clues]
     for _ in range(n):
         r, c = rng.randint(2, rows), rng.randint(2, cols)
         board = Board.from_mines(r, c, rng.sample(range(r * c), rng.randint(1, r * c * 3 // 10)))
-        found.append(clues_of(cut(board, rng), board.mine_count))
+        found.append(clues_of(cut(board, rng), len(board.mines)))
     return found
 
 
@@ -64,7 +64,7 @@ def small_positions(draw: st.DrawFn) -> Clues:
     cells = rows * cols
     mines = draw(st.permutations(range(cells)))[: draw(st.integers(1, cells // 3 + 1))]
     board = Board.from_mines(rows, cols, mines)
-    return clues_of(cut(board, random.Random(draw(st.integers(0, 2**32)))), board.mine_count)
+    return clues_of(cut(board, random.Random(draw(st.integers(0, 2**32)))), len(board.mines))
 
 
 SEEDED = positions(1500, seed=27)

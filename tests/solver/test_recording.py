@@ -127,18 +127,24 @@ def test_no_flag_lands_on_a_revealed_cell_and_each_position_is_reachable(name: s
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_any_board_records_a_valid_game_whose_reveals_are_safe(data: st.DataObject) -> None:
-    rows, cols = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
-    cells = rows * cols
-    start = data.draw(st.integers(0, cells - 1))
-    mines = data.draw(st.sets(st.integers(0, cells - 1).filter(lambda c: c != start)))
-    board = Board.from_mines(rows, cols, mines)
-    total = data.draw(st.sampled_from([None, len(mines)]))
+    board, start, total = _drawn(data, 6)
     record = record_solve(board, start=start, mines=total)
     game = rebuild(record)
     assert game.mines_hit == ()
     assert game.flags <= board.mines
     report = Sweep(BoardManager(board.to_grid()), start=start, mines=total).run()
     assert game.won == (set(report.undetermined) <= board.mines)  # every safe cell revealed
+
+
+def _drawn(data: st.DataObject, most: int) -> tuple[Board, int, int | None]:
+    """A board of up to ``most`` rows and columns, any mines but on its start, the start, and
+    its mine total or ``None`` (not told)."""
+    rows, cols = data.draw(st.integers(1, most)), data.draw(st.integers(1, most))
+    cells = rows * cols
+    start = data.draw(st.integers(0, cells - 1))
+    mines = data.draw(st.sets(st.integers(0, cells - 1).filter(lambda c: c != start)))
+    total = data.draw(st.sampled_from([None, len(mines)]))
+    return Board.from_mines(rows, cols, mines), start, total
 
 
 def _recorded(board: Board, start: int, mines: int | None, *, plain: bool) -> GameRecord:
@@ -155,15 +161,10 @@ def _recorded(board: Board, start: int, mines: int | None, *, plain: bool) -> Ga
     return game.record
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_the_search_flags_what_the_plain_watch_flags_on_any_board(data: st.DataObject) -> None:
-    rows, cols = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
-    cells = rows * cols
-    start = data.draw(st.integers(0, cells - 1))
-    mines = data.draw(st.sets(st.integers(0, cells - 1).filter(lambda c: c != start)))
-    board = Board.from_mines(rows, cols, mines)
-    total = data.draw(st.sampled_from([None, len(mines)]))
+    board, start, total = _drawn(data, 9)
     searched = _recorded(board, start, total, plain=False)
     assert searched == _recorded(board, start, total, plain=True)
 
@@ -180,7 +181,7 @@ def test_the_search_flags_what_the_plain_watch_flags_on_any_board(data: st.DataO
 )
 def test_the_search_flags_what_the_plain_watch_flags_on_shipped_puzzles(name: str) -> None:
     board, start = _puzzle_board(name)
-    for total in (None, board.mine_count):
+    for total in (None, len(board.mines)):
         searched = _recorded(board, start, total, plain=False)
         assert searched == _recorded(board, start, total, plain=True)
         assert any(isinstance(e, Flag) and e.reason == "count" for e in searched.events)

@@ -1,5 +1,5 @@
 """sweep_mines: the sample, the course's manager, soundness, completeness, and stalls; the sweep's
-report, its clock, its proofs and what it logs at the end, on one board that needs AC-3, the
+report, its clock, its decisions and what it logs at the end, on one board that needs AC-3, the
 search and a guess."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def test_report_counts_moves_and_stages(sample: list[list[int]]) -> None:
     assert report.searches == 0 and report.undetermined == [] and report.frontier == []
 
 
-def test_proofs_list_each_cell_decided_outside_the_counting_in_order(
+def test_decisions_list_each_cell_decided_outside_the_counting_in_order(
     sample: list[list[int]],
 ) -> None:
     sweep = Sweep(BoardManager(sample))
@@ -255,7 +255,7 @@ def test_resuming_after_each_stall_solves_any_board_exactly(data: st.DataObject)
     assert len(recorder.moves) == board.safe_count
 
 
-def test_telling_the_opposite_of_a_proof_raises() -> None:
+def test_telling_the_opposite_of_a_decided_cell_raises() -> None:
     sweep = Sweep(BoardManager(SAMPLE))
     sweep.run()
     with pytest.raises(ContradictionError):
@@ -335,7 +335,7 @@ def test_the_seconds_of_every_advance_add_up(ticking: None) -> None:
     assert sweep.advance().seconds == 2.0
 
 
-def test_a_guess_is_a_safe_proof_by_the_guess_stage() -> None:
+def test_a_guess_is_a_safe_decision_by_the_guess_stage() -> None:
     sweep = Sweep(BoardManager(STALLS))
     sweep.run()
     sweep.guess(30)
@@ -421,7 +421,7 @@ def test_a_total_too_wide_to_count_decides_nothing_and_says_so(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mineshafted.solver import ladder as ladder_module
-    from mineshafted.solver.count import CountTooLargeError
+    from mineshafted.solver.weights import CountTooLargeError
 
     def too_wide(*_: object) -> list[tuple[int, bool]]:
         raise CountTooLargeError(cells=432, memory=512)

@@ -15,11 +15,11 @@ from mineshafted import Board, BoardManager, NeedsGuess, NoPlacementError, Sweep
 from mineshafted.errors import Why
 from mineshafted.probability import position_of
 from mineshafted.solver import Fact, Position, tally
-from mineshafted.solver import count as count_module
 from mineshafted.solver import total as total_module
-from mineshafted.solver.count import count_component, counted
+from mineshafted.solver import weights as weights_module
 from mineshafted.solver.position import Constraint
 from mineshafted.solver.total import _bounds, decided_by_total
+from mineshafted.solver.weights import weigh, weighed
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
 
@@ -83,7 +83,7 @@ def test_the_total_opens_a_region_walled_off_by_mines() -> None:
     with pytest.raises(NeedsGuess):
         sweep_mines(BoardManager(board.to_grid()))
     assert sweep_mines(BoardManager(board.to_grid()), mines=2) == board.to_grid()
-    report = Sweep(BoardManager(board.to_grid()), mines=board.mine_count).run()
+    report = Sweep(BoardManager(board.to_grid()), mines=len(board.mines)).run()
     assert report.solved
     assert report.board == board.to_grid()
     assert report.proven_by["total"] == 4
@@ -96,7 +96,7 @@ def test_the_total_stage_stops_where_the_total_decides_nothing() -> None:
         . . * *
         """
     )
-    report = Sweep(BoardManager(board.to_grid()), mines=board.mine_count).run()
+    report = Sweep(BoardManager(board.to_grid()), mines=len(board.mines)).run()
     assert not report.solved
     assert report.undetermined == [3, 7]  # one mine on 3 or 7: a true 50/50
     assert report.proven_by["total"] == 0
@@ -116,14 +116,14 @@ def small_boards(draw: st.DrawFn) -> Board:
 @given(small_boards())
 def test_the_total_stage_is_right_and_leaves_nothing_the_total_decides(board: Board) -> None:
     alone = Sweep(BoardManager(board.to_grid())).run()
-    sweep = Sweep(BoardManager(board.to_grid()), mines=board.mine_count)
+    sweep = Sweep(BoardManager(board.to_grid()), mines=len(board.mines))
     report = sweep.run()
     truth = board.to_grid()
     for row, known in zip(truth, report.board, strict=True):
         assert all(k is None or k == t for k, t in zip(known, row, strict=True))
     assert set(report.undetermined) <= set(alone.undetermined)
     if not report.solved:
-        assert certain(sweep, board.mine_count) == []
+        assert certain(sweep, len(board.mines)) == []
 
 
 def test_a_total_the_clues_cannot_hold_raises_from_the_sweep() -> None:
@@ -182,7 +182,7 @@ def parts(draw: st.DrawFn) -> list[list[Constraint]]:
     return chosen
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(parts(), st.integers(0, 4), st.integers(0, 2), st.integers(0, 16))
 def test_the_total_decides_what_the_tally_decides(
     components: list[list[Constraint]], free: int, mines_found: int, left: int
@@ -262,8 +262,8 @@ def test_a_component_counted_before_is_not_counted_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     position = stall([[((0, 1), 1), ((1, 2), 1)]], free=0)
-    counted(tuple(position.components[0]))
-    monkeypatch.setattr(count_module, "count_component", _refused)
+    weighed(tuple(position.components[0]))
+    monkeypatch.setattr(weights_module, "weigh", _refused)
     assert decided_by_total(position, 2) == [(0, True), (1, False), (2, True)]
 
 
@@ -306,7 +306,7 @@ def test_the_bounds_hold_every_placement(
 ) -> None:
     # Clues read off a hidden placement: at least that placement fits.
     component = [(tuple(sorted(scope)), len(scope & mines)) for scope, _ in scopes]
-    placements = count_component(component).placements
+    placements = weigh(component).placements
     held = [k for k, n in enumerate(placements) if n]
     least, most = _bounds(component)
     assert least <= min(held) and max(held) <= most
@@ -318,9 +318,9 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Constraint, ...]]:
 
     def spy(component: tuple[Constraint, ...]) -> object:
         seen.append(component)
-        return counted(component)
+        return weighed(component)
 
-    monkeypatch.setattr(total_module, "counted", spy)
+    monkeypatch.setattr(total_module, "weighed", spy)
     return seen
 
 

@@ -60,18 +60,17 @@ def test_the_first_round_has_the_assignments_variables_domains_and_arcs() -> Non
     assert [v["clue"] for v in first["variables"]] == [1, 2, 2, 1]
 
 
+SAMPLE_DECIDED = {2: False, 5: True, 8: True, 11: False}
+"""What the sample's first decision finds: 2 and 11 safe, 5 and 8 mines (the assignment's)."""
+
+
 def test_the_sample_removes_the_assignments_values_and_finds_2_and_11_safe() -> None:
     events = sample_events()
     removed = {(e["arc"][0], tuple(n)) for e in of_kind(events, "revise") for n in e["notation"]}
     assert (4, (2, 5, -8)) in removed
     assert (7, (-5, 8, 11)) in removed
     decided = of_kind(events, "decided")[0]
-    assert {c["cell"]: c["mine"] for c in decided["cells"]} == {
-        2: False,
-        5: True,
-        8: True,
-        11: False,
-    }
+    assert {c["cell"]: c["mine"] for c in decided["cells"]} == SAMPLE_DECIDED
     explored_next = [e["cell"] for e in of_kind(events, "explore") if e["round"] == 2]
     assert explored_next == [2, 11]
     assert events[-1]["solved"] is True
@@ -95,12 +94,7 @@ def test_the_subset_trace_says_each_constraint_within_another_and_their_differen
     assert first["of"] == {"cells": [2, 5, 8], "mines": 2, "clues": [4]}
     assert first["difference"] == {"cells": [8], "mines": 1, "clues": [1, 4]}
     decided = of_kind(events, "decided")[0]
-    assert {c["cell"]: c["mine"] for c in decided["cells"]} == {
-        2: False,
-        5: True,
-        8: True,
-        11: False,
-    }
+    assert {c["cell"]: c["mine"] for c in decided["cells"]} == SAMPLE_DECIDED
     assert not of_kind(events, "variables")
 
 

@@ -96,12 +96,12 @@ def test_games_are_paired_by_index() -> None:
 def test_two_policies_on_one_boards_file_are_compared(
     boards_file: BoardsFile, tmp_path: Path
 ) -> None:
-    path = boards_file(20, 8, 8, 10)
+    path = boards_file(8, 8, 8, 10)
     best, rand = tmp_path / "best.jsonl", tmp_path / "random.jsonl"
     run_study(boards_study(path), out=best)
     run_study(boards_study(path, policy="random", seed=5), out=rand)
     result = compare(read_results(best), read_results(rand))
-    assert result.games == 20
+    assert result.games == 8
     wins = [json.loads(line)["outcome"] == "won" for line in best.read_text().splitlines()[1:]]
     assert result.first_wins == sum(wins)
 
@@ -142,20 +142,20 @@ def test_an_unreadable_results_file_is_named(tmp_path: Path) -> None:
 
 
 def test_results_of_other_games_are_not_paired(boards_file: BoardsFile, tmp_path: Path) -> None:
-    one, other = boards_file(4, name="one.jsonl"), boards_file(5, name="other.jsonl")
+    one, other = boards_file(1, name="one.jsonl"), boards_file(2, name="other.jsonl")
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     run_study(boards_study(one), out=a)
     run_study(boards_study(other), out=b)
     with pytest.raises(StudyError, match=r"are not the same games: boards 'sha256:"):
         compare(read_results(a), read_results(b))
     c, d = tmp_path / "c.jsonl", tmp_path / "d.jsonl"
-    run_study(Study(5, 5, 3, games=3, seed=1), out=c)
-    run_study(Study(5, 5, 3, games=3, seed=2, policy="safest"), out=d)
+    run_study(Study(9, 9, 10, games=2, seed=1), out=c)
+    run_study(Study(9, 9, 10, games=2, seed=2, policy="safest"), out=d)
     with pytest.raises(StudyError, match=r"not the same games: seed 1, not 2$"):
         compare(read_results(c), read_results(d))
     e = tmp_path / "e.jsonl"
-    run_study(Study(5, 5, 3, games=3, seed=1, policy="safest"), out=e)
-    assert compare(read_results(c), read_results(e)).games == 3  # only the policy differs
+    run_study(Study(9, 9, 10, games=2, seed=1, policy="safest"), out=e)
+    assert compare(read_results(c), read_results(e)).games == 2  # only the policy differs
 
 
 def test_bench_play_compares_two_results_files(boards_file: BoardsFile, tmp_path: Path) -> None:

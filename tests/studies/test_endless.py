@@ -36,33 +36,12 @@ def _lines(path: Path) -> int:
     return path.read_text().count("\n") if path.exists() else 0
 
 
-def _wait_for(test: object, deadline: float, what: str) -> None:
-    """Poll ``test()`` until it is true; fail at ``deadline`` (a monotonic time)."""
-    while not test():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_trillion_games_start_at_once_in_bounded_memory(tmp_path: Path, jobs: str) -> None:
-    out = tmp_path / "games.jsonl"
+def _playing_a_trillion(out: Path, jobs: str, *options: str) -> subprocess.Popen[bytes]:
+    """``mineshafted play 4 4 2`` of a trillion games into ``out``, in a child of bounded
+    memory, once it has written its first games (and is still playing)."""
+    args = ["play", "4", "4", "2", "--games", TRILLION, "--jobs", jobs, "--out", str(out)]
     child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mineshafted",
-            "play",
-            "4",
-            "4",
-            "2",
-            "--games",
-            TRILLION,
-            "--jobs",
-            jobs,
-            "--out",
-            str(out),
-            "--json",
-        ],
+        [sys.executable, "-m", "mineshafted", *args, *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         preexec_fn=_limit_memory,
@@ -74,6 +53,25 @@ def test_a_trillion_games_start_at_once_in_bounded_memory(tmp_path: Path, jobs: 
             "the first games",
         )
         assert child.poll() is None, child.stderr.read().decode()[-500:]  # type: ignore[union-attr]
+    except BaseException:
+        child.kill()
+        raise
+    return child
+
+
+def _wait_for(test: object, deadline: float, what: str) -> None:
+    """Poll ``test()`` until it is true; fail at ``deadline`` (a monotonic time)."""
+    while not test():  # type: ignore[operator]
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.slow
+def test_a_trillion_games_start_at_once_in_bounded_memory(tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "games.jsonl"
+    child = _playing_a_trillion(out, jobs, "--json")
+    try:
         child.send_signal(signal.SIGINT)
         _, stderr = child.communicate(timeout=60)
     finally:
@@ -86,20 +84,8 @@ def test_a_trillion_games_start_at_once_in_bounded_memory(tmp_path: Path, jobs: 
 @pytest.mark.slow
 def test_sigterm_stops_a_study_and_says_where(tmp_path: Path, jobs: str) -> None:
     out = tmp_path / "games.jsonl"
-    args = ["play", "4", "4", "2", "--games", TRILLION, "--jobs", jobs, "--out", str(out)]
-    child = subprocess.Popen(
-        [sys.executable, "-m", "mineshafted", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        preexec_fn=_limit_memory,
-    )
+    child = _playing_a_trillion(out, jobs)
     try:
-        _wait_for(
-            lambda: _lines(out) > 3 or child.poll() is not None,
-            time.monotonic() + 60,
-            "the first games",
-        )
-        assert child.poll() is None, child.stderr.read().decode()[-500:]  # type: ignore[union-attr]
         child.terminate()
         stdout, stderr = child.communicate(timeout=60)
     finally:
@@ -149,6 +135,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+@pytest.mark.slow
 def test_workers_end_when_play_is_killed(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     child = subprocess.Popen(
@@ -260,6 +247,7 @@ def _count(done: list[int]) -> Callable[[Tick, int], None]:
     return counted
 
 
+@pytest.mark.slow
 def test_a_long_study_runs_in_memory_that_does_not_grow_with_its_games() -> None:
     done = [0]
     finished, peak = _peak(lambda: run_study(Ticks(MANY), on_game=_count(done)))

@@ -73,6 +73,7 @@ def test_every_agent_plays_the_same_board_from_the_same_first_cell(witnesses: li
     assert len({board for _, board, _ in witnesses}) == 10  # different boards across runs
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_results_in_one_process_or_two() -> None:
     args = {"size": 8, "densities": [0.15, 0.3], "runs": 4, "agents": ["basic", "csp"], "seed": 9}
     once = density_study(**args)
@@ -190,11 +191,19 @@ def test_bad_study_arguments_are_refused() -> None:
 SMALL = ["--size", "6", "--densities", "0.1,0.3", "--runs", "3", "--agents", "basic,csp"]
 
 
+@pytest.fixture
+def no_plots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if the plots extra were missing: the commands write no figure (a tenth of a second
+    or more each), for the tests about their CSV and journal."""
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+
+
 def rows_of(path: Path) -> list[dict[str, str]]:
     with path.open(newline="") as f:
         return list(csv.DictReader(f))
 
 
+@pytest.mark.slow  # a command that draws a figure (matplotlib)
 def test_density_writes_its_csv_and_figure_only_into_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -216,6 +225,7 @@ def test_density_writes_its_csv_and_figure_only_into_out(
     assert (tmp_path / "results" / "density.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_existing_results_are_kept_without_force(tmp_path: Path) -> None:
     (tmp_path / "density.csv").write_text("mine, keep out")
     result = runner.invoke(app, ["experiment", "density", *SMALL, "--out", str(tmp_path)])
@@ -241,6 +251,7 @@ def test_without_matplotlib_the_csv_is_written_and_the_extra_named(
     assert "pip install 'mineshafted[plots]'" in result.stderr
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_presets_prints_a_table_and_writes_its_csv(tmp_path: Path) -> None:
     args = ["experiment", "presets", "--games", "3", "--agents", "kb,csp", "--out", str(tmp_path)]
     result = runner.invoke(app, args)
@@ -279,6 +290,7 @@ def test_preset_game_replays_the_studys_own_game() -> None:
         assert preset_game("easy-8x8", row.agent, seed=3).won == (row.wins == 1)
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_experiment_presets_record_writes_one_record_per_preset_and_agent(
     tmp_path: Path,
 ) -> None:
@@ -317,9 +329,8 @@ def test_a_lab_study_on_dask_writes_the_csv_of_two_processes(tmp_path: Path) -> 
     assert (tmp_path / "dask" / "density.csv").read_bytes() == csv_two
 
 
-def test_an_interrupted_lab_study_resumes_from_out_to_the_same_csv(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("no_plots")
+def test_an_interrupted_lab_study_resumes_from_out_to_the_same_csv(tmp_path: Path) -> None:
     from mineshafted.cli.status import EXIT_INTERRUPTED
     from mineshafted.studies import DensityStudy
 
@@ -332,21 +343,22 @@ def test_an_interrupted_lab_study_resumes_from_out_to_the_same_csv(
             raise KeyboardInterrupt
         return played(study, index)
 
-    monkeypatch.setattr(DensityStudy, "play", interrupted_at_three)
-    cut = runner.invoke(app, [*args, str(tmp_path / "cut")])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DensityStudy, "play", interrupted_at_three)
+        cut = runner.invoke(app, [*args, str(tmp_path / "cut")])
     assert cut.exit_code == EXIT_INTERRUPTED
     assert cut.stderr.strip().splitlines() == [
         "error: interrupted: 3 of 6 board(s) done; run the same command to resume"
     ]
     assert not (tmp_path / "cut" / "density.csv").exists()
     assert len(journal_of(tmp_path / "cut" / "density.jsonl")) == 1 + 3
-    monkeypatch.undo()
     again = runner.invoke(app, [*args, str(tmp_path / "cut")])
     assert again.exit_code == 0, again.output
     whole = (tmp_path / "whole" / "density.csv").read_bytes()
     assert (tmp_path / "cut" / "density.csv").read_bytes() == whole
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_a_lab_journal_cut_short_is_resumed_to_the_same_csv(tmp_path: Path) -> None:
     args = ["experiment", "presets", "--games", "2", "--agents", "kb,csp", "--out"]
     assert runner.invoke(app, [*args, str(tmp_path / "whole")]).exit_code == 0
@@ -361,6 +373,7 @@ def test_a_lab_journal_cut_short_is_resumed_to_the_same_csv(tmp_path: Path) -> N
     assert (cut / "presets.csv").read_bytes() == whole
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_a_lab_journal_of_other_arguments_is_refused_unless_forced(tmp_path: Path) -> None:
     assert (
         runner.invoke(app, ["experiment", "density", *SMALL, "--out", str(tmp_path)]).exit_code == 0

@@ -47,27 +47,30 @@ def test_game_i_depends_on_the_base_seed_and_i_alone() -> None:
     assert all(0 <= seed < 2**63 for seed in seeds)
 
 
+@pytest.mark.slow
 def test_two_processes_play_the_same_games_as_one(serial: list[tuple]) -> None:
     assert outcomes(run_lines(BEGINNER, jobs=2).lines) == serial
 
 
+@pytest.mark.slow
 def test_a_dask_local_cluster_plays_the_same_games(serial: list[tuple]) -> None:
     pytest.importorskip("distributed")
     finished = run_lines(BEGINNER, jobs=1, dask="local", dask_processes=False)
     assert outcomes(finished.lines) == serial
 
 
+@pytest.mark.slow  # a local Dask cluster
 def test_a_dask_cluster_is_fed_chunks_as_they_finish(
     monkeypatch: pytest.MonkeyPatch, serial: list[tuple]
 ) -> None:
     # A few chunks ahead at a time, not the whole study at once: a study of any length (or the
     # lines of any boards file) runs on Dask in bounded memory.
     pytest.importorskip("distributed")
-    from mineshafted.studies import study as runner
+    from mineshafted.studies import cluster
 
-    monkeypatch.setattr(runner, "_DASK_AHEAD", 1)
+    monkeypatch.setattr(cluster, "DASK_AHEAD", 1)
     sent, played, most = [0], [0], [0]
-    part = runner._part
+    part = cluster.part_of
 
     def counted(study: object, chunk: list[int]) -> object:
         sent[0] += 1
@@ -77,7 +80,7 @@ def test_a_dask_cluster_is_fed_chunks_as_they_finish(
     def finished_one(line: GameLine, done: int) -> None:
         played[0] = done
 
-    monkeypatch.setattr(runner, "_part", counted)
+    monkeypatch.setattr(cluster, "part_of", counted)
     finished = run_lines(BEGINNER, jobs=1, dask="local", dask_processes=False, on_game=finished_one)
     assert outcomes(finished.lines) == serial
     assert sent[0] == 20 and most[0] <= 5  # 4 ahead for the one worker thread, and the next

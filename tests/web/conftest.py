@@ -55,7 +55,7 @@ def cuts(count: int, *, seed: int, rows: int, cols: int, density: float) -> Iter
         for cell in board.mines:
             if rng.random() < 0.15:
                 grid[cell // cols][cell % cols] = MINE
-        yield Cut(grid, board.mine_count)
+        yield Cut(grid, len(board.mines))
 
 
 class Brute:
@@ -130,7 +130,7 @@ class Brute:
                 found[divmod(cell, self.cols)] = values.pop()
         return found
 
-    def undecided(self) -> list[tuple[int, int]]:
+    def not_decided(self) -> list[tuple[int, int]]:
         every = list(self.assignments(self.clues(), total=True))
         return [
             divmod(cell, self.cols)
@@ -152,6 +152,25 @@ def server() -> Iterator[str]:
 
     with in_background(Limits(seconds=30.0, workers=2)) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def api() -> Iterator[Any]:
+    """The app through an ASGI test client, with two workers and a generous budget (no verdict
+    here depends on speed) and room for every game the tests make: one pool of workers for
+    every API test (starting one takes about half a second)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[web]'")
+    import warnings
+
+    with warnings.catch_warnings():  # Starlette 1.x asks for httpx2; httpx serves every version
+        warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+        from fastapi.testclient import TestClient
+
+    from mineshafted.web.app import create_app
+    from mineshafted.web.limits import Limits
+
+    with TestClient(create_app(Limits(seconds=30.0, workers=2, games=1000))) as test_client:
+        yield test_client
 
 
 class Tab:
@@ -206,6 +225,11 @@ class Tab:
         """Wait until the page has no request in flight, nor one about to be made."""
         self.page.wait_for_function("() => window.mineshafted.idle()")
 
+    def press(self, board: str, r: int, c: int) -> None:
+        """Press the cell ``(r, c)`` of ``board`` with the mouse, and wait for its answers."""
+        self.page.click(self.cell(board, r, c))
+        self.settle()
+
     def new_game(self, **choices: str) -> None:
         for name, value in choices.items():
             field = f"#play-{name}"
@@ -217,6 +241,22 @@ class Tab:
         self.page.click("#play-new")
         self.settle()
 
+    def analyse(self, text: str, *, mines: str) -> None:
+        """Open Analyse and load ``text`` (a position's text) with the mine total ``mines``."""
+        self.page.click("#tab-analyse")
+        self.page.fill("#an-mines", mines)
+        self.page.fill("#an-text", text)
+        self.page.click("#an-load")
+        self.settle()
+
+    def watch(self, player: str, *, seed: str) -> None:
+        """Open Watch and start ``player`` on the board of ``seed``, its first step ready."""
+        self.page.click("#tab-watch")
+        self.page.select_option("#w-player", player)
+        self.page.fill("#w-seed", seed)
+        self.page.click("#w-new")
+        self.page.wait_for_function("() => !document.getElementById('w-step').disabled")
+
     def reveal_in_order(self) -> None:
         """Reveal Play's hidden cells in row-major order until the game ends (a mine, or a
         win)."""
@@ -226,8 +266,7 @@ class Tab:
             if self.page.inner_text("#play-status") != "playing":
                 return
             if self.glyphs("play-board")[index] == "?":
-                self.page.click(self.cell("play-board", *divmod(index, cols)))
-                self.settle()
+                self.press("play-board", *divmod(index, cols))
 
 
 _STATE = {"play-board": "playBoard", "an-board": "anBoard", "w-board": "wBoard"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,12 +30,10 @@ EXPERT_STALL = {
 }
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    """The app with two workers and a generous budget (no verdict here depends on speed), and
-    room for every game the tests make."""
-    with TestClient(create_app(Limits(seconds=30.0, workers=2, games=1000))) as test_client:
-        yield test_client
+@pytest.fixture
+def client(api: TestClient) -> TestClient:
+    """The web tests' app (:func:`.conftest.api`)."""
+    return api
 
 
 def _error(response: Any, status: int) -> str:
@@ -94,7 +91,8 @@ def test_the_api_document_lists_every_endpoint(client: TestClient) -> None:
         ("post", "/api/analyze"),
         ("post", "/api/explain"),
         ("post", "/api/load"),
-        ("post", "/api/knowledge"),
+        ("post", "/api/survey"),
+        ("post", "/api/knowledge"),  # the survey's old path
         ("get", "/api/config"),
         ("post", "/api/games"),
         ("get", "/api/games/{key}"),
@@ -132,19 +130,20 @@ def test_a_bug_is_a_500_in_one_line_without_its_traceback(
         raise RuntimeError("a bug\nTraceback (most recent call last): secret")
 
     monkeypatch.setattr("mineshafted.web.routes.play.first_hint", broken)
-    app = create_app(Limits(workers=1))
-    with TestClient(app, raise_server_exceptions=False) as buggy:
-        game = _post(buggy, "/api/games", {"rows": 9, "cols": 9, "mines": 10}).json()
-        message = _error(buggy.post(f"/api/games/{game['id']}/hint"), 500)
+    # Not entered (``with``): the app's lifespan, and so its workers, never start; a new
+    # game and its first hint need none.
+    buggy = TestClient(create_app(Limits(workers=1)), raise_server_exceptions=False)
+    game = _post(buggy, "/api/games", {"rows": 9, "cols": 9, "mines": 10}).json()
+    message = _error(buggy.post(f"/api/games/{game['id']}/hint"), 500)
     assert message == "internal error (RuntimeError): see the server's log"
 
 
 def test_a_host_this_machine_does_not_answer_to_is_refused() -> None:
     app = create_app(Limits(workers=1), hosts=["127.0.0.1", "localhost"])
-    with TestClient(app, base_url="http://127.0.0.1:8765") as local:
-        assert local.get("/").status_code == 200
-    with TestClient(app, base_url="http://evil.example:8765") as other:
-        assert "does not answer to the host" in _error(other.get("/"), 400)
+    # Not entered: the page needs no worker, so none is started.
+    assert TestClient(app, base_url="http://127.0.0.1:8765").get("/").status_code == 200
+    other = TestClient(app, base_url="http://evil.example:8765")
+    assert "does not answer to the host" in _error(other.get("/"), 400)
 
 
 # -- analyze ----------------------------------------------------------------------------------
@@ -324,7 +323,7 @@ def test_explain_refuses_a_cell_it_cannot_explain_with_a_422(
     assert message in _error(_post(client, "/api/explain", body), 422)
 
 
-def test_explain_refuses_an_undecided_cell_with_its_probability(client: TestClient) -> None:
+def test_explain_refuses_a_cell_not_decided_with_its_probability(client: TestClient) -> None:
     body = {"board": [[1, None], [None, None]], "mines": 1, "cell": [1, 1]}
     message = _error(_post(client, "/api/explain", body), 422)
     assert message == "(1, 1) is not decided by the position: its mine probability is 1/3"
@@ -430,7 +429,7 @@ def test_a_new_game_shows_nothing_of_its_board(client: TestClient) -> None:
     assert shown["mines"] is None and shown["board"] == game["board"]
 
 
-def test_the_same_seed_and_first_click_give_the_same_game_as_the_engine(
+def test_the_same_seed_and_first_reveal_give_the_same_game_as_the_engine(
     client: TestClient,
 ) -> None:
     from mineshafted.game import FirstMove, Game, Rules
@@ -539,16 +538,16 @@ def test_a_hint_is_a_safe_cell_with_its_proof_or_the_best_guess(client: TestClie
 
 
 def test_a_no_guess_game_is_won_by_following_the_hints_alone(client: TestClient) -> None:
-    game = _new(client, board="no-guess", seed=5, rows=16, cols=16, mines=40)
+    game = _new(client, board="no-guess", seed=5, rows=9, cols=9, mines=10)
     url = f"/api/games/{game['id']}"
-    for _ in range(256):
+    for _ in range(81):
         hint = client.post(f"{url}/hint").json()
         assert hint["safe"], hint
         move = _post(client, f"{url}/reveal", {"cell": hint["cell"]}).json()
         if move["status"] != "playing":
             break
     assert move["status"] == "won"
-    assert len(move["mines"]) == 40
+    assert len(move["mines"]) == 10
 
 
 def test_a_no_guess_board_can_be_asked_for_a_rating(client: TestClient) -> None:
@@ -574,7 +573,7 @@ def test_a_no_guess_board_can_be_asked_for_a_rating(client: TestClient) -> None:
     assert rated in ("count", "subset", "ac3", "complete")
 
 
-def test_a_no_guess_board_is_the_generators_for_the_seed_and_first_click(
+def test_a_no_guess_board_is_the_generators_for_the_seed_and_first_reveal(
     client: TestClient,
 ) -> None:
     from mineshafted.generate import generate
@@ -676,29 +675,30 @@ def test_a_deleted_game_is_gone(client: TestClient) -> None:
 
 
 def test_a_flood_of_new_games_ends_no_game_in_play() -> None:
-    with TestClient(create_app(Limits(workers=1, games=3))) as capped:
-        ids = [_new(capped, seed=3)["id"] for _ in range(3)]
-        for _ in range(100):
-            message = _error(_post(capped, "/api/games", {"rows": 9, "cols": 9, "mines": 10}), 503)
-        assert message == (
-            "the server keeps at most 3 live game(s), each used in the last 600 s: end one, "
-            "or try again later"
-        )
-        for key in ids:
-            assert capped.get(f"/api/games/{key}").status_code == 200
-        # A game over makes room: the new game takes its place, the games in play stay.
-        from mineshafted.web.games import LiveGame, Settings
+    # Not entered: random boards and their reveals need no worker, so none is started.
+    capped = TestClient(create_app(Limits(workers=1, games=3)))
+    ids = [_new(capped, seed=3)["id"] for _ in range(3)]
+    for _ in range(20):
+        message = _error(_post(capped, "/api/games", {"rows": 9, "cols": 9, "mines": 10}), 503)
+    assert message == (
+        "the server keeps at most 3 live game(s), each used in the last 600 s: end one, "
+        "or try again later"
+    )
+    for key in ids:
+        assert capped.get(f"/api/games/{key}").status_code == 200
+    # A game over makes room: the new game takes its place, the games in play stay.
+    from mineshafted.web.games import LiveGame, Settings
 
-        engine = LiveGame(Settings(9, 9, 10, seed=3))
-        engine.reveal((0, 0))
-        assert engine.game is not None and engine.game.board is not None
-        mine = list(divmod(min(engine.game.board.mines), 9))
-        _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": [0, 0]})
-        _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": mine})
-        assert capped.get(f"/api/games/{ids[1]}").json()["status"] == "lost"
-        _new(capped)
-        _error(capped.get(f"/api/games/{ids[1]}"), 404)
-        assert capped.get(f"/api/games/{ids[0]}").status_code == 200
+    engine = LiveGame(Settings(9, 9, 10, seed=3))
+    engine.reveal((0, 0))
+    assert engine.game is not None and engine.game.board is not None
+    mine = list(divmod(min(engine.game.board.mines), 9))
+    _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": [0, 0]})
+    _post(capped, f"/api/games/{ids[1]}/reveal", {"cell": mine})
+    assert capped.get(f"/api/games/{ids[1]}").json()["status"] == "lost"
+    _new(capped)
+    _error(capped.get(f"/api/games/{ids[1]}"), 404)
+    assert capped.get(f"/api/games/{ids[0]}").status_code == 200
 
 
 def test_a_full_store_drops_a_game_over_first_then_the_idle_never_one_in_use() -> None:
@@ -883,22 +883,29 @@ def test_watch_plays_the_largest_board_it_admits_at_expert_density() -> None:
         assert steps[-1]["status"] in ("won", "lost") and len(steps[-1]["mines"]) == 8250
 
 
-# -- what the policy knows, reviews, take-overs ------------------------------------------------
+# -- surveys (what the policy knows), reviews, take-overs -----------------------------------
 
 
-def test_knowledge_answers_the_librarys_figures(client: TestClient) -> None:
+def test_a_survey_answers_the_librarys_figures(client: TestClient) -> None:
     from mineshafted.probability import view_odds
-    from mineshafted.web.knowledge import knowledge
+    from mineshafted.web.survey import survey
 
     grid = [[1, -1, None, None, None]]
-    answer = schema.KnowledgeOut.model_validate(
-        _post(client, "/api/knowledge", {"board": grid, "mines": 2}).json()
+    answer = schema.SurveyOut.model_validate(
+        _post(client, "/api/survey", {"board": grid, "mines": 2}).json()
     )
-    assert answer.model_dump() == knowledge(grid, 2, view_odds(grid, 2))
+    assert answer.model_dump() == survey(grid, 2, view_odds(grid, 2))
     assert answer.endgame is not None and answer.endgame.chance == 2 / 3
-    assert "not a clue" in _error(
-        _post(client, "/api/knowledge", {"board": [[9]], "mines": 0}), 422
-    )
+    assert "not a clue" in _error(_post(client, "/api/survey", {"board": [[9]], "mines": 0}), 422)
+
+
+def test_the_surveys_old_path_still_answers_and_is_marked_deprecated(client: TestClient) -> None:
+    body = {"board": [[1, -1, None, None, None]], "mines": 2}
+    old = _post(client, "/api/knowledge", body)
+    assert old.status_code == 200 and old.json() == _post(client, "/api/survey", body).json()
+    document = client.get("/openapi.json").json()
+    assert document["paths"]["/api/knowledge"]["post"]["deprecated"] is True
+    assert "deprecated" not in document["paths"]["/api/survey"]["post"]
 
 
 def test_a_review_waits_for_the_end_then_judges_every_move(client: TestClient) -> None:
@@ -913,7 +920,7 @@ def test_a_review_waits_for_the_end_then_judges_every_move(client: TestClient) -
     assert engine.game is not None and engine.game.board is not None
     mine = list(divmod(min(engine.game.board.mines), 9))
     lost = _post(client, f"{url}/reveal", {"cell": mine}).json()
-    assert lost["clicks"] == 2 and lost["bbbv"] > 0 and lost["efficiency"] is None
+    assert lost["actions"] == 2 and lost["bbbv"] > 0 and lost["efficiency"] is None
     judged = schema.ReviewOut.model_validate(client.post(f"{url}/review").json())
     assert judged.moves[0].verdict == "first" and len(judged.moves) == 2
     assert judged.moves[1].cell == mine and judged.guesses == [judged.moves[1].probability]

@@ -46,8 +46,7 @@ def test_a_no_guess_game_is_won_using_only_hints(tab: Tab) -> None:
 
 def test_the_heat_map_shows_each_unknown_cells_exact_odds(tab: Tab) -> None:
     tab.new_game(level="intermediate", seed="5")
-    tab.page.click(tab.cell("play-board", 8, 8))
-    tab.settle()
+    tab.press("play-board", 8, 8)
     tab.page.keyboard.press("m")
     tab.page.wait_for_selector("#play-board   .c[data-p]")
     tab.settle()
@@ -65,28 +64,25 @@ def test_the_heat_map_shows_each_unknown_cells_exact_odds(tab: Tab) -> None:
 
 def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
     tab.new_game(level="expert", seed="21")
-    tab.page.click(tab.cell("play-board", 0, 0))
-    tab.settle()
+    tab.press("play-board", 0, 0)
     grid = tab.grid("play-board")
     odds = view_odds(grid, 99)
     cols = 30
     decided = [*odds.safe, *odds.mines]
-    undecided = next(c for c, n in odds.mined.items() if 0 < n < odds.placements)
+    open_cell = next(c for c, n in odds.mined.items() if 0 < n < odds.placements)
     assert decided, "the opening decides some cell"
     tab.page.click("#play-why")
     for cell in decided[:3]:
         r, c = divmod(cell, cols)
-        tab.page.click(tab.cell("play-board", r, c))
-        tab.settle()
+        tab.press("play-board", r, c)
         why = explain(grid, 99, (r, c))
         assert tab.marked("play-board", "why-cell") == [[r, c]]
         assert sorted(tab.marked("play-board", "why-clue")) == sorted(map(list, why.clues))
         assert sorted(tab.marked("play-board", "why-named")) == sorted(map(list, why.cells))
         said = tab.js("document.getElementById('play-say').firstChild.textContent")
         assert said.split("\n") == [why.verdict, *why.steps]  # one step a line, before the tag
-    r, c = divmod(undecided, cols)
-    tab.page.click(tab.cell("play-board", r, c))
-    tab.settle()
+    r, c = divmod(open_cell, cols)
+    tab.press("play-board", r, c)
     assert f"Row {r + 1}, column {c + 1} is not decided" in tab.page.inner_text("#play-say")
     assert tab.marked("play-board", "why-clue") == []
     assert tab.marked("play-board", "why-named") == []
@@ -97,15 +93,10 @@ def test_why_highlights_the_clues_that_prove_a_cell(tab: Tab) -> None:
 def test_the_editor_pastes_edits_and_exports_a_position_the_command_reads(
     tab: Tab, tmp_path: Path
 ) -> None:
-    tab.page.click("#tabs button[data-tab=analyse]")
-    tab.page.fill("#an-mines", "4")
-    tab.page.fill("#an-text", ". 1 ? ?\n. 2 ? ?\n. 2 ? ?\n. 1 ? ?\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse(". 1 ? ?\n. 2 ? ?\n. 2 ? ?\n. 1 ? ?\n", mines="4")
     assert tab.glyphs("an-board") == list(".1??.2??.2??.1??")
     tab.page.click("#an-palette button[data-v='-1']")  # paint a known mine at (0, 3)
-    tab.page.click(tab.cell("an-board", 0, 3))
-    tab.settle()
+    tab.press("an-board", 0, 3)
     tab.page.click("#an-export")
     exported = json.loads(tab.page.input_value("#an-json"))
     assert exported == {
@@ -137,11 +128,7 @@ def test_the_editor_pastes_edits_and_exports_a_position_the_command_reads(
 
 
 def test_watch_steps_through_a_game_and_plays_it_to_the_end(tab: Tab) -> None:
-    tab.page.click("#tabs button[data-tab=watch]")
-    tab.page.select_option("#w-player", "policy:best")
-    tab.page.fill("#w-seed", "2")
-    tab.page.click("#w-new")
-    tab.page.wait_for_function("() => !document.getElementById('w-step').disabled")
+    tab.watch("policy:best", seed="2")
     total = int(tab.page.inner_text("#w-count").split("/")[1])
     tab.page.click("#w-step")
     tab.page.wait_for_function(

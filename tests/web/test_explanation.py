@@ -14,7 +14,7 @@ from mineshafted import Board, BoardManager, Sweep
 from mineshafted.board import Cell
 from mineshafted.solver import Technique, plain
 from mineshafted.solver.clues import Clues, clues_of
-from mineshafted.web import Explanation, UndecidedError, explain
+from mineshafted.web import Explanation, NotDecidedError, explain
 
 from .conftest import Brute, Cut, cuts
 
@@ -23,6 +23,13 @@ SMALL = [
     for cut in cuts(400, seed=22, rows=4, cols=5, density=0.2)
     if sum(value is None for row in cut.grid for value in row) <= 12
 ]
+
+SAMPLES = [
+    pytest.param(50, id="50-positions"),
+    pytest.param(len(SMALL), id="all", marks=pytest.mark.slow),
+]
+"""The small positions a brute-force check reads: the first 50 in the inner loop (a tenth to
+a quarter of a second a test here), every one (240) in the slow set."""
 
 
 @pytest.mark.slow
@@ -36,7 +43,7 @@ def test_the_small_positions_exercise_every_kind_of_explanation() -> None:
 @pytest.mark.slow  # over a second
 def test_every_explanation_forces_the_cell_by_brute_force() -> None:
     checked = 0
-    for cut, cell, mine, why in _every_decided():
+    for cut, cell, mine, why in _every_decided(len(SMALL)):
         brute = Brute(cut)
         clues = brute.clues() if why.border else [tuple(c) for c in why.clues]
         assert why.mine is mine, (cut, cell)
@@ -45,8 +52,9 @@ def test_every_explanation_forces_the_cell_by_brute_force() -> None:
     assert checked >= 300
 
 
-def test_every_explanations_clues_are_enough_for_its_technique_and_minimal() -> None:
-    for cut, cell, mine, why in _every_decided():
+@pytest.mark.parametrize("positions", SAMPLES)
+def test_every_explanations_clues_are_enough_for_its_technique_and_minimal(positions: int) -> None:
+    for cut, cell, mine, why in _every_decided(positions):
         if why.border:  # it rests on every clue of the border besides those it names
             continue
         assert rung_decides(cut, why, why.clues, cell) is mine, (cut, cell, why)
@@ -92,9 +100,9 @@ def stalls(count: int, seed: int) -> list[Cut]:
         sweep = Sweep(BoardManager(board), start=rng.choice(zeros), technique=technique)
         report = sweep.run()
         grid = report.board
-        decided = plain.total(clues_of(grid, board.mine_count)) if not report.solved else {}
+        decided = plain.total(clues_of(grid, len(board.mines))) if not report.solved else {}
         if decided:
-            found.append(Cut(grid, board.mine_count))
+            found.append(Cut(grid, len(board.mines)))
     return found
 
 
@@ -118,26 +126,28 @@ def test_on_hundreds_of_stalls_the_technique_is_the_first_rung_and_the_clues_eno
     assert named == set(Technique.solving())
 
 
-def test_the_total_is_used_only_when_all_the_clues_alone_do_not_decide() -> None:
-    for cut, cell, mine, why in _every_decided():
+@pytest.mark.parametrize("positions", SAMPLES)
+def test_the_total_is_used_only_when_all_the_clues_alone_do_not_decide(positions: int) -> None:
+    for cut, cell, mine, why in _every_decided(positions):
         brute = Brute(cut)
         alone = brute.forced(brute.clues(), cell, mine=mine, total=False)
         assert why.uses_total is (not alone), (cut, cell)
         assert (why.technique is Technique.TOTAL) is why.uses_total
 
 
-def test_a_cell_one_clue_decides_is_explained_by_that_clue_alone() -> None:
-    for cut, cell, mine, why in _every_decided():
+@pytest.mark.parametrize("positions", SAMPLES)
+def test_a_cell_one_clue_decides_is_explained_by_that_clue_alone(positions: int) -> None:
+    for cut, cell, mine, why in _every_decided(positions):
         brute = Brute(cut)
         single = [c for c in brute.clues() if brute.forced([c], cell, mine=mine, total=False)]
         if single:
             assert len(why.clues) == 1 and not why.uses_total, (cut, cell, why)
 
 
-def test_an_undecided_cell_is_refused_with_its_probability() -> None:
+def test_a_cell_not_decided_is_refused_with_its_probability() -> None:
     for cut in SMALL[:40]:
-        for cell in Brute(cut).undecided():
-            with pytest.raises(UndecidedError, match=r"is not decided by the position"):
+        for cell in Brute(cut).not_decided():
+            with pytest.raises(NotDecidedError, match=r"is not decided by the position"):
                 explain(cut.grid, cut.mines, cell)
 
 
@@ -153,7 +163,7 @@ def test_an_undecided_cell_is_refused_with_its_probability() -> None:
 def test_a_cell_that_is_not_an_unknown_cell_is_refused(
     grid: list[list[int | None]], cell: tuple[int, int], message: str
 ) -> None:
-    with pytest.raises(UndecidedError, match=message):
+    with pytest.raises(NotDecidedError, match=message):
         explain(grid, 1, cell)
 
 
@@ -189,8 +199,9 @@ def test_the_technique_is_the_weakest_that_decides_the_cell(
     assert explain(grid, mines, cell).technique is technique
 
 
-def test_count_is_named_exactly_when_counting_one_clue_at_a_time_decides() -> None:
-    for cut, cell, _, why in _every_decided():
+@pytest.mark.parametrize("positions", SAMPLES)
+def test_count_is_named_exactly_when_counting_one_clue_at_a_time_decides(positions: int) -> None:
+    for cut, cell, _, why in _every_decided(positions):
         brute = Brute(cut)
         masks = [brute.clue(r, c) for r, c in brute.clues()]
         mined = safe = 0
@@ -211,14 +222,16 @@ def test_count_is_named_exactly_when_counting_one_clue_at_a_time_decides() -> No
 
 
 @cache
-def _every_decided() -> list[tuple[Cut, tuple[int, int], bool, Explanation]]:
-    """Every cell the small positions decide (by brute force), with its explanation."""
+@cache  # explained once for the tests that read them (about 1,400 cells: half a second)
+def _every_decided(positions: int) -> tuple[tuple[Cut, tuple[int, int], bool, Explanation], ...]:
+    """Every cell the first ``positions`` small positions decide, by brute force, with its
+    explanation."""
     found = []
-    for cut in SMALL:
+    for cut in SMALL[:positions]:
         for cell, mine in Brute(cut).decided().items():
             found.append((cut, cell, mine, explain(cut.grid, cut.mines, cell)))
-    return found
+    return tuple(found)
 
 
 def _every_explanation() -> list[Explanation]:
-    return [why for _, _, _, why in _every_decided()]
+    return [why for _, _, _, why in _every_decided(len(SMALL))]

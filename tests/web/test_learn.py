@@ -26,7 +26,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for httpx2; httpx serves e
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from fastapi.testclient import TestClient
 
-from mineshafted.web.app import CSP, create_app
+from mineshafted.web.app import CSP
 from mineshafted.web.limits import Limits
 from mineshafted.web.server import in_background
 
@@ -49,11 +49,10 @@ def traced_by_the_cli(*args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    """The app with one worker and a generous budget (no verdict here depends on speed)."""
-    with TestClient(create_app(Limits(seconds=30.0, workers=1))) as test_client:
-        yield test_client
+@pytest.fixture
+def client(api: TestClient) -> TestClient:
+    """The web tests' app (:func:`.conftest.api`)."""
+    return api
 
 
 def _refusal(response: Any) -> str:
@@ -212,7 +211,7 @@ class Learn(Tab):
     def ready(self) -> None:
         self.page.wait_for_selector("#learn[data-ready='1']")
 
-    def click(self, name: str, times: int = 1) -> None:
+    def press(self, name: str, times: int = 1) -> None:
         for _ in range(times):
             self.page.click(f"#learn-{name}")
 
@@ -283,7 +282,7 @@ def test_the_tab_steps_through_the_sample_to_the_fixed_point_and_back(learn: Lea
     assert learn.at == 0 and learn.kept() == {}
     first = next(e for e in expected if e["event"] == "variables")
     k = expected.index(first)
-    learn.click("fine", k)
+    learn.press("fine", k)
     assert learn.at == k
     cells = {v["variable"]: v["cells"] for v in first["variables"]}
     assert learn.kept() == {
@@ -291,17 +290,17 @@ def test_the_tab_steps_through_the_sample_to_the_fixed_point_and_back(learn: Lea
     }
     assert learn.kept()[4] == ["(2, 5, -8)", "(2, -5, 8)", "(-2, 5, 8)"]
     assert set(learn.arcs().values()) == {"todo"}
-    learn.click("step")  # the arc (1, 4): taken and revised, nothing removed
+    learn.press("step")  # the arc (1, 4): taken and revised, nothing removed
     assert expected[learn.at]["event"] == "revise" and expected[learn.at]["arc"] == [1, 4]
     assert learn.arcs()["1,4"] == "revising" and learn.arcs()["4,1"] == "todo"
-    learn.click("step")  # the arc (4, 1): (2, 5, -8) removed; (1, 4) put back, the assignment's
+    learn.press("step")  # the arc (4, 1): (2, 5, -8) removed; (1, 4) put back, the assignment's
     assert expected[learn.at]["event"] == "requeue"  # rule ((7, 4) and (10, 4) still wait)
     assert expected[learn.at]["arcs"] == [[1, 4]]
     assert learn.struck() == ["(2, 5, -8) by (4, 1)"]
     assert learn.arcs()["1,4"] == "todo" and learn.arcs()["4,1"] == "revising"
     assert "remove (2, 5, -8) from 4: 1 allows only (2, -5) (-2, 5)" in learn.say()
     assert "Requeue (1, 4): 4 shrank" in learn.say()
-    learn.click("run")  # to the fixed point
+    learn.press("run")  # to the fixed point
     decided = next(e for e in expected if e["event"] == "decided")
     assert learn.at == expected.index(decided)
     assert learn.kept() == {
@@ -320,15 +319,15 @@ def test_the_tab_steps_through_the_sample_to_the_fixed_point_and_back(learn: Lea
     assert title == "cell 2 (row 1, column 3): unknown; safe, decided by ac3 from 1, 4"
     labels = learn.js("[...document.querySelectorAll('#learn-board .ll')].map(l => l.textContent)")
     assert labels == ["", "1", "2", "3", "1", "2", "3", "4"]  # the 4x3 sample, from 1
-    learn.click("back")  # back where the last step left
+    learn.press("back")  # back where the last step left
     assert expected[learn.at]["event"] == "requeue" and learn.struck() == ["(2, 5, -8) by (4, 1)"]
-    learn.click("back", 2)
+    learn.press("back", 2)
     assert learn.at == k
-    learn.click("reset")
+    learn.press("reset")
     assert learn.at == 0 and learn.kept() == {}
-    learn.click("round")  # round 1, to its end
+    learn.press("round")  # round 1, to its end
     assert learn.at == expected.index(decided)
-    learn.click("round")
+    learn.press("round")
     assert learn.at == len(expected) - 1
     assert learn.say() == "Solved in 2 round(s)."
     assert learn.js("document.getElementById('learn-fine').disabled") is True
@@ -339,27 +338,27 @@ def test_the_tab_steps_through_the_sample_to_the_fixed_point_and_back(learn: Lea
 def test_the_tab_traces_a_pasted_position_and_another_rung(learn: Learn, tmp_path: Path) -> None:
     learn.page.click("#learn-own summary")
     learn.page.fill("#learn-text", SEEN_TEXT)
-    learn.click("position")
+    learn.press("position")
     learn.page.wait_for_function("() => window.mineshaftedLearn.trace.name === 'your position'")
     learn.ready()
     path = tmp_path / "seen.json"
     mines = learn.events()[0]["mines"]  # what Analyse's loader counts for a pasted grid
     path.write_text(json.dumps({"board": SAMPLE_SEEN, "mines": mines}))
     assert learn.events() == traced_by_the_cli(str(path))
-    learn.click("run")
+    learn.press("run")
     assert "Explored next" not in learn.say() and "2 safe (by 1, 4)" in learn.say()
-    learn.click("analyse")  # the Analyse tab's board (an empty 9x9 when the page opens)
+    learn.press("analyse")  # the Analyse tab's board (an empty 9x9 when the page opens)
     learn.page.wait_for_function("() => window.mineshaftedLearn.trace.name === 'the Analyse board'")
     learn.ready()
     assert learn.events()[0]["grid"] == [[None] * 9] * 9
     learn.page.select_option("#learn-technique", "subset")
-    learn.click("sample")
+    learn.press("sample")
     learn.page.wait_for_function(
         "() => window.mineshaftedLearn.trace.events[0].technique === 'subset'"
     )
     learn.ready()
     assert learn.events() == traced_by_the_cli(str(SAMPLE_FILE), "--technique", "subset")
-    learn.click("run")
+    learn.press("run")
     shown = str(learn.page.inner_text("#learn-derived"))
     assert "{2, 5} = 1 (from 1) lies within {2, 5, 8} = 2 (from 4), so {8} = 1 (from 1, 4)" in shown
     learn.clean()

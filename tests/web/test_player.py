@@ -20,7 +20,7 @@ from .conftest import Tab
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from mineshafted.web.knowledge import knowledge
+from mineshafted.web.survey import survey
 
 pytestmark = pytest.mark.slow  # a real browser: run by CI, left out of `-m "not slow"`
 
@@ -63,14 +63,12 @@ def test_every_board_has_row_and_column_labels(tab: Tab) -> None:
 
 def test_why_marks_the_cells_its_sentence_names_and_tags_the_technique(tab: Tab) -> None:
     tab.new_game(level="expert", seed="21")
-    tab.page.click(tab.cell("play-board", 0, 0))
-    tab.settle()
+    tab.press("play-board", 0, 0)
     grid = tab.grid("play-board")
     odds = view_odds(grid, 99)
     r, c = divmod([*odds.safe, *odds.mines][0], 30)
     tab.page.click("#play-why")
-    tab.page.click(tab.cell("play-board", r, c))
-    tab.settle()
+    tab.press("play-board", r, c)
     why = explain(grid, 99, (r, c))
     assert tab.marked("play-board", "why-cell") == [[r, c]]
     assert sorted(tab.marked("play-board", "why-clue")) == sorted(map(list, why.clues))
@@ -124,18 +122,14 @@ def test_a_small_no_guess_board_is_won_from_the_keyboard_alone_and_its_summary_s
         "() => /guess/i.test(document.getElementById('play-end-text').textContent)"
     )
     summary = tab.page.inner_text("#play-end-text")
-    assert re.search(r"Won in \d+ s · 3BV \d+ · \d+ clicks · efficiency \d+%", summary), summary
+    assert re.search(r"Won in \d+ s · 3BV \d+ · \d+ actions · efficiency \d+%", summary), summary
     assert "No guess" in summary
     tab.settle()
     assert tab.page.is_visible("#play-end") and tab.page.inner_text("#play-end-text") == summary
 
 
 def test_analyses_notes_stay_until_the_next_user_action(tab: Tab) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "9")
-    tab.page.fill("#an-text", ". 1 ? ?\n. 1 F ?\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse(". 1 ? ?\n. 1 F ?\n", mines="9")
     note = tab.page.inner_text("#an-say")
     assert "Loaded a text grid" in note and "is now 3, the nearest they allow" in note
     assert tab.page.input_value("#an-mines") == "3"
@@ -150,8 +144,7 @@ def test_analyses_notes_stay_until_the_next_user_action(tab: Tab) -> None:
 
 def test_the_palette_and_show_safe_cells_and_mines(tab: Tab) -> None:
     tab.new_game(level="intermediate", seed="5", first="opening")
-    tab.page.click(tab.cell("play-board", 8, 8))
-    tab.settle()
+    tab.press("play-board", 8, 8)
     tab.page.check("#play-show")
     tab.settle()
     odds = view_odds(tab.grid("play-board"), 40)
@@ -181,8 +174,7 @@ def test_the_palette_and_show_safe_cells_and_mines(tab: Tab) -> None:
 
 def test_a_link_opens_the_same_board_and_a_reload_resumes_the_game(tab: Tab) -> None:
     tab.new_game(level="intermediate", seed="77")
-    tab.page.click(tab.cell("play-board", 3, 4))
-    tab.settle()
+    tab.press("play-board", 3, 4)
     seen = tab.glyphs("play-board")
     link = tab.page.url
     assert "seed=77" in link and "start=3%2C4" in link
@@ -222,8 +214,7 @@ def test_plain_words_when_the_server_is_gone_or_no_board_was_made(tab: Tab) -> N
             body=json.dumps({"error": "the job did not finish within 5 s"}),
         ),
     )
-    tab.page.click(tab.cell("play-board", 4, 4))
-    tab.settle()
+    tab.press("play-board", 4, 4)
     said = tab.page.inner_text("#play-say")
     assert said.startswith("No board was made") and "fewer mines" in said
     assert tab.page.inner_text("#play-status") == "no board"
@@ -312,8 +303,7 @@ def test_the_tabs_and_the_grid_speak_aria(tab: Tab) -> None:
     cells = tab.js("document.querySelectorAll('#play-board [role=row] > [role=gridcell]').length")
     assert (rows, cells) == (10, 81)
     assert tab.js("document.querySelectorAll('#play-board [tabindex=\"0\"]').length") == 1
-    tab.page.click(tab.cell("play-board", 4, 4))
-    tab.settle()
+    tab.press("play-board", 4, 4)
     tab.page.keyboard.press("m")
     tab.settle()
     labels = tab.js(
@@ -345,13 +335,9 @@ def test_the_tabs_and_the_grid_speak_aria(tab: Tab) -> None:
 
 def test_what_the_policy_knows_is_shown_as_the_library_says(tab: Tab) -> None:
     grid = [[1, -1, None, None, None]]
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "2")
-    tab.page.fill("#an-text", "1*???\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse("1*???\n", mines="2")
     tab.page.wait_for_function("() => window.mineshafted.an.known !== null")
-    known = knowledge(grid, 2, view_odds(grid, 2))
+    known = survey(grid, 2, view_odds(grid, 2))
     assert tab.js("window.mineshafted.an.known") == known
     assert "Best play wins 66.7% from here (2 of 3 placements)." in tab.page.inner_text("#an-info")
     tab.page.hover(tab.cell("an-board", 0, 3))
@@ -367,11 +353,7 @@ def test_what_the_policy_knows_is_shown_as_the_library_says(tab: Tab) -> None:
 
 
 def test_a_fifty_fifty_is_marked(tab: Tab) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "3")
-    tab.page.fill("#an-text", "??*\n13*\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse("??*\n13*\n", mines="3")
     tab.page.wait_for_function("() => window.mineshafted.an.known !== null")
     assert sorted(tab.marked("an-board", "fifty")) == [[0, 0], [0, 1]]
 
@@ -393,7 +375,7 @@ def test_the_review_of_a_lost_game_and_analyse_this_position(tab: Tab) -> None:
     items.nth(len(moves) - 1).click()
     tab.settle()
     assert tab.marked("play-board", "now") == [moves[-1]["cell"]]
-    assert "*" not in tab.glyphs("play-board")  # the board as it was before the losing click
+    assert "*" not in tab.glyphs("play-board")  # the board as it was before the losing reveal
     position = tab.grid("play-board")
     tab.page.click("#play-analyse")
     tab.settle()
@@ -402,11 +384,7 @@ def test_the_review_of_a_lost_game_and_analyse_this_position(tab: Tab) -> None:
 
 
 def test_watch_steps_back_scrubs_rings_its_proof_and_can_be_taken_over(tab: Tab) -> None:
-    tab.page.click("#tab-watch")
-    tab.page.select_option("#w-player", "policy:best")
-    tab.page.fill("#w-seed", "2")
-    tab.page.click("#w-new")
-    tab.page.wait_for_function("() => !document.getElementById('w-step').disabled")
+    tab.watch("policy:best", seed="2")
     total = int(tab.page.inner_text("#w-count").split("/")[1])
     for _ in range(3):
         tab.page.click("#w-step")
@@ -450,8 +428,7 @@ def test_axe_finds_no_serious_accessibility_violation(tab: Tab) -> None:
         pytest.skip("axe-core is not at hand: set MINESHAFTED_AXE to its axe.min.js")
     script = Path(source).read_text()
     tab.new_game(level="beginner", seed="3")
-    tab.page.click(tab.cell("play-board", 4, 4))
-    tab.settle()
+    tab.press("play-board", 4, 4)
     tab.page.check("#play-heat")
     tab.settle()
     found = []
@@ -470,11 +447,7 @@ def test_axe_finds_no_serious_accessibility_violation(tab: Tab) -> None:
 
 
 def test_analyses_position_is_in_its_address_and_play_again_replays_the_board(tab: Tab) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "1")
-    tab.page.fill("#an-text", ". 1 ?\n. 1 ?\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse(". 1 ?\n. 1 ?\n", mines="1")
     link = tab.page.url
     assert "tab=analyse" in link and "mines=1" in link
     assert tab.page.context.browser is not None
@@ -501,4 +474,4 @@ def test_analyses_position_is_in_its_address_and_play_again_replays_the_board(ta
     shown = sorted(
         [r, c, v] for r, row in enumerate(again) for c, v in enumerate(row) if v is not None
     )
-    assert shown == sorted(opening)  # the same board, opened by the same first click
+    assert shown == sorted(opening)  # the same board, opened by the same first reveal

@@ -1,5 +1,5 @@
 """A finished game's review judges each move from what the player could see then (checked by
-brute force over every placement), and a board's 3BV is the clicks that clear it."""
+brute force over every placement), and a board's 3BV is the reveals that clear it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ RULES = Rules(FirstMove.NONE, auto_expand=True, after_mine=AfterMine.END, total_
 
 
 def _played(seed: int) -> Game:
-    """A 4x4 game with 3 mines, clicked at random to its end."""
+    """A 4x4 game with 3 mines, revealed at random to its end."""
     rng = random.Random(seed)
     board = Board.from_mines(4, 4, rng.sample(range(16), 3))
     game = Game.on(board, rules=RULES)
@@ -93,20 +93,20 @@ def test_flags_are_judged_against_the_mines() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 7), st.integers(2, 7), st.data())
-def test_3bv_is_the_clicks_that_clear_the_board(rows: int, cols: int, data: st.DataObject) -> None:
+def test_3bv_is_the_reveals_that_clear_the_board(rows: int, cols: int, data: st.DataObject) -> None:
     cells = rows * cols
     mines = data.draw(st.lists(st.integers(0, cells - 1), unique=True, max_size=cells - 1))
     board = Board.from_mines(rows, cols, mines)
     game = Game.on(board, rules=RULES)
-    clicks = 0
-    # Open every zero first (each click opens its whole region), then every safe cell left.
+    reveals = 0
+    # Open every zero first (each reveal opens its whole region), then every safe cell left.
     for wanted in (0, None):
         for cell in range(cells):
             value = board.values[cell]
             if value != MINE and game.shown(cell) is None and (wanted is None or value == wanted):
                 game.reveal(cell)
-                clicks += 1
-    assert three_bv(board) == clicks
+                reveals += 1
+    assert three_bv(board) == reveals
 
 
 def test_a_win_zeroes_the_counter_and_says_its_3bv_and_efficiency() -> None:
@@ -119,4 +119,4 @@ def test_a_win_zeroes_the_counter_and_says_its_3bv_and_efficiency() -> None:
             answer = live.reveal(divmod(cell, 5))
     assert answer["status"] == "won" and answer["mines_left"] == 0
     assert answer["bbbv"] == three_bv(live.game.board)
-    assert answer["efficiency"] == round(three_bv(live.game.board) / live.clicks, 4)
+    assert answer["efficiency"] == round(three_bv(live.game.board) / live.actions, 4)

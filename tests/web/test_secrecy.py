@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,9 +26,7 @@ with warnings.catch_warnings():
 from fastapi import FastAPI
 
 from mineshafted.board import MINE
-from mineshafted.web.app import create_app
 from mineshafted.web.games import LiveGame, Settings
-from mineshafted.web.limits import Limits
 from mineshafted.web.routes import ROUTERS
 from mineshafted.web.routes.page import ASSETS
 
@@ -36,19 +34,22 @@ ROWS, COLS, MINES = 8, 8, 10
 FIRST = (0, 0)
 
 
-@pytest.fixture(scope="module")
-def app() -> FastAPI:
-    return create_app(Limits(seconds=30.0, workers=1))
+@pytest.fixture
+def client(api: TestClient) -> TestClient:
+    """The web tests' app (:func:`.conftest.api`)."""
+    return api
 
 
-@pytest.fixture(scope="module")
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as test_client:
-        yield test_client
+@pytest.fixture
+def app(client: TestClient) -> FastAPI:
+    """Its application, whose routes are enumerated."""
+    found = client.app
+    assert isinstance(found, FastAPI)
+    return found
 
 
 def _twins() -> tuple[int, int, tuple[int, int]]:
-    """Two seeds whose boards differ but show the same cells after the first click, and a
+    """Two seeds whose boards differ but show the same cells after the first reveal, and a
     safe clue (not a zero, so it opens nothing more) hidden in both with the same value."""
     shown: dict[str, tuple[int, LiveGame]] = {}
     for seed in range(500):
@@ -76,7 +77,7 @@ def _twins() -> tuple[int, int, tuple[int, int]]:
                 and value == other_board.values[cell]
             ):
                 return other_seed, seed, where
-    raise AssertionError("no two boards alike after the first click among 500 seeds")
+    raise AssertionError("no two boards alike after the first reveal among 500 seeds")
 
 
 Call = Callable[[TestClient, str], Any]
@@ -107,6 +108,7 @@ def _calls(safe: tuple[int, int]) -> dict[tuple[str, str], list[Call]]:
         ("POST", "/api/analyze"): [_post("/api/analyze", view)],
         ("POST", "/api/explain"): [_post("/api/explain", {**view, "cell": [1, 1]})],
         ("POST", "/api/load"): [_post("/api/load", {"text": "0??\n???"})],
+        ("POST", "/api/survey"): [_post("/api/survey", view)],
         ("POST", "/api/knowledge"): [_post("/api/knowledge", view)],
         ("POST", "/api/games"): [_post("/api/games", {"rows": ROWS, "cols": COLS, "mines": 3})],
         ("GET", "/api/games/{key}"): [get("/api/games/{key}")],

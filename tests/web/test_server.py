@@ -15,7 +15,8 @@ import json
 import logging
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,6 +26,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed: pip insta
 from mineshafted.web.app import HEADERS, create_app
 from mineshafted.web.limits import LOOPBACK, Limits
 from mineshafted.web.server import in_background
+from mineshafted.web.workers import Workers
 
 pytestmark = pytest.mark.slow  # each test starts a server and its worker processes
 
@@ -84,14 +86,38 @@ def _read_to_close(sock: socket.socket, *, within: float = 60.0) -> bytes:
         chunks.append(chunk)
 
 
+@contextmanager
+def _serving(limits: Limits) -> Iterator[tuple[Workers, int]]:
+    """A server under ``limits`` (answering to the loopback hosts): its workers and its port."""
+    app = create_app(limits, hosts=list(LOOPBACK))
+    with in_background(limits, app=app) as url:
+        found = urlsplit(url).port
+        assert found is not None
+        yield app.state.workers, found
+
+
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
     """A server with deadlines of 1 s on heads and bodies."""
-    limits = Limits(seconds=5.0, workers=1, head_seconds=1.0, body_seconds=1.0)
-    with in_background(limits) as url:
-        found = urlsplit(url).port
-        assert found is not None
+    with _serving(Limits(seconds=5.0, workers=1, head_seconds=1.0, body_seconds=1.0)) as (_, found):
         yield found
+
+
+def _trickled(sock: socket.socket, pieces: Iterable[bytes]) -> bytes:
+    """Send ``pieces`` one at a time, 0.2 s apart, until the server answers or closes; then
+    what it sends to the close."""
+    sock.settimeout(0.2)
+    answer = b""
+    for piece in pieces:
+        try:
+            sock.sendall(piece)
+            answer = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except ConnectionError:
+            break
+        break
+    return answer + _read_to_close(sock)
 
 
 def _connect(port: int) -> socket.socket:
@@ -104,18 +130,8 @@ def _connect(port: int) -> socket.socket:
 def test_a_head_sent_a_byte_at_a_time_is_timed_out_with_a_408(port: int) -> None:
     head = b"GET /api/config HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
     with _connect(port) as sock:
-        sock.settimeout(0.2)
-        answer = b""
-        for byte in head:  # at most 200 rounds of 0.2 s: past the 1 s deadline many times over
-            try:
-                sock.sendall(bytes([byte]))
-                answer = sock.recv(65536)
-            except TimeoutError:
-                continue
-            except ConnectionError:
-                break
-            break
-        answer += _read_to_close(sock)
+        # at most 200 rounds of 0.2 s: past the 1 s deadline many times over
+        answer = _trickled(sock, (bytes([byte]) for byte in head))
     assert "head did not arrive within 1 s" in _refusal(answer, 408)
 
 
@@ -127,18 +143,7 @@ def test_a_connection_that_sends_nothing_is_closed(port: int) -> None:
 def test_a_body_sent_a_byte_at_a_time_is_timed_out_with_a_408(port: int) -> None:
     with _connect(port) as sock:
         sock.sendall(_request("/api/analyze", b"{", length=200))
-        sock.settimeout(0.2)
-        answer = b""
-        for _ in range(199):  # at most 199 rounds of 0.2 s
-            try:
-                sock.sendall(b" ")
-                answer = sock.recv(65536)
-            except TimeoutError:
-                continue
-            except ConnectionError:
-                break
-            break
-        answer += _read_to_close(sock)
+        answer = _trickled(sock, [b" "] * 199)  # at most 199 rounds of 0.2 s
     assert _refusal(answer, 408) == "the body did not arrive within 1 s"
 
 
@@ -262,10 +267,7 @@ def test_a_flood_of_heavy_analyses_waits_no_longer_than_the_budget_of_its_arriva
     # every one is within the budget, give or take a generous 2 s for a loaded machine (a
     # pool taken up by 40 threads waited 3 budgets here, and a client saw 20 s for 5).
     limits = Limits(seconds=2.0, workers=1, requests=1000)
-    app = create_app(limits, hosts=list(LOOPBACK))
-    with in_background(limits, app=app) as url:
-        port = urlsplit(url).port
-        assert port is not None
+    with _serving(limits) as (workers, port):
 
         async def flood() -> tuple[list[tuple[int, str]], tuple[int, str]]:
             heavy = [
@@ -276,7 +278,7 @@ def test_a_flood_of_heavy_analyses_waits_no_longer_than_the_budget_of_its_arriva
             return await asyncio.gather(*heavy), small
 
         answers, small = asyncio.run(flood())
-        counts = app.state.workers.counts
+        counts = workers.counts
     assert all(status == 503 for status, _ in answers)
     assert small[0] in (200, 503)
     assert counts.busy >= 140 and counts.longest_wait <= limits.seconds + 2.0, counts
@@ -285,12 +287,8 @@ def test_a_flood_of_heavy_analyses_waits_no_longer_than_the_budget_of_its_arriva
 def test_the_computing_of_clients_that_went_away_stops() -> None:
     # A 60 s budget: a job nobody stops runs for a minute. Twenty clients send a heavy
     # analysis each and leave once both workers compute for them; the pool stops every job.
-    limits = Limits(seconds=60.0, workers=2, requests=1000)
-    app = create_app(limits, hosts=list(LOOPBACK))
-    with in_background(limits, app=app) as url:
-        port = urlsplit(url).port
-        assert port is not None
-        counts = app.state.workers.counts
+    with _serving(Limits(seconds=60.0, workers=2, requests=1000)) as (workers, port):
+        counts = workers.counts
         clients = [_connect(port) for _ in range(20)]
         for sock in clients:
             sock.sendall(_request("/api/analyze", HEAVY))
@@ -300,7 +298,7 @@ def test_the_computing_of_clients_that_went_away_stops() -> None:
             time.sleep(0.02)
         for sock in clients:
             sock.close()
-        while counts.running or app.state.workers.waiting:
+        while counts.running or workers.waiting:
             assert time.monotonic() - began < 40, f"jobs still run for nobody: {counts}"
             time.sleep(0.02)
     assert counts.cancelled >= 2 and counts.late == 0 and counts.served == 0

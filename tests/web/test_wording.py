@@ -22,7 +22,7 @@ from mineshafted.web.hints import hint
 from mineshafted.web.wording import Words
 
 from .conftest import Brute, Cut, Tab, cuts
-from .test_explanation import _every_decided, first_rung, stalls
+from .test_explanation import SAMPLES, SMALL, _every_decided, first_rung, stalls
 
 CLUE = re.compile(r"\bthe (\d) at row (\d+), column (\d+)", re.IGNORECASE)
 """A clue named: ``the 2 at row 3, column 4``."""
@@ -111,9 +111,12 @@ def check_sentence(cut: Cut, cell: tuple[int, int], why: Explanation) -> None:
 # -- every sentence, on the positions the explanation tests use --------------------------------
 
 
-def test_on_small_positions_every_sentence_names_the_explanations_clues_values_and_cell() -> None:
+@pytest.mark.parametrize("positions", SAMPLES)
+def test_on_small_positions_every_sentence_names_the_explanations_clues_values_and_cell(
+    positions: int,
+) -> None:
     kinds = set()
-    for cut, cell, _, why in _every_decided():
+    for cut, cell, _, why in _every_decided(positions):
         check_sentence(cut, cell, why)
         kinds |= {step.kind for step in why.argument}
     assert {"read", "count", "difference", "total"} <= kinds
@@ -155,7 +158,16 @@ def test_on_hundreds_of_stalls_a_chain_is_found_for_all_but_a_few_cells() -> Non
     assert chained >= 0.99 * counted
 
 
-@pytest.mark.parametrize("technique", Technique.solving(), ids=lambda t: t.value)
+@pytest.mark.parametrize(
+    "technique",
+    [
+        # complete first decides few cells: finding them scans every position (about 1 s);
+        # its sentences are read in the inner loop on fixed positions (below)
+        pytest.param(t, marks=pytest.mark.slow) if t is Technique.COMPLETE else t
+        for t in Technique.solving()
+    ],
+    ids=lambda t: t.value,
+)
 def test_for_each_technique_the_sentence_names_the_explanations_cells_and_clue_values(
     technique: Technique,
 ) -> None:
@@ -202,7 +214,7 @@ def test_a_clue_read_with_a_wrong_value_or_cells_is_caught() -> None:
 @pytest.mark.slow  # over a second
 def test_every_cell_a_direct_argument_decides_is_forced_by_the_clues_it_names() -> None:
     checked = 0
-    for cut, _, _, why in _every_decided():
+    for cut, _, _, why in _every_decided(len(SMALL)):
         if any(step.kind == "suppose" for step in why.argument):
             continue
         brute = Brute(cut)
@@ -297,6 +309,7 @@ def test_each_technique_reads_as_its_steps(
     assert why.to_json()["text"] == " ".join((why.verdict, *lines))
 
 
+@pytest.mark.slow  # 400 positions searched for the cells complete decides first: about 1 s
 def test_a_cell_complete_decides_is_argued_from_the_cell_supposed_the_other_way() -> None:
     grid = [[None, None, None, None], [None, 3, 2, 1], [2, -1, None, None], [None, 3, None, 2]]
     found = []
@@ -371,7 +384,7 @@ def test_a_total_argument_names_the_groups_of_clues_and_counts_them_against_the_
 
 
 def test_the_hint_of_a_safe_cell_says_what_why_says() -> None:
-    for cut, _, _, _ in _every_decided()[:200]:
+    for cut, _, _, _ in _every_decided(50)[:200]:  # the cells of the inner loop's sample
         try:
             found = hint(cut.grid, cut.mines)
         except ValueError:
@@ -432,14 +445,9 @@ def test_cells_are_listed_by_rows_or_columns_counting_from_1(cells: list[int], w
 def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clues(
     tab: Tab,
 ) -> None:
-    tab.page.click("#tab-analyse")
-    tab.page.fill("#an-mines", "1")
-    tab.page.fill("#an-text", "???\n111\n")
-    tab.page.click("#an-load")
-    tab.settle()
+    tab.analyse("???\n111\n", mines="1")
     tab.page.click("#an-why")
-    tab.page.click(tab.cell("an-board", 0, 2))
-    tab.settle()
+    tab.press("an-board", 0, 2)
     said = tab.js("document.getElementById('an-say').firstChild.textContent")
     lines = said.split("\n")
     assert lines == [
@@ -459,13 +467,13 @@ def test_why_on_a_subset_argument_shows_its_two_steps_one_a_line_naming_the_clue
     assert tab.marked("an-board", "why-cell") == [[0, 1]]
     assert sorted(tab.marked("an-board", "why-named")) == [[0, 0], [0, 2]]
     tab.page.click("#an-why")  # Why? off: a click edits the position, and the words go
-    tab.page.click(tab.cell("an-board", 0, 0))
-    tab.settle()
+    tab.press("an-board", 0, 0)
     assert tab.js("document.getElementById('an-say').textContent") == ""
     assert tab.marked("an-board", "why-named") == [] and tab.marked("an-board", "why-clue") == []
 
 
 @cache
+@cache  # read by each technique's case
 def _seeded() -> list[Cut]:
     """A few stalls (where stronger rungs decide cells) and small positions, for each rung."""
     return stalls(40, seed=29) + list(cuts(400, seed=77, rows=6, cols=7, density=0.22))

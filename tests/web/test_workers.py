@@ -164,6 +164,7 @@ def test_a_request_finding_every_worker_busy_is_refused_503(pool: Workers) -> No
     assert pool.run("echo", 2) == 2
 
 
+@pytest.mark.slow  # starts a pool of its own
 def test_a_closed_pool_refuses_at_once() -> None:
     workers = Workers(1, seconds=1.0)
     workers.start()

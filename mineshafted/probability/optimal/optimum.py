@@ -3,20 +3,20 @@
 Glossary
 --------
 first-click rule
-    What the rules promise of the first click (:class:`~mineshafted.game.FirstMove`):
-    ``none`` nothing (every placement of the board counts, a mine under the first click
-    loses: the Code Golf challenge's rules), ``safe`` the first click is never a mine (the
+    What the rules promise of the first reveal (:class:`~mineshafted.game.FirstMove`):
+    ``none`` nothing (every placement of the board counts, a mine under the first reveal
+    loses: the Code Golf challenge's rules), ``safe`` the first reveal is never a mine (the
     placements without a mine there count), ``opening`` it and its neighbours are never mines.
 optimum
-    Best play's wins over the placements the rule allows, with the best first click (or the
+    Best play's wins over the placements the rule allows, with the best first reveal (or the
     one given), as an exact fraction.
 
 Notes
 -----
-One search serves the three rules. The state after a first click at ``s`` that shows ``v``
+One search serves the three rules. The state after a first reveal at ``s`` that shows ``v``
 is the same under each rule: the placements with no mine on ``s`` and ``v`` mines around
 it. So ``none`` and ``safe`` win the same placements, out of ``C(cells, mines)`` and
-``C(cells - 1, mines)`` (the same first clicks are best), and ``opening`` wins those of the
+``C(cells - 1, mines)`` (the same first reveals are best), and ``opening`` wins those of the
 state where ``s`` shows 0, out of the placements that keep ``s`` and its neighbours clear.
 """
 
@@ -56,10 +56,10 @@ class Optimum:
     placements: int
     """How many placements the rule allows: all are equally likely."""
     moves: tuple[Cell, ...]
-    """The best first clicks (or, from a position, the best next moves), ascending; the
-    first click given, when one was; empty when nothing is left to reveal."""
+    """The best first reveals (or, from a position, the best next moves), ascending; the
+    first reveal given, when one was; empty when nothing is left to reveal."""
     states: int
-    """How many knowledge states the search remembered (over every question it was asked)."""
+    """How many belief states the search remembered (over every question it was asked)."""
     expanded: int
     """How many of them it expanded (tried the moves of)."""
     seconds: float
@@ -77,7 +77,7 @@ class OptimalPlay:
 
     Examples
     --------
-    A 3x3 board with 2 mines: an edge's middle is the best first click under each rule, and
+    A 3x3 board with 2 mines: an edge's middle is the best first reveal under each rule, and
     an opening there always wins (one in the centre would need the whole board clear).
 
     >>> play = OptimalPlay(3, 3, 2)
@@ -120,12 +120,12 @@ class OptimalPlay:
         self._opening: dict[Cell, int] = {}
 
     def best(self, first: FirstMove) -> Optimum:
-        """Best play under ``first`` with the best first click.
+        """Best play under ``first`` with the best first reveal.
 
         Raises
         ------
         InvalidBoardError
-            The mines do not fit beside the first click's promise anywhere.
+            The mines do not fit beside the first reveal's promise anywhere.
         OutOfBudget
             The search reached its budget.
         """
@@ -149,7 +149,7 @@ class OptimalPlay:
         return self._optimum(wins, self._allowed(first, moves[0] if moves else 0), moves)
 
     def at(self, first: FirstMove, start: Cell) -> Optimum:
-        """Best play under ``first`` with the first click at ``start``.
+        """Best play under ``first`` with the first reveal at ``start``.
 
         Raises
         ------
@@ -160,7 +160,7 @@ class OptimalPlay:
         """
         if not 0 <= start < self.geometry.cells:
             raise InvalidBoardError(
-                f"the first click {start} is off the {self.geometry.rows}x{self.geometry.cols} "
+                f"the first reveal {start} is off the {self.geometry.rows}x{self.geometry.cols} "
                 "board"
             )
         if not self._fits(first, start):
@@ -208,7 +208,7 @@ class OptimalPlay:
         return self.mines <= self.geometry.cells - self._zone(first, start)
 
     def _allowed(self, first: FirstMove, start: Cell) -> int:
-        """How many placements ``first`` allows with the first click at ``start``."""
+        """How many placements ``first`` allows with the first reveal at ``start``."""
         return math.comb(self.geometry.cells - self._zone(first, start), self.mines)
 
     def _no_room(self, first: FirstMove, start: Cell | None = None) -> str:
@@ -217,7 +217,7 @@ class OptimalPlay:
         article = "an" if first is FirstMove.OPENING else "a"
         return (
             f"{self.mines} mines do not fit on a {rows}x{cols} board with {article} "
-            f"{first.value} first click{where}"
+            f"{first.value} first reveal{where}"
         )
 
 
@@ -238,9 +238,9 @@ def board_optimum(
     first:
         The first-click rule.
     start:
-        The first click; ``None``: the best one is found.
+        The first reveal; ``None``: the best one is found.
     budget:
-        Knowledge states and seconds the search may use.
+        Belief states and seconds the search may use.
     limit:
         The most placements the board may have.
 

@@ -10,11 +10,11 @@ cells in play
     unknown ones. Revealed cells show the same in every placement and known mines are mines
     in every one, so neither is in the table.
 shown
-    What a cell shows in a placement: its clue 0-8, or :data:`MINE` when it holds a mine.
+    What a cell shows in a placement: its clue 0-8, or :data:`MINE_BYTE` when it holds a mine.
 symmetry
     A reflection or rotation of the board that maps the start (the empty board, or the
     position's clues and known mines) to itself: 8 of a square board, 4 of another
-    rectangle, fewer for most positions. Two knowledge states one maps to the other are won
+    rectangle, fewer for most positions. Two belief states one maps to the other are won
     equally often.
 """
 
@@ -24,14 +24,14 @@ import math
 from dataclasses import dataclass
 from itertools import combinations
 
-from ...board import MINE as KNOWN_MINE
-from ...board import Cell, Geometry, PartialGrid
+from ...board import MINE, Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
 from ...solver import Position
-from ..endgame import component_placements
+from ...solver.variables import bits
+from ..endgame import enumerate_placements
 
 __all__ = [
-    "MINE",
+    "MINE_BYTE",
     "Placements",
     "TooManyPlacements",
     "board_symmetries",
@@ -39,8 +39,9 @@ __all__ = [
     "table_mib",
 ]
 
-MINE = 9
-"""What a mined cell shows in the table (a clue is 0-8)."""
+MINE_BYTE = 9
+"""What a mined cell shows in the table's bytes (a clue is 0-8): a byte holds no
+:data:`mineshafted.board.MINE` (-1), the one value of a mine in a grid."""
 
 PLACEMENT_BYTES = 100
 """What one placement costs in memory, table and search together, beside
@@ -71,7 +72,7 @@ class TooManyPlacements(InvalidBoardError):
 
 def table_mib(count: int, cells: int) -> float:
     """The memory, in MiB, that a table of ``count`` placements over ``cells`` cells in play
-    takes with the search's own forms of it (before any knowledge state is remembered).
+    takes with the search's own forms of it (before any belief state is remembered).
 
     Examples
     --------
@@ -107,7 +108,7 @@ class Placements:
     """The cells in play, ascending: byte ``i`` of a row of :attr:`shown` is ``cells[i]``'s."""
     shown: tuple[bytes, ...]
     """One row a placement: ``shown[j][i]`` is what ``cells[i]`` shows in placement ``j`` (a
-    clue, or :data:`MINE`)."""
+    clue, or :data:`MINE_BYTE`)."""
     symmetries: tuple[tuple[int, ...], ...]
     """One map a symmetry of the start, the identity first: ``g`` maps the cell in play ``i``
     to the cell in play ``g[i]``."""
@@ -152,7 +153,7 @@ class Placements:
         around = Geometry(rows, cols).neighbour_table()
         near = [sum(1 << 8 * n for n in around[cell]) for cell in range(cells)]
         mask = [0xFF << 8 * cell for cell in range(cells)]
-        nine = [MINE << 8 * cell for cell in range(cells)]
+        nine = [MINE_BYTE << 8 * cell for cell in range(cells)]
         shown = tuple(
             _row(near, mask, nine, chosen, 0, cells) for chosen in combinations(range(cells), mines)
         )
@@ -202,10 +203,12 @@ class Placements:
         of them and of the cells no clue sees that makes the total; stops past ``limit``.
         """
         rows, cols = len(board), len(board[0])
-        cells = tuple(position.unknown)
+        cells = tuple(position.unknown)  # the masks' bits, ascending
         index = {cell: i for i, cell in enumerate(cells)}
-        known = sum(1 for row in board for value in row if value == KNOWN_MINE)
-        masks = _placements(position, index, mines - known, limit)
+        known = sum(1 for row in board for value in row if value == MINE)
+        masks = enumerate_placements(
+            position.components, position.unconstrained, mines - known, limit
+        )
         if masks is None:
             raise TooManyPlacements(f"the position has more than {limit:,} placements")
         check_room(len(masks), len(cells), None, memory, f"{len(masks):,} placements")
@@ -213,13 +216,12 @@ class Placements:
         flat = [value for row in board for value in row]
         near = [sum(1 << 8 * index[n] for n in around[cell] if n in index) for cell in cells]
         base = sum(
-            sum(1 for n in around[cell] if flat[n] == KNOWN_MINE) << 8 * i
-            for i, cell in enumerate(cells)
+            sum(1 for n in around[cell] if flat[n] == MINE) << 8 * i for i, cell in enumerate(cells)
         )
         mask = [0xFF << 8 * i for i in range(len(cells))]
-        nine = [MINE << 8 * i for i in range(len(cells))]
+        nine = [MINE_BYTE << 8 * i for i in range(len(cells))]
         shown = tuple(
-            _row(near, mask, nine, _bits(placement), base, len(cells)) for placement in masks
+            _row(near, mask, nine, bits(placement), base, len(cells)) for placement in masks
         )
         return cls(rows, cols, mines, cells, shown, _symmetries(board, cells))
 
@@ -282,7 +284,7 @@ def _mib(size: float) -> str:
     return f"{size:,.0f}" if size >= 10 else f"{size:.1f}"
 
 
-def _row(
+def _row(  # six positional arguments on purpose: called once a placement, the table's hot path
     near: list[int],
     mask: list[int],
     nine: list[int],
@@ -291,20 +293,10 @@ def _row(
     cells: int,
 ) -> bytes:
     """One placement's row: the clue of each cell in play (a byte each: ``base`` plus the
-    neighbourhoods ``near`` of the ``mined`` cells), :data:`MINE` written over the mines."""
+    neighbourhoods ``near`` of the ``mined`` cells), :data:`MINE_BYTE` written over the mines."""
     clues = base + sum(map(near.__getitem__, mined))
     covered = sum(map(mask.__getitem__, mined))
     return ((clues & ~covered) | sum(map(nine.__getitem__, mined))).to_bytes(cells, "little")
-
-
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, ascending."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _symmetries(board: PartialGrid, cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
@@ -318,41 +310,3 @@ def _symmetries(board: PartialGrid, cells: tuple[Cell, ...]) -> tuple[tuple[int,
         for image in board_symmetries(rows, cols)
         if all(flat[image[cell]] == flat[cell] for cell in range(rows * cols))
     )
-
-
-def _placements(
-    position: Position, index: dict[Cell, int], mines_left: int, limit: int | None
-) -> list[int] | None:
-    """Every placement of ``mines_left`` mines as a mask over ``index``; ``None`` past
-    ``limit``."""
-    cap = None if limit is None else limit * 20
-    by_component: list[dict[int, list[int]]] = []
-    for component in position.components:
-        found: dict[int, list[int]] = {}
-        for size, (mask, count) in enumerate(component_placements(component, index)):
-            found.setdefault(count, []).append(mask)
-            if cap is not None and size >= cap:
-                return None
-        by_component.append(found)
-    free = [1 << index[cell] for cell in position.unconstrained]
-    partial: list[tuple[int, int]] = [(0, 0)]
-    for found in by_component:
-        partial = [
-            (mask | extra, used + count)
-            for mask, used in partial
-            for count, masks in found.items()
-            if used + count <= mines_left
-            for extra in masks
-        ]
-        if cap is not None and len(partial) > cap:
-            return None
-    result: list[int] = []
-    for mask, used in partial:
-        rest = mines_left - used
-        if not 0 <= rest <= len(free):
-            continue
-        for chosen in combinations(free, rest):
-            result.append(mask | sum(chosen))
-            if limit is not None and len(result) > limit:
-                return None
-    return result

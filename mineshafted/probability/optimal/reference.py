@@ -1,7 +1,7 @@
 """Reference: best play found by plain search over the placements, to check the fast search.
 
 Nothing here is shared with :mod:`.search`: the rules are played as a game plays them (a
-click on a mine loses, a 0 opens its neighbours, the game is won when every safe cell is
+reveal of a mine loses, a 0 opens its neighbours, the game is won when every safe cell is
 revealed), the placements are sets of mined cells, and the only shortcut is remembering a
 position once searched. It is exponential in the board, fine up to about 12 cells.
 """
@@ -25,7 +25,7 @@ class PlainSearch:
     Examples
     --------
     >>> plain = PlainSearch(3, 3, 2)
-    >>> plain.first_click(1), plain.first_click(4)
+    >>> plain.first_reveal(1), plain.first_reveal(4)
     (24, 17)
     >>> plain.opening(0), plain.opening(1)
     (9, 3)
@@ -38,14 +38,14 @@ class PlainSearch:
         self.layouts = [frozenset(chosen) for chosen in combinations(cells, mines)]
         self.remembered: dict[tuple[frozenset[Cell], frozenset[Layout]], int] = {}
 
-    def first_click(self, cell: Cell) -> int:
-        """How many placements best play wins with the first click at ``cell`` (a mine there
+    def first_reveal(self, cell: Cell) -> int:
+        """How many placements best play wins with the first reveal at ``cell`` (a mine there
         loses)."""
         return self.after(cell, frozenset(), self.layouts)
 
     def opening(self, cell: Cell) -> int:
         """How many of the placements that keep ``cell`` and its neighbours clear best play
-        wins from a first click at ``cell``."""
+        wins from a first reveal at ``cell``."""
         zone = {cell, *self.geometry.neighbours(cell)}
         clear = [layout for layout in self.layouts if not layout & zone]
         return self.after(cell, frozenset(), clear)
@@ -65,20 +65,20 @@ class PlainSearch:
 
     def after(self, cell: Cell, revealed: frozenset[Cell], layouts: Iterable[Layout]) -> int:
         """How many of ``layouts`` best play wins by revealing ``cell`` next: those where it is
-        safe, grouped by what the click shows, each group played on."""
+        safe, grouped by what the reveal shows, each group played on."""
         groups: dict[frozenset[tuple[Cell, int]], set[Layout]] = {}
         for layout in layouts:
             if cell in layout:
-                continue  # the click is on a mine: lost
-            shown = self.click(cell, layout, revealed)
+                continue  # the reveal is of a mine: lost
+            shown = self.reveal(cell, layout, revealed)
             groups.setdefault(frozenset(shown.items()), set()).add(layout)
         return sum(
             self.wins(revealed | {c for c, _ in seen}, frozenset(group))
             for seen, group in groups.items()
         )
 
-    def click(self, cell: Cell, layout: Layout, revealed: frozenset[Cell]) -> dict[Cell, int]:
-        """What clicking the safe ``cell`` shows in ``layout``: each newly revealed cell and
+    def reveal(self, cell: Cell, layout: Layout, revealed: frozenset[Cell]) -> dict[Cell, int]:
+        """What revealing the safe ``cell`` shows in ``layout``: each newly revealed cell and
         its clue, a 0 opening its neighbours."""
         shown: dict[Cell, int] = {}
         todo = [cell]

@@ -7,9 +7,9 @@ fixed ties
     a choice takes the least. A policy that breaks ties at random then plays one way only,
     so its wins can be counted exactly.
 decision
-    A stall the policy is asked about: its knowledge state, the board as the player sees it.
+    A stall the policy is asked about: its belief state, the board as the player sees it.
     The sweep reveals every cell safe in all the state's placements before it stalls, as the
-    search's free reveals do, so each decision is one knowledge state, asked once.
+    search's free reveals do, so each decision is one belief state, asked once.
 """
 
 from __future__ import annotations
@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ...board import MINE as KNOWN_MINE
-from ...board import Cell, Geometry, PartialGrid
+from ...board import MINE, Cell, Geometry, PartialGrid
 from ...errors import InvalidBoardError
 from ...game import FirstMove
 from ..odds import odds
-from .placements import MINE, Placements
+from .placements import MINE_BYTE, Placements
 from .search import Budget, Search
 from .states import Subset
 
@@ -113,12 +112,12 @@ class PolicyPlay(Search):
         self.decisions = 0
 
     def at(self, first: FirstMove, start: Cell) -> Score:
-        """The policy's wins with the first click at ``start`` under ``first``.
+        """The policy's wins with the first reveal at ``start`` under ``first``.
 
         Raises
         ------
         InvalidBoardError
-            The mines do not fit beside the first click's promise.
+            The mines do not fit beside the first reveal's promise.
         """
         zone = {FirstMove.NONE: 0, FirstMove.SAFE: 1}.get(first)
         if zone is None:
@@ -126,7 +125,8 @@ class PolicyPlay(Search):
         room = self.geometry.cells - zone
         if self.table.mines > room:
             raise InvalidBoardError(
-                f"{self.table.mines} mines do not fit beside a {first.value} first click at {start}"
+                f"{self.table.mines} mines do not fit beside a {first.value} first reveal "
+                f"at {start}"
             )
         everything = self.everything
         if first is FirstMove.OPENING:
@@ -156,5 +156,5 @@ class PolicyPlay(Search):
         board: PartialGrid = [[None] * cols for _ in range(rows)]
         for cell, value in enumerate(shown):
             if value is not None:
-                board[cell // cols][cell % cols] = KNOWN_MINE if value == MINE else value
+                board[cell // cols][cell % cols] = MINE if value == MINE_BYTE else value
         return board

@@ -1,13 +1,13 @@
-"""Search: how many placements best play wins from a knowledge state, remembered compactly.
+"""Search: how many placements best play wins from a belief state, remembered compactly.
 
 Glossary
 --------
-knowledge state
+belief state
     What the player knows, as the set of placements that agree with everything seen so far
     (each given by its index in the :class:`~.placements.Placements` table). Revealing a
     cell splits it by what the cell shows.
 wins
-    For a knowledge state, how many of its placements best play wins: the largest, over the
+    For a belief state, how many of its placements best play wins: the largest, over the
     cells it may reveal next, of the wins of the states that cell's clues lead to (a
     placement with a mine there is lost). A state of one placement is won: every cell is
     known.
@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import OutOfBudget
-from .placements import MINE, Placements, table_mib
+from .placements import MINE_BYTE, Placements, table_mib
 from .states import StateReader, Subset
 
 __all__ = ["STATE_BYTES", "Budget", "Search"]
@@ -50,7 +50,7 @@ CLOSURES = 8192
 once past it)."""
 
 STATE_BYTES = 100
-"""What one remembered knowledge state costs in memory, beside a byte a cell in play: its key
+"""What one remembered belief state costs in memory, beside a byte a cell in play: its key
 and its place in the memo (measured with ``tracemalloc``: 103 bytes a state on 5x5, 127 on
 4x5, the memo's spare room included; see :meth:`Search.memory_mib`)."""
 
@@ -64,7 +64,7 @@ Item = int | Open
 
 @dataclass(frozen=True)
 class Budget:
-    """What a search may use: knowledge states remembered, seconds, and MiB of memory (the
+    """What a search may use: belief states remembered, seconds, and MiB of memory (the
     table and the memo, as estimated: :func:`~.placements.table_mib`, :data:`STATE_BYTES`)."""
 
     states: int | None = None
@@ -73,11 +73,11 @@ class Budget:
 
 
 class Search:
-    """Best play's wins over the knowledge states of one table, each state solved once.
+    """Best play's wins over the belief states of one table, each state solved once.
 
     Examples
     --------
-    The Code Golf challenge's 4x4 board with 4 mines, first click unprotected: best play
+    The Code Golf challenge's 4x4 board with 4 mines, first reveal unprotected: best play
     wins 961 of the 1,820 placements.
 
     >>> from mineshafted.probability.optimal import Placements
@@ -137,7 +137,7 @@ class Search:
 
     @property
     def states(self) -> int:
-        """How many knowledge states are remembered."""
+        """How many belief states are remembered."""
         return len(self.memo)
 
     def memory_mib(self) -> float:
@@ -204,7 +204,7 @@ class Search:
         """The cells in play safe in every placement of ``subset``, and those a mine in some
         and not in all."""
         size = len(subset)
-        mines = [column.count(MINE) for column in self.reader.columns_of(subset)]
+        mines = [column.count(MINE_BYTE) for column in self.reader.columns_of(subset)]
         return (
             [cell for cell, count in enumerate(mines) if count == 0],
             [cell for cell, count in enumerate(mines) if 0 < count < size],
@@ -341,7 +341,7 @@ class Search:
         children: list[list[Item]] = []
         bounds: list[int] = []
         for move in moves:
-            safe = size - columns[move].count(MINE)
+            safe = size - columns[move].count(MINE_BYTE)
             if safe < need:  # the placements it keeps cannot reach the need
                 short = max(short, safe)
                 continue
@@ -377,7 +377,7 @@ class Search:
         """The moves of a closed state worth trying: every cell a mine in some placement and
         not in all, but those another makes needless (see :func:`_undominated`)."""
         size = len(subset)
-        moves = [cell for cell, column in enumerate(columns) if 0 < column.count(MINE) < size]
+        moves = [cell for cell, column in enumerate(columns) if 0 < column.count(MINE_BYTE) < size]
         return _undominated(moves, [self.reader.mined(columns[cell]) for cell in moves])
 
     def _most_states(self) -> tuple[int, str]:
@@ -408,9 +408,9 @@ class Search:
         if limit == "time":
             message = f"not done within {self.budget.seconds:g} s"
         elif limit == "memory":
-            message = f"the table and its knowledge states outgrew {self.budget.memory:,g} MiB"
+            message = f"the table and its belief states outgrew {self.budget.memory:,g} MiB"
         else:
-            message = f"more than {self.budget.states:,} knowledge states"
+            message = f"more than {self.budget.states:,} belief states"
         raise OutOfBudget(message, states=states, seconds=seconds, limit=limit)
 
 

@@ -1,4 +1,4 @@
-"""States: knowledge states as lists of placements, read many placements at a time.
+"""States: belief states as lists of placements, read many placements at a time.
 
 Glossary
 --------
@@ -25,12 +25,12 @@ from operator import and_, itemgetter, or_
 from sys import byteorder
 from typing import Literal
 
-from .placements import MINE, Placements
+from .placements import MINE_BYTE, Placements
 
 __all__ = ["MINED", "UNKNOWN", "StateReader", "Subset"]
 
 Subset = list[int]
-"""A knowledge state: the indices of its placements in the table."""
+"""A belief state: the indices of its placements in the table."""
 
 MINED = 0x80
 """What a mine shows in a code's bytes: a bit no clue has, so the OR of codes flags it."""
@@ -38,18 +38,20 @@ MINED = 0x80
 UNKNOWN = 0xFF
 """In a state's shows, a cell that shows different things in different placements."""
 
-_TO_CODE = bytes(MINED if value == MINE else value for value in range(256))
-"""A table's row (:data:`MINE` for a mine) as the bytes of a code."""
+_TO_CODE = bytes(MINED if value == MINE_BYTE else value for value in range(256))
+"""A table's row (:data:`MINE_BYTE` for a mine) as the bytes of a code."""
 
 _LANES: dict[int, Literal["B", "H", "I", "Q"]] = {1: "B", 2: "H", 4: "I", 8: "Q"}
 """The memoryview format of a count lane of so many bytes."""
 
-_ONLY = tuple(bytes(int(value == wanted) for value in range(256)) for wanted in range(MINE + 1))
+_ONLY = tuple(
+    bytes(int(value == wanted) for value in range(256)) for wanted in range(MINE_BYTE + 1)
+)
 """``_ONLY[v]``: a translation of a row or column to 1 where it shows ``v``, else 0."""
 
 
 class StateReader:
-    """The knowledge states of one table: what their placements show in common, their keys,
+    """The belief states of one table: what their placements show in common, their keys,
     their splits.
 
     Examples
@@ -84,7 +86,7 @@ class StateReader:
         shift = self._shift
         self.codes = [
             int.from_bytes(row.translate(_TO_CODE), "little") << shift
-            | sum(compress(ones, row.translate(_ONLY[MINE])))
+            | sum(compress(ones, row.translate(_ONLY[MINE_BYTE])))
             for row in table.shown
         ]
         self.rows = table.shown
@@ -129,10 +131,10 @@ class StateReader:
         return [g for g in self.symmetries if bytes(named[i] for i in g) == named]
 
     def view(self, shows: int) -> list[int | None]:
-        """What each cell in play shows in every placement of the state (:data:`MINE` for a
+        """What each cell in play shows in every placement of the state (:data:`MINE_BYTE` for a
         mine), ``None`` where they differ."""
         return [
-            None if value == UNKNOWN else MINE if value == MINED else value
+            None if value == UNKNOWN else MINE_BYTE if value == MINED else value
             for value in shows.to_bytes(self.cells, "little")
         ]
 
@@ -150,7 +152,7 @@ class StateReader:
         shown = bytes(map(self.columns[cell].__getitem__, subset))
         return [
             list(compress(subset, shown.translate(_ONLY[value])))
-            for value in range(MINE)
+            for value in range(MINE_BYTE)
             if value in shown
         ]
 
@@ -183,7 +185,7 @@ class StateReader:
         """The states revealing a cell leads to, by what it shows (its ``column`` over
         ``subset``): each one's placements, ``None`` for a state of one placement."""
         found: list[Subset | None] = []
-        for value in range(MINE):
+        for value in range(MINE_BYTE):
             size = column.count(value)
             if size == 1:
                 found.append(None)
@@ -195,4 +197,4 @@ class StateReader:
     def mined(column: bytes) -> int:
         """Where a column shows a mine, a byte a placement (1 a mine): one ``b``'s mines
         include ``a``'s when ``a & ~b == 0``."""
-        return int.from_bytes(column.translate(_ONLY[MINE]), "little")
+        return int.from_bytes(column.translate(_ONLY[MINE_BYTE]), "little")

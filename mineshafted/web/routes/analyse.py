@@ -1,4 +1,4 @@
-"""Positions: exact odds, explanations, what the best policy knows, and loaded texts.
+"""Positions: exact odds, explanations, surveys (what the best policy knows), and loaded texts.
 
 Each body is read in a worker (a position may be a million cells): by the command's own
 reader for a position, by its model for the rest (:mod:`..bodies`).
@@ -47,17 +47,26 @@ async def explain(request: Request, served: Served) -> Response:
 
 @router.post(
     "/api/knowledge",
-    response_model=schema.KnowledgeOut,
+    response_model=schema.SurveyOut,
     responses=ERRORS,
     openapi_extra=raw_body(schema.PositionIn),
-    summary="What the best policy knows at a position",
+    summary="The survey of a position, under its old path",
+    deprecated=True,
 )
-async def knowledge(request: Request, served: Served) -> Response:
-    """At a stall: every undecided cell's mine chance, secondary safety (how safe the best
-    next guess is after it), chance of progress and whether it is dead; the fifty-fifties;
+@router.post(
+    "/api/survey",
+    response_model=schema.SurveyOut,
+    responses=ERRORS,
+    openapi_extra=raw_body(schema.PositionIn),
+    summary="What the best policy knows at a position: its survey",
+)
+async def survey(request: Request, served: Served) -> Response:
+    """At a stall: each unknown cell not decided, with its mine chance, secondary safety
+    (how safe the best next guess is after it), chance of progress and whether it is dead;
+    the fifty-fifties;
     the endgame search's exact chance of a win when it finishes. The library's own figures
-    (`mineshafted.probability`)."""
-    return json_bytes(await served.compute(request, "knowledge", await request.body()))
+    (`mineshafted.probability`). `/api/knowledge` is its old path, still answered."""
+    return json_bytes(await served.compute(request, "survey", await request.body()))
 
 
 @router.post(

@@ -54,7 +54,7 @@ def generator_options(technique: str | None) -> dict[str, Any]:
 )
 async def new_game(body: schema.GameIn, served: Served) -> dict[str, Any]:
     """The board stays on the server; a random board is drawn, and a no-guess board made, at
-    the first click, from the seed."""
+    the first reveal, from the seed."""
     live = LiveGame(settings_of(body))
     key = served.games.add(live)
     return {"id": key, **live.view()}
@@ -158,9 +158,9 @@ async def review(key: str, request: Request, served: Served) -> dict[str, Any]:
 async def _make_board(
     request: Request, served: Context, live: LiveGame, cell: tuple[int, int]
 ) -> None:
-    """Make a no-guess game's board around its first click, in a worker."""
+    """Make a no-guess game's board around its first reveal, in a worker."""
     if live.making:
-        raise RequestError(409, "the board is being made: wait for the first click's answer")
+        raise RequestError(409, "the board is being made: wait for the first reveal's answer")
     s = live.settings
     live.making = True
     try:

@@ -2,7 +2,7 @@
 // what the best policy knows at a stall, Why?, and the position in the page's address.
 import {
   $, Board, api, bridge, cleared, endgameLine, explained, gridText, knownLine, pct, sayer,
-  setAddress, showKnowledge, where,
+  setAddress, showSurvey, where,
 } from "./shared.js";
 
 export const an = {
@@ -10,7 +10,7 @@ export const an = {
   painted: null,  // ms from an analysis's request to the frame that shows it (for the benchmark)
 };
 export const anBoard = new Board($("an-board"), {
-  click: (r, c, i) => {
+  press: (r, c, i) => {
     if (an.why) { why(r, c, i); return; }
     edit(i, an.paint);
   },
@@ -80,10 +80,10 @@ async function analyse() {
     an.known = null; anBoard.known = null;
     $("an-info").textContent = "";
     if (!answer.safe.length && answer.best && anBoard.values.length <= 40000) {
-      const known = await api("POST", "/api/knowledge", position);
+      const known = await api("POST", "/api/survey", position);
       if (seq !== an.seq) { return; }
       an.known = known;
-      showKnowledge(anBoard, known);
+      showSurvey(anBoard, known);
       $("an-info").textContent = endgameLine(known) ||
         "A stall: point at a cell for what the best policy knows of it.";
     }

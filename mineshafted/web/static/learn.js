@@ -5,7 +5,9 @@
 // domains (values removed struck through, with the arc that removed them), the arc queue,
 // the arcs coloured to do / being revised / consistent (AIspace's convention), and the cells
 // decided with the variables whose domains decide them. It needs nothing of the other tabs'
-// scripts, and asks nothing of any other server.
+// scripts, and asks nothing of any other server. Kept as one file of about 490 lines: it is
+// one self-contained classic script (one closure, one request for the tab), which a split
+// would turn into modules and more files served.
 (function () {
 const panel = document.getElementById("learn");
 if (!panel) { return; }
@@ -474,7 +476,7 @@ async function start() {
   }
 }
 
-// Started when the tab is first shown (by a click, the arrow keys or the address): the other
+// Started when the tab is first shown (by a press, the arrow keys or the address): the other
 // tabs pay nothing for it.
 new MutationObserver(() => { if (!panel.hidden) { start(); } })
   .observe(panel, { attributes: true, attributeFilter: ["hidden"] });

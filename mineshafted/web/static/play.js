@@ -2,7 +2,7 @@
 // the end's summary, a review of every move, and links to play the same board again.
 import {
   $, MINE, Board, api, bridge, cleared, endgameLine, explained, keep, kept, knownLine, pct,
-  sayer, setAddress, showKnowledge, where,
+  sayer, setAddress, showSurvey, where,
 } from "./shared.js";
 
 export const LEVELS = {};  // name -> [rows, cols, mines], from the server (/api/config) at start
@@ -14,7 +14,7 @@ export const play = {
   body: null, first: null, seed: null, review: null, final: null,
 };
 export const playBoard = new Board($("play-board"), {
-  click: (r, c, i) => playClick(r, c, i),
+  press: (r, c, i) => playPress(r, c, i),
   flag: (r, c, i) => playFlag(r, c, i),
   middle: (r, c, i) => { if (playBoard.values[i] > 0) { act("chord", r, c); } },
   focus: (i) => { $("play-info").textContent = knownLine(playBoard, i) || endgameLine(play.known || {}); },
@@ -53,8 +53,8 @@ export async function newGame(options) {
     begin(game, body);
     $("play-shown-seed").textContent = seed === undefined ? "shown at the end" : String(seed);
     say(body.board === "no-guess" ?
-      "Click any cell to start: the board is made around your first click, and logic alone " +
-      "finishes it from there." : "Click any cell to start: the first click is safe.");
+      "Press any cell to start: the board is made around your first reveal, and logic alone " +
+      "finishes it from there." : "Press any cell to start: the first reveal is safe.");
     remember();
     if (options.start) { await act("reveal", options.start[0], options.start[1]); }
   } catch (error) { say(error.message); }
@@ -139,7 +139,7 @@ function stopClock() {
 
 // -- moves --------------------------------------------------------------------------------------
 
-async function playClick(r, c, i) {
+async function playPress(r, c, i) {
   if (play.why) { await why(r, c, i); return; }
   const v = playBoard.values[i];
   if (v === null && (play.flagMode || playBoard.flags[i])) {
@@ -225,7 +225,7 @@ function ended(move) {
   const won = move.status === "won";
   const parts = [(won ? "Won" : "Lost") + " in " + Math.round(move.seconds) + " s"];
   if (move.bbbv !== null && move.bbbv !== undefined) { parts.push("3BV " + move.bbbv); }
-  parts.push(move.clicks + " click" + (move.clicks === 1 ? "" : "s"));
+  parts.push(move.actions + " action" + (move.actions === 1 ? "" : "s"));
   if (move.efficiency !== null && move.efficiency !== undefined) {
     parts.push("efficiency " + Math.round(100 * move.efficiency) + "%");
   }
@@ -332,10 +332,10 @@ export async function refresh() {  // the heat map, the decided cells, what the 
     playBoard.known = null;
     $("play-info").textContent = "";
     if (heat && !analysis.safe.length && analysis.best) {
-      const known = await api("POST", "/api/knowledge", playBoard.position(play.mines));
+      const known = await api("POST", "/api/survey", playBoard.position(play.mines));
       if (seq !== play.seq) { return; }
       play.known = known;
-      showKnowledge(playBoard, known);
+      showSurvey(playBoard, known);
       $("play-info").textContent = endgameLine(known) ||
         "No cell is certainly safe: point at a cell for what the best policy knows of it.";
     }

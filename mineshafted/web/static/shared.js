@@ -112,7 +112,7 @@ export class Board {
     this.longPressed = false;
     el.addEventListener("click", (e) => {
       if (this.longPressed) { this.longPressed = false; return; }
-      this.dispatch(e, "click");
+      this.dispatch(e, "press");
     });
     el.addEventListener("contextmenu", (e) => {
       e.preventDefault();
@@ -168,7 +168,7 @@ export class Board {
       const cc = Math.min(this.cols - 1, Math.max(0, c + dc));
       this.moveFocus(rr * this.cols + cc, true);
     } else if (e.key === "Enter" || e.key === " ") {
-      if (this.handlers.click) { this.handlers.click(r, c, i); }
+      if (this.handlers.press) { this.handlers.press(r, c, i); }
     } else if (e.key === "f" || e.key === "F") {
       if (this.handlers.flag) { this.handlers.flag(r, c, i); }
     } else if (e.key === "c" || e.key === "C") {
@@ -381,9 +381,9 @@ export function sayer(id) {  // a function writing a sentence, with a technique'
   };
 }
 
-// What the best policy knows at a stall, marked on a board: dead cells and fifty-fifties; and a
-// line for a cell, the numbers the library gives.
-export function showKnowledge(board, known) {
+// A survey (what the best policy knows at a stall), marked on a board: dead cells and
+// fifty-fifties; and a line for a cell, the numbers the library gives.
+export function showSurvey(board, known) {
   board.unmark("dead"); board.unmark("fifty");
   const cols = board.cols;
   board.known = new Map();

@@ -1,5 +1,6 @@
-"""Counting one component's placements: classes of cells, against counting cell by cell; and
-combining components under the mine total, with each way a total can fail to fit named."""
+"""A component's weights (its placements counted by number of mines): classes of cells, against
+counting cell by cell; and combining components under the mine total, with each way a total
+can fail to fit named."""
 
 from __future__ import annotations
 
@@ -12,24 +13,24 @@ from hypothesis import strategies as st
 
 from mineshafted.board import Geometry
 from mineshafted.errors import NoPlacementError, Why
-from mineshafted.solver import Constraint, Count, Tally, combine, count_component
-from mineshafted.solver.count import (
+from mineshafted.solver import Constraint, Tally, Weights, combine, weigh
+from mineshafted.solver.position import components
+from mineshafted.solver.weights import (
     MEMORY,
     CountTooLargeError,
     convolve,
-    counted,
     memory_budget,
+    weighed,
 )
-from mineshafted.solver.position import components
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every test under each core
 
 
-def per_cell(count: Count) -> dict[int, tuple[int, ...]]:
+def per_cell(weights: Weights) -> dict[int, tuple[int, ...]]:
     """Each cell's mined counts by number of mines."""
     return {
         cell: mined
-        for group, mined in zip(count.classes, count.mined, strict=True)
+        for group, mined in zip(weights.classes, weights.mined, strict=True)
         for cell in group
     }
 
@@ -47,8 +48,8 @@ def overlapping(draw: st.DrawFn) -> list[Constraint]:
 @settings(max_examples=150, deadline=None)
 @given(overlapping())
 def test_classes_count_the_same_as_cells_one_by_one(constraints: list[Constraint]) -> None:
-    grouped = count_component(constraints)
-    single = count_component(constraints, grouped=False)
+    grouped = weigh(constraints)
+    single = weigh(constraints, grouped=False)
     assert all(len(group) == 1 for group in single.classes)
     assert grouped.placements == single.placements
     assert per_cell(grouped) == per_cell(single)
@@ -59,13 +60,13 @@ def test_a_component_of_large_classes_counts_them_by_binomials() -> None:
     # |S| = 4, |B| = 5: three classes, where cell by cell there are twelve cells.
     a, s, b = (0, 1, 2), (10, 11, 12, 13), (20, 21, 22, 23, 24)
     constraints = [(a + s, 2), (s + b, 3)]
-    grouped = count_component(constraints)
+    grouped = weigh(constraints)
     assert sorted(grouped.classes) == [a, s, b]
     expected = [0] * 6
     for k in range(3):  # k mines in S
         expected[k + (2 - k) + (3 - k)] += comb(4, k) * comb(3, 2 - k) * comb(5, 3 - k)
     assert list(grouped.placements) == expected
-    single = count_component(constraints, grouped=False)
+    single = weigh(constraints, grouped=False)
     assert single.placements == grouped.placements
     assert per_cell(single) == per_cell(grouped)
 
@@ -76,7 +77,7 @@ def test_a_long_frontier_is_counted_without_enumerating_its_placements() -> None
     # partial rows; the sweep over classes keeps at most three open clues.
     cells = 300
     constraints = [(tuple(range(max(i - 1, 0), min(i + 2, cells))), 1) for i in range(cells)]
-    count = count_component(constraints)
+    count = weigh(constraints)
     assert sum(count.placements) == count.placements[100] == 1
     assert [c for c, m in sorted(per_cell(count).items()) if m[100]] == list(range(1, cells, 3))
 
@@ -106,7 +107,7 @@ def trimmed(counts: tuple[int, ...] | list[int]) -> list[int]:
 @settings(max_examples=150, deadline=None)
 @given(overlapping())
 def test_counts_are_every_placement_tried_one_by_one(constraints: list[Constraint]) -> None:
-    count = count_component(constraints)
+    count = weigh(constraints)
     placements, mined = brute_force(constraints)
     assert trimmed(count.placements) == trimmed(placements)
     for cell, counts in per_cell(count).items():
@@ -130,11 +131,11 @@ SPARSE = _sparse(7, 15)
 
 
 def test_a_budget_does_not_change_a_count_it_admits() -> None:
-    unbounded = count_component(SPARSE, memory=10_000)
+    unbounded = weigh(SPARSE, memory=10_000)
     admitted, refused = [], []
     for memory in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5):
         try:
-            admitted.append((memory, count_component(SPARSE, memory=memory)))
+            admitted.append((memory, weigh(SPARSE, memory=memory)))
         except CountTooLargeError as error:
             assert (error.cells, error.memory) == (len(unbounded.cells), memory)
             refused.append(memory)
@@ -148,28 +149,28 @@ def test_a_count_under_any_budget_is_exact_or_refused(
     constraints: list[Constraint], memory: float
 ) -> None:
     try:
-        count = count_component(constraints, memory=memory)
+        count = weigh(constraints, memory=memory)
     except CountTooLargeError:
         return
-    assert count == count_component(constraints)
+    assert count == weigh(constraints)
 
 
 def test_the_memory_budget_holds_for_remembered_counts_within_its_block() -> None:
     component = tuple(SPARSE[:-1])  # not met elsewhere: not remembered yet
     with memory_budget(0.01), pytest.raises(CountTooLargeError) as caught:
-        counted(component)
+        weighed(component)
     assert str(caught.value) == (
         "counting the placements would take more than 0.01 MiB: the clues' frontier "
         f"({caught.value.cells} unknown cells) is too wide to count exactly"
     )
-    exact = count_component(component, memory=MEMORY)
-    assert counted(component) == exact
+    exact = weigh(component, memory=MEMORY)
+    assert weighed(component) == exact
     with memory_budget(0.01):  # counted once: remembered, whatever the budget
-        assert counted(component) == exact
+        assert weighed(component) == exact
 
 
 def test_contradictory_constraints_count_no_placement() -> None:
-    count = count_component([((1, 2), 1), ((1, 2), 2)])
+    count = weigh([((1, 2), 1), ((1, 2), 2)])
     assert not any(count.placements)
     assert count.cells == [1, 2]
 
@@ -181,8 +182,8 @@ ONE_OR_THREE = [((1, 2), 1), ((2, 3), 1), ((2, 4), 1)]
 
 
 def test_two_components_and_a_free_cell_are_weighed_against_each_other() -> None:
-    pair = count_component([((1, 2), 1)])
-    triple = count_component([((3, 4, 5), 1)])
+    pair = weigh([((1, 2), 1)])
+    triple = weigh([((3, 4, 5), 1)])
     # Three mines: one in each component, so the free cell 7 holds the third.
     assert combine([pair, triple], [7], 3) == Tally(3, 6, {1: 3, 2: 3, 3: 2, 4: 2, 5: 2, 7: 6})
     # Two mines: the free cell is always safe.
@@ -190,14 +191,14 @@ def test_two_components_and_a_free_cell_are_weighed_against_each_other() -> None
 
 
 def test_a_component_of_one_or_three_mines_is_counted_apart() -> None:
-    count = count_component(ONE_OR_THREE)
+    count = weigh(ONE_OR_THREE)
     assert count.placements == (0, 1, 0, 1)
     assert combine([count], [9], 3) == Tally(3, 1, {1: 1, 2: 0, 3: 1, 4: 1, 9: 0})
     assert combine([count], [9], 2) == Tally(2, 1, {1: 0, 2: 1, 3: 0, 4: 0, 9: 1})
 
 
 def test_contradicting_clues_are_named_with_their_cells() -> None:
-    count = count_component([((1, 2), 1), ((1, 2), 2)])
+    count = weigh([((1, 2), 1), ((1, 2), 2)])
     with pytest.raises(NoPlacementError) as caught:
         combine([count], [], 1)
     assert str(caught.value) == "the clues contradict each other around cells [1, 2]"
@@ -217,14 +218,14 @@ def test_contradicting_clues_are_named_with_their_cells() -> None:
 def test_a_total_that_does_not_fit_says_how(
     free: int, mines_left: int, why: Why, message: str
 ) -> None:
-    count = count_component(ONE_OR_THREE)
+    count = weigh(ONE_OR_THREE)
     with pytest.raises(NoPlacementError) as caught:
         combine([count], list(range(20, 20 + free)), mines_left)
     assert (caught.value.why, str(caught.value)) == (why, message)
 
 
 def test_the_least_and_the_most_add_up_over_components() -> None:
-    counts = [count_component(ONE_OR_THREE), count_component([((5, 6), 1)])]
+    counts = [weigh(ONE_OR_THREE), weigh([((5, 6), 1)])]
     with pytest.raises(NoPlacementError, match=r"need at least 2$"):
         combine(counts, [], 1)
     with pytest.raises(NoPlacementError, match="at most 4 fit"):

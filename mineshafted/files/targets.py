@@ -1,28 +1,5 @@
-"""Files the package reads and writes at paths it is given: read only when regular, written
-whole beside themselves, and never over what may not be replaced.
-
-Glossary
---------
-regular file
-    What ``stat`` calls one: not a folder, device, FIFO or socket. Only a regular file is
-    read (a FIFO would wait for a writer, a device may never end) or replaced.
-target
-    A file written at a path given from outside (``--out``, ``--record``, ``--log``). An
-    existing target is replaced only when asked (``force``), and only when it is a regular
-    file: a device, a FIFO, a socket or a folder is refused, and so is a symbolic link (it is
-    not followed, even to a regular file). What is written goes to a file beside the target
-    and takes its name only once it is whole: a failure leaves the target as it was and
-    nothing half-written behind.
-results file
-    A target that is appended to and resumed (``play --out``, an experiment's
-    ``STUDY.jsonl``): it may exist, but only as a regular file.
-output folder
-    A folder targets are written into (``generate --out``): it may exist, but only as a
-    folder (one reached through a symbolic link is a folder).
-
-Every refusal is an :class:`~mineshafted.errors.InputError` (reading) or a
-:class:`~mineshafted.errors.TargetError` (writing) whose message is one line starting with the
-path: ``PATH: not a regular file (a FIFO)``, ``PATH: exists (use --force to replace it)``.
+"""Targets: files written at a path given from outside, whole beside themselves and renamed
+once whole, never over what may not be replaced; results files and output folders checked.
 """
 
 from __future__ import annotations
@@ -35,151 +12,15 @@ import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import Final
 
-from .errors import InputError, TargetError
+from ..errors import TargetError
+from .regular import NOT_REGULAR, PathText, file_kind
 
-__all__ = [
-    "EXISTS",
-    "NOT_REGULAR",
-    "PathText",
-    "check_folder",
-    "check_results",
-    "check_target",
-    "file_kind",
-    "open_regular",
-    "read_regular",
-    "replacing",
-    "write_whole",
-]
-
-PathText = str | os.PathLike[str]
-"""A path as it is given: text or a ``Path``."""
+__all__ = ["EXISTS", "check_folder", "check_results", "check_target", "replacing", "write_whole"]
 
 EXISTS: Final = "exists (use --force to replace it)"
 """Why an existing regular file is not replaced."""
-
-NOT_REGULAR: Final = "not a regular file"
-"""Why a device, a FIFO, a socket or a folder is neither read nor replaced (followed by what
-it is: ``not a regular file (a FIFO)``)."""
-
-
-# -- reading ------------------------------------------------------------------------------------
-
-
-def open_regular(path: PathText, *, hint: str = "") -> BinaryIO:
-    """The regular file at ``path``, opened to read bytes; anything else refused unopened.
-
-    The path is looked at first (a symbolic link to a regular file is followed), then opened
-    without waiting (``O_NONBLOCK``: a FIFO put there meanwhile opens at once instead of
-    waiting for a writer) and looked at again through what was opened, so no FIFO, device or
-    folder is ever read, however the path changes in between.
-
-    Parameters
-    ----------
-    path : str or PathLike
-        The file.
-    hint : str
-        Put after the reason of a refusal for not being a regular file (what to do instead).
-
-    Returns
-    -------
-    BinaryIO
-        The file, open in blocking mode; the caller closes it.
-
-    Raises
-    ------
-    InputError
-        ``PATH: no such file``; ``PATH: is a directory, not a file to read``; ``PATH: not a
-        regular file (a FIFO)`` (or a character device, a block device, a socket) and
-        ``hint``; ``PATH: cannot read: <why>``.
-
-    Examples
-    --------
-    >>> open_regular("/dev/null")
-    Traceback (most recent call last):
-    ...
-    mineshafted.errors.InputError: /dev/null: not a regular file (a character device)
-
-    Notes
-    -----
-    One ``stat``, one ``open``, one ``fstat``: ``O(1)``.
-    """
-    source = os.fspath(path)
-    try:
-        _check_readable(os.stat(source).st_mode, source, hint)
-        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        raise InputError("no such file", source=source) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror or error}", source=source) from None
-    try:
-        _check_readable(os.fstat(fd).st_mode, source, hint)  # what was opened, not the name
-        os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return open(fd, "rb")
-
-
-def read_regular(path: PathText, *, limit: int, hint: str = "") -> bytes:
-    """The bytes of the regular file at ``path``, at most ``limit`` of them.
-
-    Raises
-    ------
-    InputError
-        As :func:`open_regular`; or ``PATH: larger than LIMIT bytes: not read past that cap``
-        (the error's ``limit`` set), read no further than one byte past it.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> fifo = os.path.join(tempfile.mkdtemp(), "fifo")
-    >>> os.mkfifo(fifo)
-    >>> try:  # at once: no wait for a writer
-    ...     read_regular(fifo, limit=100)
-    ... except InputError as error:
-    ...     print(error.source == fifo, error.reason)
-    True not a regular file (a FIFO)
-
-    Notes
-    -----
-    ``O(limit)`` time and memory at most, whatever the file's size.
-    """
-    source = os.fspath(path)
-    with open_regular(source, hint=hint) as stream:
-        try:
-            data = stream.read(limit + 1)
-        except OSError as error:
-            raise InputError(f"cannot read: {error.strerror or error}", source=source) from None
-    if len(data) > limit:
-        raise InputError(
-            f"larger than {limit:,} bytes: not read past that cap", source=source, limit=limit
-        )
-    return data
-
-
-def file_kind(mode: int) -> str:
-    """What a file of ``mode`` (an ``st_mode``) is, in words.
-
-    Examples
-    --------
-    >>> file_kind(os.stat("/dev/null").st_mode), file_kind(os.stat(".").st_mode)
-    ('a character device', 'a directory')
-    """
-    kinds = (
-        (stat.S_ISREG, "a regular file"),
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISLNK, "a symbolic link"),
-    )
-    return next((word for test, word in kinds if test(mode)), "not a file")
-
-
-# -- writing ------------------------------------------------------------------------------------
 
 
 def check_target(path: PathText, *, force: bool = False, inputs: Iterable[PathText] = ()) -> None:
@@ -356,14 +197,6 @@ def check_folder(path: PathText) -> None:
         raise TargetError(shown, error.strerror or str(error)) from None
     if not stat.S_ISDIR(mode):
         raise TargetError(shown, f"not a folder ({file_kind(mode)})")
-
-
-def _check_readable(mode: int, source: str, hint: str) -> None:
-    """Refuse to read what is not a regular file."""
-    if stat.S_ISDIR(mode):
-        raise InputError("is a directory, not a file to read", source=source)
-    if not stat.S_ISREG(mode):
-        raise InputError(f"{NOT_REGULAR} ({file_kind(mode)}){hint}", source=source)
 
 
 def _own_mode(path: str) -> int | None:

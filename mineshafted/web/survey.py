@@ -1,4 +1,4 @@
-"""Knowledge: what classic play's ``best`` policy knows at a stall, as the page shows it.
+"""Survey: the page's reading of a stall, what classic play's ``best`` policy knows there.
 
 This is the one module of :mod:`mineshafted.web` that calls the probability package's
 policy, look-ahead, fifty-fifties and endgame search (:class:`~mineshafted.probability.Best`,
@@ -8,6 +8,10 @@ follows it. The figures are the library's own, converted to floats for JSON.
 
 Glossary
 --------
+survey
+    What the ``best`` policy knows at a stall, as the page shows it: each unknown cell's
+    figures, the fifty-fifties, the endgame's exact chance, the policy's choice. (The
+    solver's *knowledge* is another idea: :class:`~mineshafted.solver.Knowledge`.)
 stall
     A position with no unknown cell certainly safe; the policy is asked only then.
 secondary safety
@@ -33,7 +37,7 @@ from ..probability.fifties import coming, placements_given
 from ..probability.policy import alike
 from ..solver import Position
 
-__all__ = ["POLICY_SEED", "knowledge", "policy_choice", "stall_of"]
+__all__ = ["POLICY_SEED", "policy_choice", "stall_of", "survey"]
 
 POLICY_SEED = 0
 """The seed of the policy's tie-breaking: the same position always gets the same best move."""
@@ -63,13 +67,13 @@ def policy_choice(position: Position, stall: Odds, marked: PartialGrid) -> Cell:
     return Best().choose(position, stall, marked, random.Random(POLICY_SEED))
 
 
-def knowledge(grid: PartialGrid, mines: int, result: Odds) -> dict[str, Any]:
-    """What the policy knows of a position whose odds are ``result``: JSON-ready.
+def survey(grid: PartialGrid, mines: int, result: Odds) -> dict[str, Any]:
+    """The survey of a position whose odds are ``result``: what the policy knows, JSON-ready.
 
     Returns
     -------
     dict
-        ``stall``; ``cells`` (each undecided cell's ``mine`` chance, ``secondary`` safety,
+        ``stall``; ``cells`` (each unknown cell's ``mine`` chance, ``secondary`` safety,
         ``progress`` and ``dead``, at a stall); ``fifties`` (pairs of cells); ``endgame``
         (``cell``, ``wins``, ``placements``, ``chance``: when the exact search finishes);
         ``best`` (the policy's choice).
@@ -81,15 +85,15 @@ def knowledge(grid: PartialGrid, mines: int, result: Odds) -> dict[str, Any]:
 
     >>> from mineshafted.probability import view_odds
     >>> grid = [[1, -1, None, None, None]]
-    >>> found = knowledge(grid, 2, view_odds(grid, 2))
+    >>> found = survey(grid, 2, view_odds(grid, 2))
     >>> found["endgame"]["chance"], found["best"] in ([0, 2], [0, 4])
     (0.6666666666666666, True)
 
     Notes
     -----
-    One look-ahead (:func:`~mineshafted.probability.outlook`: up to 9 counts) per undecided
-    cell, but cells no clue sees whose unknown neighbours no clue sees either are alike when
-    they have as many unknown and known-mine neighbours: one is counted for all. Then the
+    One look-ahead (:func:`~mineshafted.probability.outlook`: up to 9 counts) per unknown
+    cell not decided, but cells no clue sees whose unknown neighbours no clue sees either are
+    alike when they have as many unknown and known-mine neighbours: one is counted for all. Then the
     fifty-fifties (a count per pair of adjacent cells that could form one) and the endgame
     search, bounded by its own limits.
     """
@@ -124,7 +128,8 @@ def knowledge(grid: PartialGrid, mines: int, result: Odds) -> dict[str, Any]:
 
 
 def _outlooks(position: Position, stall: Odds, marked: PartialGrid) -> list[dict[str, Any]]:
-    """Each undecided cell's outlook, as JSON; alike open cells counted once."""
+    """Each unknown cell's outlook (the cells not decided), as JSON; alike open cells counted
+    once."""
     rows, cols = len(marked), len(marked[0])
     around = Geometry(rows, cols).neighbour_table()
     free = set(position.unconstrained)
