@@ -220,7 +220,7 @@ def test_the_odds_of_a_partly_revealed_board_are_the_plain_odds(
             game.reveal(cell)
             reveals -= 1
     view = game.view()
-    assert_same(*under_each(lambda: view_odds(view.grid, board.mine_count)))
+    assert_same(*under_each(lambda: view_odds(view.grid, board.mine_total)))
 
 
 def expert_stalls(games: int) -> list[tuple[Board, object]]:
@@ -358,7 +358,7 @@ def test_a_sweep_moves_and_decides_as_the_plain_sweep(board: Board, course: bool
     def swept() -> object:
         inner = CourseManager(board.to_grid()) if course else BoardManager(board)
         manager = Recorder(inner, board)
-        sweep = Sweep(manager, mines=board.mine_count)
+        sweep = Sweep(manager, mines=board.mine_total)
         report = sweep.run()
         report.seconds = 0.0  # the one field that differs: the time it took
         return report, manager.moves, sweep.proofs
