@@ -2,10 +2,11 @@
 
 Each measure runs the same items under both cores (:mod:`mineshafted.core`), checks that both
 give the same answers, and times them alternating plain and compiled on every item (best of
-``--repeats``); printed: the median time per item under each core and the ratio plain /
-compiled. ``--instructions`` counts instructions instead (valgrind's callgrind, one child
-process per measure and core, counting only the timed calls): on a shared machine wall time
-moves with the load, instruction counts do not.
+``--repeats``); printed: the median time per item under each core, and the ratio plain /
+compiled of the medians and of the sums over all items. ``--instructions`` counts
+instructions instead (valgrind's callgrind, one child process per measure and core, counting
+only the timed calls): on a shared machine wall time moves with the load, instruction counts
+do not.
 
 The measures, on seeded items (the same every run):
 
@@ -19,7 +20,12 @@ The measures, on seeded items (the same every run):
 - ``opening``: the first reveal of a 200x200 board with 400 mines (a fixed board, nothing
   drawn), at a cell whose zero region opens most of the board;
 - ``sweep``: :func:`mineshafted.sweep_mines` on no-guess expert boards (bench_sweep.py's);
-- ``best``: one classic expert game played by ``best`` (bench_play.py --speed's games).
+- ``best``: one classic expert game played by ``best`` (bench_play.py --speed's games);
+- ``regions``: :func:`mineshafted.probability.regions.regions` on each of the stalls of
+  ``odds``;
+- ``endgame``: the endgame's search (its layout made, then searched) at each stall where
+  ``best`` searches one, in those games (``--games`` of them, played first with the plain
+  core).
 
     python scripts/bench_core.py                          # every measure, wall time
     python scripts/bench_core.py --measures count,odds --games 300
@@ -47,7 +53,7 @@ from bench_probability import draw
 from mineshafted import MINE, Board, BoardManager, Sweep, core, sweep_mines
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.generate import generate_many
-from mineshafted.probability import odds, play_game, policy_named
+from mineshafted.probability import endgame, odds, play_game, policy_named, regions
 from mineshafted.solver import Position, count_component, counted
 from mineshafted.studies import game_seed
 
@@ -153,6 +159,46 @@ def best_game(index: int) -> object:
     return played.won, played.guesses
 
 
+def endgames(games: int) -> list[tuple[tuple[Any, ...], int]]:
+    """What the endgame searches in ``games`` of bench_play.py --speed's games: each
+    layout's cells, placements and weights, and its node budget."""
+    found: list[tuple[tuple[Any, ...], int]] = []
+    searched = endgame._searched
+
+    def recorded(layout: Any, nodes: int) -> object:
+        alike = (((1 << len(layout.placements)) - 1, 1),)
+        weights = None if layout.weights == alike else layout.weights
+        found.append(((layout.cells, layout.placements, weights), nodes))
+        return searched(layout, nodes)
+
+    endgame._searched = recorded  # type: ignore[assignment]
+    try:
+        with core.use("plain"):
+            for index in range(games):
+                best_game(index)
+    finally:
+        endgame._searched = searched
+    return found
+
+
+def search(item: tuple[tuple[Any, ...], int]) -> object:
+    """An endgame's layout made and searched."""
+    (cells, placements, weights), nodes = item
+    rows, cols, _ = EXPERT
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    by_mines = None if weights is None else dict(_weights_by_mines(placements, weights))
+    return endgame._searched(endgame._Layout.of(cells, placements, board, by_mines), nodes)
+
+
+def _weights_by_mines(placements: Sequence[int], weights: Any) -> list[tuple[int, int]]:
+    """A layout's weights back by number of mines (each class's placements share one)."""
+    pairs = []
+    for mask, weight in weights:
+        first = (mask & -mask).bit_length() - 1
+        pairs.append((placements[first].bit_count(), weight))
+    return pairs
+
+
 MEASURES: dict[str, Measure] = {
     "count": Measure(components, counting, "a component"),
     "odds": Measure(stalls, cold_odds, "a stall, cold"),
@@ -160,6 +206,10 @@ MEASURES: dict[str, Measure] = {
     "opening": Measure(lambda games: sparse_boards(max(5, games // 5)), opened, "a reveal"),
     "sweep": Measure(lambda games: no_guess_boards(max(10, games // 10)), swept, "a board"),
     "best": Measure(lambda games: list(range(games)), best_game, "a game"),
+    "regions": Measure(
+        stalls, lambda position: regions.regions(position, position.board), "a stall"
+    ),
+    "endgame": Measure(endgames, search, "a search"),
 }
 
 
@@ -254,8 +304,11 @@ def main(argv: list[str] | None = None) -> None:
         print("| measure | items | plain (instructions / item) | compiled | plain / compiled |")
         print("|---|---:|---:|---:|---:|")
     else:
-        print("| measure | items | plain (median) | compiled (median) | plain / compiled |")
-        print("|---|---:|---:|---:|---:|")
+        print(
+            "| measure | items | plain (median) | compiled (median) | plain / compiled "
+            "| plain / compiled, all items |"
+        )
+        print("|---|---:|---:|---:|---:|---:|")
     for name in names:
         measure = MEASURES[name]
         if args.instructions:
@@ -272,9 +325,10 @@ def main(argv: list[str] | None = None) -> None:
         best = timed(measure, items, args.repeats)
         plain_ms = statistics.median(best["plain"]) * 1e3
         compiled_ms = statistics.median(best["compiled"]) * 1e3
+        total = sum(best["plain"]) / sum(best["compiled"])
         print(
             f"| {name} ({measure.unit}) | {len(items)} | {plain_ms:.3f} ms | "
-            f"{compiled_ms:.3f} ms | {plain_ms / compiled_ms:.1f}x |",
+            f"{compiled_ms:.3f} ms | {plain_ms / compiled_ms:.1f}x | {total:.1f}x |",
             flush=True,
         )
 

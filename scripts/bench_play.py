@@ -2,7 +2,7 @@
 
 Strength: every policy plays the same games (the same base seed, so game ``i`` is the same
 board for each) on beginner 8x8/10 and 9x9/10, intermediate 16x16/40 and expert 30x16/99,
-first click safe at the corner (Tu et al. 2017's rules), and expert with an opening at (3,3)
+first reveal safe at the corner (Tu et al. 2017's rules), and expert with an opening at (3,3)
 too. Printed as a Markdown table: games, wins, win rate and its 95% Wilson interval, and the
 published figure to compare with; then, with two policies or more, each policy paired game by
 game with the first one (the difference of win rates with its 95% Newcombe interval, the games
@@ -222,7 +222,7 @@ def boards(
 
 def write_boards(path: Path, level: Level, games: int, seed: int) -> None:
     """The boards of ``level``'s first ``games`` games from ``seed``, as ``play`` draws them
-    (the mines drawn at the first click, outside its zone), one mine list a line."""
+    (the mines drawn at the first reveal, outside its zone), one mine list a line."""
     with path.open("w", encoding="utf-8") as stream:
         for index in range(games):
             rules = Rules(level.first, auto_expand=True, after_mine=AfterMine.END, total_known=True)
@@ -360,7 +360,7 @@ def main(argv: list[str] | None = None) -> None:
         "--first",
         choices=[FirstMove.SAFE.value, FirstMove.OPENING.value],
         default=FirstMove.SAFE.value,
-        help="with --boards: the first move (opening: every first click must be a 0)",
+        help="with --boards: the first move (opening: every first reveal must be a 0)",
     )
     parser.add_argument(
         "--compare",

@@ -44,7 +44,7 @@ WAYS = ("cold", "in play", "again")
 def draw(rows: int, cols: int, mines: int, seed: int) -> Board:
     """A board of ``mines`` mines drawn uniformly, the start cell 0 and its ring kept clear.
 
-    >>> draw(9, 9, 10, seed=1).mine_count
+    >>> draw(9, 9, 10, seed=1).mine_total
     10
     """
     board = Board.from_mines(rows, cols, [])
@@ -62,7 +62,7 @@ def play(board: Board) -> list[tuple[float, float, float]]:
     >>> len(play(draw(9, 9, 10, seed=4)))  # one stall, then solved or lost
     1
     """
-    mines = board.mine_count
+    mines = board.mine_total
     sweep = Sweep(BoardManager(board.to_grid()))
     report = sweep.run()
     timings = []

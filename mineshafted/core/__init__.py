@@ -116,6 +116,50 @@ class Kernels(Protocol):
         """:meth:`mineshafted.solver.Explorer.explore` on ``explorer``'s own state (``states``:
         the cell states UNKNOWN, SAFE, EXPLORED, MINE)."""
 
+    def cells(
+        self, states: Sequence[object], state: object, around: Sequence[object] | None, /
+    ) -> list[int] | None:
+        """The cells whose entry of ``states`` is ``state``, ascending; with ``around``,
+        only those whose entry there is true (:meth:`mineshafted.solver.Explorer.frontier`,
+        the unknown cells of :meth:`mineshafted.solver.Sweep.position`); ``None`` for an
+        input that is not lists."""
+
+    def endgame(
+        self,
+        mined: tuple[int, ...],
+        shows: tuple[tuple[int, ...], ...],
+        weights: tuple[tuple[int, int], ...],
+        placements: int,
+        nodes: int,
+        /,
+    ) -> tuple[int, int] | int | None:
+        """:meth:`mineshafted.probability.endgame._Search.root`'s cell index and wins, given
+        the layout's ``mined``, ``shows``, ``weights`` and number of ``placements``; the sets
+        remembered (an int) when the search ran out of ``nodes``; ``None`` for an input it
+        does not search (a weight of 64 bits or more)."""
+
+    def layout(
+        self,
+        cells: tuple[int, ...],
+        found: tuple[int, ...],
+        around: tuple[tuple[int, ...], ...],
+        /,
+    ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None:
+        """:meth:`mineshafted.probability.endgame._Layout.of`'s ``mined`` and ``shows``,
+        given the board's neighbour table; ``None`` for an input it does not take (more than
+        64 cells)."""
+
+    def regions(
+        self,
+        cells: list[int],
+        around: tuple[tuple[int, ...], ...],
+        components: list[list[tuple[tuple[int, ...], int]]],
+        /,
+    ) -> list[list[int]] | None:
+        """:func:`mineshafted.probability.regions.regions`, given the position's unknown
+        ``cells``, the board's neighbour table and the position's ``components``; ``None``
+        for an input it does not take."""
+
     def flood(
         self,
         shown: list[int | None],

@@ -14,6 +14,15 @@
  *                               mineshafted.solver.explore.Explorer.explore
  *   flood(shown, flags, neighbours, values, zero)
  *                               mineshafted.game.engine.Game._expand
+ *   cells(states, state, around)
+ *                               mineshafted.solver.explore.Explorer.frontier,
+ *                               the unknown cells of mineshafted.solver.sweep.Sweep.position
+ *   endgame(mined, shows, weights, placements, nodes)
+ *                               mineshafted.probability.endgame._Search.root (_endgame.c)
+ *   layout(cells, found, around)
+ *                               mineshafted.probability.endgame._Layout.of (_endgame.c)
+ *   regions(cells, around, components)
+ *                               mineshafted.probability.regions.regions (_endgame.c)
  *
  * Built by setuptools as an optional extension (setup.py); mineshafted.core chooses it or the
  * plain forms.
@@ -25,6 +34,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "_endgame.h"
 
 typedef unsigned __int128 u128;
 
@@ -2004,6 +2015,78 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * cells: the cells in one state, ascending, and only those beside a clue when `around` is
+ * given (the unknown cells of mineshafted.solver.sweep.Sweep.position;
+ * mineshafted.solver.explore.Explorer.frontier)
+ * ---------------------------------------------------------------------------------------- */
+
+static PyObject *
+cells(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "cells() takes states, state, around");
+        return NULL;
+    }
+    PyObject *states = args[0], *state = args[1], *around = args[2];
+    if (!PyList_CheckExact(states) ||
+        (around != Py_None &&
+         (!PyList_CheckExact(around) || PyList_GET_SIZE(around) != PyList_GET_SIZE(states))))
+        Py_RETURN_NONE;
+    PyObject *found = PyList_New(0);
+    if (found == NULL)
+        return NULL;
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(states); c++) {
+        if (PyList_GET_ITEM(states, c) != state)
+            continue;
+        if (around != Py_None) {
+            int beside = PyObject_IsTrue(PyList_GET_ITEM(around, c));
+            if (beside < 0)
+                goto fail;
+            if (!beside)
+                continue;
+        }
+        PyObject *cell = PyLong_FromSsize_t(c);
+        if (cell == NULL || PyList_Append(found, cell) < 0) {
+            Py_XDECREF(cell);
+            goto fail;
+        }
+        Py_DECREF(cell);
+    }
+    return found;
+fail:
+    Py_DECREF(found);
+    return NULL;
+}
+
+PyDoc_STRVAR(cells_doc,
+"cells(states, state, around, /)\n--\n\n"
+"The cells whose entry of ``states`` is ``state``, ascending; with ``around`` (a list as\n"
+"long, or None), only those whose entry there is true: Explorer.frontier and the unknown\n"
+"cells of Sweep.position, compiled. None when the input is not lists.");
+
+PyDoc_STRVAR(endgame_doc,
+"endgame(mined, shows, weights, placements, nodes, /)\n--\n\n"
+"_Search(layout, nodes).root() of mineshafted.probability.endgame, compiled, given the\n"
+"layout's mined, shows, weights and number of placements.\n\n"
+"Returns (index, wins): the best first reveal's index among the layout's cells (-1 if\n"
+"none) and its wins; an int, the sets remembered, when the search runs out of nodes; None\n"
+"when the input is outside what this form searches (a weight of 64 bits or more).");
+
+PyDoc_STRVAR(layout_doc,
+"layout(cells, found, around, /)\n--\n\n"
+"_Layout.of(cells, found, board)'s mined and shows, of mineshafted.probability.endgame,\n"
+"compiled, given the board's neighbour table.\n\n"
+"Returns (mined, shows); None when the input is outside what this form takes (more than\n"
+"64 cells, a placement that is not an int below 2**64).");
+
+PyDoc_STRVAR(regions_doc,
+"regions(cells, around, components, /)\n--\n\n"
+"regions(position, board) of mineshafted.probability.regions, compiled, given the position's\n"
+"unknown cells, the board's neighbour table and the position's components.\n\n"
+"Returns the regions as lists of cells; None when the input is outside what this form\n"
+"takes (a cell that is not an int on the board, a scope that is not a tuple).");
+
 /* ------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
@@ -2012,6 +2095,10 @@ static PyMethodDef methods[] = {
     {"components", (PyCFunction)components, METH_O, components_doc},
     {"flood", (PyCFunction)(void (*)(void))flood, METH_FASTCALL, flood_doc},
     {"explore", (PyCFunction)(void (*)(void))explore, METH_FASTCALL, explore_doc},
+    {"cells", (PyCFunction)(void (*)(void))cells, METH_FASTCALL, cells_doc},
+    {"endgame", (PyCFunction)(void (*)(void))mineshafted_endgame, METH_FASTCALL, endgame_doc},
+    {"layout", (PyCFunction)(void (*)(void))mineshafted_layout, METH_FASTCALL, layout_doc},
+    {"regions", (PyCFunction)(void (*)(void))mineshafted_regions, METH_FASTCALL, regions_doc},
     {NULL, NULL, 0, NULL},
 };
 

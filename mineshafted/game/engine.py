@@ -192,7 +192,7 @@ class Game:
         Examples
         --------
         >>> game = Game.draw(9, 9, 10, seed=3)
-        >>> game.board is None, game.reveal(40).hit, game.board.mine_count
+        >>> game.board is None, game.reveal(40).hit, game.board.mine_total
         (True, False, 10)
         """
         if rows < 1 or cols < 1:
@@ -211,7 +211,7 @@ class Game:
 
         The seed only chooses where such mines go.
         """
-        return cls(board.geometry, board.mine_count, rules=rules, seed=seed, board=board)
+        return cls(board.geometry, board.mine_total, rules=rules, seed=seed, board=board)
 
     # -- state ----------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
+from .. import core
 from ..board import Cell, Geometry, PartialGrid
 from ..solver import Constraint, Position
 
@@ -208,26 +209,9 @@ class _Layout:
         placement of ``k`` mines the weight ``weights[k]``."""
         rows, cols = len(board), len(board[0])
         around = Geometry(rows, cols).neighbour_table()
-        index = {cell: i for i, cell in enumerate(cells)}
-        mined: list[int] = []
-        shows: list[tuple[int, ...]] = []
-        for cell in cells:
-            # The known mines around a cell add the same to each of its clues: only the
-            # unknown neighbours tell placements apart.
-            near = 0
-            for n in around[cell]:
-                if n in index:
-                    near |= 1 << index[n]
-            bit = 1 << index[cell]
-            mine = 0
-            by_value = [0] * 9
-            for j, placement in enumerate(found):
-                if placement & bit:
-                    mine |= 1 << j
-                else:
-                    by_value[(placement & near).bit_count()] |= 1 << j
-            mined.append(mine)
-            shows.append(tuple(mask for mask in by_value if mask))
+        kernels = core.kernels
+        compiled = None if kernels is None else kernels.layout(tuple(cells), tuple(found), around)
+        mined, shows = _masks(cells, found, around) if compiled is None else compiled
         everything = (1 << len(found)) - 1
         if weights is None:
             classes: tuple[tuple[int, int], ...] = ((everything, 1),)
@@ -259,8 +243,17 @@ class _Search:
     def root(self) -> tuple[Cell, int]:
         """The best first reveal of all placements (-1 if no cell is left to guess), and
         its wins."""
-        i, wins = self._best(self.everything)
-        return (self.layout.cells[i] if i >= 0 else -1), wins
+        layout, kernels = self.layout, core.kernels
+        found = None
+        if kernels is not None:  # the compiled form of this search (mineshafted.core)
+            answer = kernels.endgame(
+                layout.mined, layout.shows, layout.weights, len(layout.placements), self.nodes
+            )
+            if isinstance(answer, int):
+                raise _OutOfNodes
+            found = answer
+        i, wins = self._best(self.everything) if found is None else found
+        return (layout.cells[i] if i >= 0 else -1), wins
 
     def wins(self, subset: int) -> int:
         """How many placements of ``subset`` best play wins (weighed)."""
@@ -322,6 +315,34 @@ class _Search:
                 ranked.append((weight(hit), i))
         ranked.sort()
         return [i for _, i in ranked]
+
+
+def _masks(
+    cells: Sequence[Cell], found: Sequence[int], around: tuple[tuple[Cell, ...], ...]
+) -> tuple[Sequence[int], Sequence[tuple[int, ...]]]:
+    """:meth:`_Layout.of`'s ``mined`` and ``shows``: per cell, the placements where it is a
+    mine, and for each clue it may show the placements where it is safe and shows it."""
+    index = {cell: i for i, cell in enumerate(cells)}
+    mined: list[int] = []
+    shows: list[tuple[int, ...]] = []
+    for cell in cells:
+        # The known mines around a cell add the same to each of its clues: only the
+        # unknown neighbours tell placements apart.
+        near = 0
+        for n in around[cell]:
+            if n in index:
+                near |= 1 << index[n]
+        bit = 1 << index[cell]
+        mine = 0
+        by_value = [0] * 9
+        for j, placement in enumerate(found):
+            if placement & bit:
+                mine |= 1 << j
+            else:
+                by_value[(placement & near).bit_count()] |= 1 << j
+        mined.append(mine)
+        shows.append(tuple(mask for mask in by_value if mask))
+    return mined, shows
 
 
 def enumerate_placements(

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
 
+from .. import core
 from ..board import Cell, Geometry, PartialGrid
 from ..solver import Position, weighed
 from ..solver.weights import convolve
@@ -120,12 +121,17 @@ def regions(position: Position, board: PartialGrid) -> list[list[Cell]]:
     the constraints it is in: ``O(unknown cells x 8 + constraints' cells)``.
     """
     cells = position.unknown
+    around = Geometry(len(board), len(board[0])).neighbour_table()
+    kernels = core.kernels
+    if kernels is not None:  # the compiled form (mineshafted.core)
+        compiled = kernels.regions(cells, around, position.components)
+        if compiled is not None:
+            return compiled
     scopes: dict[Cell, list[tuple[Cell, ...]]] = {}
     for component in position.components:
         for scope, _ in component:
             for cell in scope:
                 scopes.setdefault(cell, []).append(scope)
-    around = Geometry(len(board), len(board[0])).neighbour_table()
     unknown = set(cells)
     found: list[list[Cell]] = []
     for start in cells:

@@ -296,6 +296,11 @@ class Explorer:
     def frontier(self) -> list[Cell]:
         """Unknown cells beside an explored clue, ascending."""
         unknown, around = CellState.UNKNOWN, self._around
+        kernels = core.kernels
+        if kernels is not None:  # the compiled form of this loop (mineshafted.core)
+            found = kernels.cells(self.knowledge.state, unknown, around)
+            if found is not None:
+                return found
         return [c for c, s in enumerate(self.knowledge.state) if s is unknown and around[c]]
 
     def _refuse(self, cell: Cell, unplaced: int, unknown: int) -> NoReturn:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from time import perf_counter
 
+from .. import core
 from ..board import Cell, Grid, PartialGrid
 from ..errors import ManagerError, NeedsGuess, StartError
 from .clues import constraint_of, position_from
@@ -298,11 +299,12 @@ class Sweep:
         """
         knowledge = self.knowledge
         unknown = CellState.UNKNOWN
+        kernels = core.kernels
+        cells = None if kernels is None else kernels.cells(knowledge.state, unknown, None)
+        if cells is None:
+            cells = [c for c, s in enumerate(knowledge.state) if s is unknown]
         return position_from(
-            knowledge.partial_grid(),
-            self.constraints(),
-            [c for c, s in enumerate(knowledge.state) if s is unknown],
-            knowledge.mines_found(),
+            knowledge.partial_grid(), self.constraints(), cells, knowledge.mines_found()
         )
 
     def rating(self) -> Technique | None:

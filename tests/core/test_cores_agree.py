@@ -15,7 +15,9 @@ from mineshafted import MINE, Board, BoardManager, Sweep, core, read_puzzles, sw
 from mineshafted.errors import NoPlacementError
 from mineshafted.game import FirstMove, Game, Rules
 from mineshafted.probability import odds, play_game, policy_named, view_odds
-from mineshafted.solver import Constraint, combine, components, count_component, counted
+from mineshafted.probability.endgame import _Layout, _searched
+from mineshafted.probability.regions import regions
+from mineshafted.solver import Constraint, Position, combine, components, count_component, counted
 from mineshafted.solver.count import CountTooLargeError
 
 from ..conftest import REQUIRE_COMPILED, CourseManager, Recorder
@@ -218,7 +220,7 @@ def test_the_odds_of_a_partly_revealed_board_are_the_plain_odds(
             game.reveal(cell)
             reveals -= 1
     view = game.view()
-    assert_same(*under_each(lambda: view_odds(view.grid, board.mine_count)))
+    assert_same(*under_each(lambda: view_odds(view.grid, board.mine_total)))
 
 
 def expert_stalls(games: int) -> list[tuple[Board, object]]:
@@ -251,6 +253,101 @@ def test_a_seeded_best_game_is_played_the_same(seed: int) -> None:
     assert_same(*under_each(played))
 
 
+# the endgame search
+
+
+@st.composite
+def layouts(draw: st.DrawFn) -> tuple[_Layout, int]:
+    """Placements of mines on the unknown cells of a small board (up to 400 of them, so a
+    set of placements spans several 64-bit words), weighed alike or by their number of mines
+    (some weights of 64 bits and more, which the compiled search hands back), and a node
+    budget from none to ample."""
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(2, 5))
+    cells = draw(st.sets(st.integers(0, rows * cols - 1), min_size=1, max_size=10))
+    unknown = sorted(cells)
+    found = draw(
+        st.lists(st.integers(0, 2 ** len(unknown) - 1), min_size=1, max_size=400, unique=True)
+    )
+    weights = None
+    if draw(st.booleans()):
+        big = st.integers(1, 2**70) if draw(st.booleans()) else st.integers(1, 1000)
+        weights = {k: draw(big) for k in sorted({p.bit_count() for p in found})}
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    nodes = draw(st.sampled_from([0, 1, 5, 50, 20_000]))
+    return _Layout.of(unknown, found, board, weights), nodes
+
+
+@settings(max_examples=300, deadline=None)
+@given(layouts())
+def test_an_endgame_search_chooses_and_runs_out_as_the_plain_search(
+    drawn: tuple[_Layout, int],
+) -> None:
+    layout, nodes = drawn
+    assert_same(*under_each(lambda: _searched(layout, nodes)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_a_layout_holds_the_plain_masks(rows: int, cols: int, data: st.DataObject) -> None:
+    # Placements over up to 25 cells, up to 300 of them (sets of several 64-bit words).
+    cells = sorted(data.draw(st.sets(st.integers(0, rows * cols - 1), min_size=1)))
+    found = data.draw(
+        st.lists(st.integers(0, 2 ** len(cells) - 1), min_size=1, max_size=300, unique=True)
+    )
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    assert_same(*under_each(lambda: _Layout.of(cells, found, board)))
+
+
+def test_a_layout_of_more_than_64_cells_is_made_plainly() -> None:
+    cells = list(range(70))
+    board: list[list[int | None]] = [[None] * 10 for _ in range(7)]
+    found = [1, 2**69, 2**40 + 3]
+    around = ((),) * 70
+    assert core.kernels is None or core.kernels.layout(tuple(cells), tuple(found), around) is None
+    assert_same(*under_each(lambda: _Layout.of(cells, found, board)))
+
+
+def test_the_compiled_search_hands_back_weights_of_64_bits() -> None:
+    layout = _Layout.of([0, 1, 2], [0b001, 0b010, 0b100, 0b011], [[None] * 3], {1: 2**64, 2: 1})
+    assert (
+        core.kernels is None
+        or core.kernels.endgame(layout.mined, layout.shows, layout.weights, 4, 100) is None
+    )
+    assert_same(*under_each(lambda: _searched(layout, 100)))
+
+
+@pytest.mark.slow
+def test_seeded_expert_games_whose_endgames_are_searched_are_played_the_same() -> None:
+    # 20 expert games of best play: about a dozen endgame searches, some out of nodes.
+    for seed in range(20):
+
+        def played(seed: int = seed) -> object:
+            result = play_game(16, 30, 99, seed=seed, policy=policy_named("best"))
+            return result.won, result.guesses, result.record.events
+
+        assert_same(*under_each(played))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 7), st.data())
+def test_the_isolated_regions_are_the_plain_regions(
+    rows: int, cols: int, data: st.DataObject
+) -> None:
+    cells = rows * cols
+    constraints = data.draw(constraint_sets(cells))
+    scoped = {cell for scope, _ in constraints for cell in scope}
+    free = data.draw(st.sets(st.integers(0, cells - 1)).map(lambda s: sorted(s - scoped)))
+    board: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+    position = Position(board, list(components(constraints)), free, 0)
+    assert_same(*under_each(lambda: regions(position, board)))
+
+
+def test_the_regions_of_seeded_expert_stalls_are_the_plain_regions() -> None:
+    for _, position in expert_stalls(40):
+        found = under_each(lambda p=position: regions(p, p.board))  # type: ignore[attr-defined,misc]
+        assert_same(*found)
+
+
 # the sweep's explore loop
 
 
@@ -261,13 +358,26 @@ def test_a_sweep_moves_and_decides_as_the_plain_sweep(board: Board, course: bool
     def swept() -> object:
         inner = CourseManager(board.to_grid()) if course else BoardManager(board)
         manager = Recorder(inner, board)
-        sweep = Sweep(manager, mines=board.mine_count)
+        sweep = Sweep(manager, mines=board.mine_total)
         report = sweep.run()
         report.seconds = 0.0  # the one field that differs: the time it took
         return report, manager.moves, sweep.proofs
 
     if board.values[0] != MINE:
         assert_same(*under_each(swept))
+
+
+@settings(max_examples=100, deadline=None)
+@given(boards(max_side=9))
+def test_a_stall_is_described_as_the_plain_sweep_describes_it(board: Board) -> None:
+    # The unknown cells and the frontier, listed from the cell states by the cells kernel.
+    def described() -> object:
+        sweep = Sweep(BoardManager(board))
+        report = sweep.run()
+        return report.frontier, report.undetermined, sweep.position()
+
+    if board.values[0] != MINE:
+        assert_same(*under_each(described))
 
 
 def test_the_no_guess_expert_boards_are_swept_the_same() -> None:

@@ -54,14 +54,14 @@ def zero_region_and_border(board: Board, cell: int) -> set[int]:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_safe_first_move_moves_a_mine_under_the_click(corner_mine: Board, seed: int) -> None:
+def test_safe_first_move_moves_a_mine_under_the_first_reveal(corner_mine: Board, seed: int) -> None:
     game = Game.on(corner_mine, rules=Rules(FirstMove.SAFE, auto_expand=False), seed=seed)
     event = game.reveal(0)
     board = game.board
     assert board is not None
     assert not event.hit
     assert 0 not in board.mines and 11 in board.mines
-    assert board.mine_count == corner_mine.mine_count
+    assert board.mine_total == corner_mine.mine_total
     assert Board.from_grid(board.to_grid()) == board  # every clue recomputed
     assert event.revealed == ((0, board.values[0]),)
     assert game.record.header.layout == (0, 11)  # the board as given, for a replay
@@ -78,14 +78,14 @@ def test_the_moved_mine_is_placed_by_the_seed(corner_mine: Board) -> None:
     assert len({moved(seed) for seed in range(8)}) > 1
 
 
-def test_safe_first_move_leaves_a_board_alone_when_the_click_is_safe(corner_mine: Board) -> None:
+def test_safe_first_move_leaves_alone_a_board_safe_at_the_first_reveal(corner_mine: Board) -> None:
     game = Game.on(corner_mine, rules=Rules.CLASSIC, seed=1)
     game.reveal(5)
     assert game.board == corner_mine
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_a_drawn_board_is_drawn_at_the_first_click_avoiding_it(seed: int) -> None:
+def test_a_drawn_board_is_drawn_at_the_first_reveal_avoiding_it(seed: int) -> None:
     game = Game.draw(3, 3, 8, rules=Rules.CLASSIC, seed=seed)
     assert game.board is None
     cell = seed % 9
@@ -99,7 +99,7 @@ def test_an_opening_first_move_shows_a_zero(cell: int) -> None:
     for seed in range(5):
         game = Game.draw(4, 5, 11, rules=Rules(FirstMove.OPENING, auto_expand=False), seed=seed)
         assert game.reveal(cell).revealed == ((cell, 0),)
-        assert game.board is not None and game.board.mine_count == 11
+        assert game.board is not None and game.board.mine_total == 11
 
 
 def test_an_opening_moves_every_mine_out_of_the_block_on_a_fixed_board() -> None:
@@ -113,7 +113,7 @@ def test_an_opening_moves_every_mine_out_of_the_block_on_a_fixed_board() -> None
     game = Game.on(board, rules=Rules(FirstMove.OPENING), seed=2)
     game.reveal(0)
     assert game.board is not None
-    assert game.board.mine_count == 3
+    assert game.board.mine_total == 3
     assert game.board.mines.isdisjoint({0, 1, 4, 5})
     assert game.shown(0) == 0
 
@@ -138,7 +138,7 @@ def test_no_first_move_help_plays_the_board_as_is(corner_mine: Board) -> None:
 
 def test_a_drawn_board_without_first_move_help_is_drawn_at_once() -> None:
     game = Game.draw(4, 4, 5, rules=Rules.MINE_SHAFTED, seed=9)
-    assert game.board is not None and game.board.mine_count == 5
+    assert game.board is not None and game.board.mine_total == 5
 
 
 @pytest.mark.parametrize(
@@ -370,7 +370,7 @@ def test_the_engine_keeps_its_invariants(
     play(game, plan)
     truth = game.board
     assert truth is not None  # a fixed board
-    assert truth.mine_count == board.mine_count
+    assert truth.mine_total == board.mine_total
     shown = [v for row in game.view().grid for v in row]
     assert all(v is None or v == truth.values[c] for c, v in enumerate(shown))
     assert {c for c, v in enumerate(shown) if v == MINE} == set(game.mines_hit)
@@ -386,7 +386,7 @@ def test_the_engine_keeps_its_invariants(
     if first is not None and rules.first_move is FirstMove.OPENING:
         assert truth.values[first] == 0
     reveals = [e for e in game.record.events if isinstance(e, Reveal)]
-    for event in reveals:  # expansion never reveals a mine, and a click reveals itself first
+    for event in reveals:  # expansion never reveals a mine, and a reveal shows its own cell first
         assert event.revealed[0][0] == event.cell
         assert all(v != MINE for _, v in event.revealed[1:])
         if not rules.auto_expand:
