@@ -144,7 +144,7 @@ class Search:
 
     def _spot(self, sweep: Sweep) -> list[Cell]:
         """The cells the requested technique's own rung decided in ``sweep``."""
-        return [cell for cell, _, stage in sweep.proofs if stage.technique is self.technique]
+        return [cell for cell, _, stage in sweep.decisions if stage.technique is self.technique]
 
     def _accepted(self, board: Board, sweep: Sweep) -> Technique | None:
         """The board's rating if it meets the request; ``None`` if it does not.

@@ -133,7 +133,7 @@ class ReasonedManager:
 
     Notes
     -----
-    The mines a stage proved are read from the sweep's decisions (:attr:`~.sweep.Sweep.proofs`:
+    The mines a stage proved are read from the sweep's decisions (:attr:`~.sweep.Sweep.decisions`:
     each cell, whether a mine, and its stage) as they come. Those
     the explore loop proved by counting one clue are found by following changes: a clue
     decides cells only when it is explored or when a cell beside it is decided, and the loop
@@ -238,7 +238,7 @@ class ReasonedManager:
         if self.plain:
             sweep = self.sweep
             assert sweep is not None
-            self._take_decisions(sweep.proofs)
+            self._take_decisions(sweep.decisions)
             found = self._bordered(sweep)
             if found or self._pending:
                 self._flag(found)
@@ -292,8 +292,8 @@ class ReasonedManager:
         statement, and the tests hold the two to the same records."""
         sweep = self.sweep
         assert sweep is not None
-        if self._read < len(sweep.proofs):
-            self._take_decisions(sweep.proofs)
+        if self._read < len(sweep.decisions):
+            self._take_decisions(sweep.decisions)
         clues, changed = self._revealed, self._changed
         if not clues and not changed:
             if self._pending:

@@ -230,12 +230,19 @@ class Sweep:
         self.mines = mines
         """The mine total, when known: the last stage counts placements under it."""
         self.deadline = deadline
-        self.proofs: list[tuple[Cell, bool, Stage]] = []
-        """``(cell, is_mine, stage)`` for every cell decided outside the explore loop's own
-        counting, in order: the start, AC-3, the search, the total, guesses and facts told.
+        self.decisions: list[tuple[Cell, bool, Stage]] = []
+        """The sweep's decisions: ``(cell, is_mine, stage)`` for every cell decided outside
+        the explore loop's own counting, in order: the start, AC-3, the search, the total,
+        guesses and facts told.
         A cell decided and not listed here was decided by one clue's count."""
         self.report = SweepReport(Status.NEEDS_GUESS, [], [], [], moves=0, seconds=0.0)
         self._started = False
+
+    @property
+    def proofs(self) -> list[tuple[Cell, bool, Stage]]:
+        """The old name of :attr:`decisions` (issue 38: a *proof* is a position's, from
+        :mod:`.proof`)."""
+        return self.decisions
 
     def run(self) -> SweepReport:
         """Play until every safe cell is explored, or until no cell is provably safe.
@@ -344,7 +351,7 @@ class Sweep:
         news = knowledge.prove_mine(cell) if mine else knowledge.prove_safe(cell)
         if news:
             self.report.proven_by[stage.value] += 1
-            self.proofs.append((cell, mine, stage))
+            self.decisions.append((cell, mine, stage))
         return news
 
     def constraints(self) -> list[Constraint]:

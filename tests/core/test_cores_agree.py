@@ -361,7 +361,7 @@ def test_a_sweep_moves_and_decides_as_the_plain_sweep(board: Board, course: bool
         sweep = Sweep(manager, mines=board.mine_total)
         report = sweep.run()
         report.seconds = 0.0  # the one field that differs: the time it took
-        return report, manager.moves, sweep.proofs
+        return report, manager.moves, sweep.decisions
 
     if board.values[0] != MINE:
         assert_same(*under_each(swept))

@@ -51,7 +51,7 @@ def _stage_of(board: Board, start: int, mines: int | None = None) -> dict[int, s
     """Each cell a separate sweep proved, with the stage that proved it."""
     sweep = Sweep(BoardManager(board.to_grid()), start=start, mines=mines)
     sweep.run()
-    return {cell: stage.value for cell, _, stage in sweep.proofs}
+    return {cell: stage.value for cell, _, stage in sweep.decisions}
 
 
 def test_a_solved_board_is_won_and_replays_to_the_same_game() -> None:

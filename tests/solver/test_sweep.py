@@ -124,7 +124,7 @@ def test_decisions_list_each_cell_decided_outside_the_counting_in_order(
 ) -> None:
     sweep = Sweep(BoardManager(sample))
     sweep.run()
-    assert [(cell, mine, stage.value) for cell, mine, stage in sweep.proofs] == [
+    assert [(cell, mine, stage.value) for cell, mine, stage in sweep.decisions] == [
         (0, False, "start"),
         (8, True, "ac3"),
     ]
@@ -339,8 +339,8 @@ def test_a_guess_is_a_safe_decision_by_the_guess_stage() -> None:
     sweep = Sweep(BoardManager(STALLS))
     sweep.run()
     sweep.guess(30)
-    assert sweep.proofs[-1] == (30, False, Stage.GUESS)
-    assert sweep.proofs[-1][1] is False
+    assert sweep.decisions[-1] == (30, False, Stage.GUESS)
+    assert sweep.decisions[-1][1] is False
 
 
 def test_the_position_carries_the_board_as_known() -> None:
