@@ -6,6 +6,8 @@ import re
 import runpy
 from pathlib import Path
 
+import pytest
+
 from mineshafted import Status, SweepReport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +44,7 @@ def test_a_command_page_holds_its_help_exactly_as_the_command_prints_it() -> Non
     assert "Usage: mineshafted solve" in help_text and "--with-total" in help_text
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 def test_the_index_page_links_every_command_page() -> None:
     index = REFERENCE["pages"]()["reference/cli/index.md"]
     for path in REFERENCE["commands"]():

@@ -239,6 +239,7 @@ def test_every_import_in_the_package_runs_down_the_layers() -> None:
     assert not problems, "forbidden imports:\n" + "\n".join(problems)
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 def test_no_folder_has_a_circle_of_imports_among_its_modules() -> None:
     problems = circles(PACKAGE)
     assert not problems, "circles of imports:\n" + "\n".join(problems)

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "docs" / "glossary.md"
 
@@ -122,6 +124,7 @@ def test_a_retired_word_is_found_in_a_name_and_in_prose_but_not_as_the_event_nam
     assert click.allows("mineshafted/rules/parser.py") and not click.allows("mineshafted/web")
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 def test_no_retired_word_stands_outside_the_places_the_glossary_allows() -> None:
     found = retired_words(rules())
     shown = "\n".join(found[:60]) + (f"\n... and {len(found) - 60} more" if len(found) > 60 else "")

@@ -73,6 +73,7 @@ SEEDED = positions(1500, seed=27)
 # -- fast against plain -----------------------------------------------------------------------
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 @pytest.mark.parametrize("technique", SOLVING, ids=lambda t: t.value)
 def test_each_fast_rung_decides_what_its_plain_rung_decides_on_seeded_positions(
     technique: Technique,

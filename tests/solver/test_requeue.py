@@ -4,6 +4,7 @@ revises the arc back again where the textbook's does not; either way the queue i
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 
 from mineshafted.board import Cell
@@ -84,6 +85,7 @@ def test_an_arc_already_queued_is_not_queued_again() -> None:
         assert queue.domains == run(clues, "textbook").domains
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 @settings(max_examples=300, deadline=None)
 @given(small_positions())
 def test_both_rules_reach_the_same_domains_and_never_queue_an_arc_twice(clues: Clues) -> None:

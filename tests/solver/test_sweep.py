@@ -196,6 +196,7 @@ def test_never_moves_onto_a_mine_and_is_exact_or_stalls(board: Board) -> None:
         assert len(recorder.moves) == board.safe_count
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 @settings(max_examples=150, deadline=None)
 @given(boards(max_side=5))
 def test_stalls_only_when_no_undetermined_cell_is_forced(board: Board) -> None:

@@ -292,6 +292,7 @@ def test_disjoint_clues_bound_a_component(
     assert _bounds(component) == bounds
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(

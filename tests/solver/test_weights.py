@@ -104,6 +104,7 @@ def trimmed(counts: tuple[int, ...] | list[int]) -> list[int]:
     return counts
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 @settings(max_examples=150, deadline=None)
 @given(overlapping())
 def test_counts_are_every_placement_tried_one_by_one(constraints: list[Constraint]) -> None:

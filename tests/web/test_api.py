@@ -53,6 +53,7 @@ def _post(client: TestClient, url: str, data: object) -> Any:
 # -- the page and its security ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # over 0.5 s on a quiet machine: CI runs it
 def test_the_page_and_its_assets_are_served_with_the_security_policy(client: TestClient) -> None:
     for path, kind in (
         ("/", "text/html"),
