@@ -539,7 +539,7 @@ _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWPID = 0x20000000
 _CLONE_NEWNET = 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
-_MS_REC, _MS_PRIVATE = 0x4000, 1 << 18
+_MS_BIND, _MS_REC, _MS_PRIVATE = 0x1000, 0x4000, 1 << 18
 _PR_CAPBSET_DROP = 24
 _CAPABILITY_VERSION_3 = 0x20080522
 
@@ -659,12 +659,33 @@ def _isolate(disk: int) -> None:
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
     _check(libc, libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount /")
+    below_tmp = _python_below_tmp()  # a virtual environment in a clone under /tmp, say
+    kept = [os.open(root, os.O_RDONLY | os.O_DIRECTORY) for root in below_tmp]
     size = f"size={disk},mode=1777".encode()
     _check(libc, libc.mount(b"tmpfs", b"/tmp", b"tmpfs", _MS_NOSUID | _MS_NODEV, size), "/tmp")
+    for root, fd in zip(below_tmp, kept, strict=True):  # bound again over the fresh /tmp
+        os.makedirs(root, exist_ok=True)
+        source = f"/proc/self/fd/{fd}".encode()
+        _check(libc, libc.mount(source, root.encode(), None, _MS_BIND | _MS_REC, None), root)
+        os.close(fd)
     os.mkdir("/tmp/grading")
     os.chdir("/tmp/grading")
     hide = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
     _check(libc, libc.mount(b"tmpfs", b"/proc", b"tmpfs", hide, b"size=4096"), "/proc")
+
+
+def _python_below_tmp() -> list[str]:
+    """The interpreter's folders (its prefixes and its executable's) that lie below ``/tmp``:
+    a board's fresh ``/tmp`` would cover them, and with them the modules not yet imported."""
+    names = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    names |= {os.path.dirname(sys.executable)}
+    roots = sorted({os.path.realpath(name) for name in names if name}, key=len)
+    below: list[str] = []
+    for root in roots:
+        inside = root.startswith("/tmp/") and not root.startswith("/tmp/grading/")
+        if inside and not any(root.startswith(other + "/") for other in below):
+            below.append(root)
+    return below
 
 
 def _board_process(

@@ -120,6 +120,7 @@ def test_a_walk_of_the_file_system_finds_no_puzzle(
     # the secret, so what else lies on the disk can neither crowd it out of the capped output
     # nor hide a leak.
     python = tuple(str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix))
+    ours = tuple(f"{folder}/" for folder in _package_folders())  # a clone may be ".../mineshafted"
     tops = (str(secret_puzzle.parent), "/tmp", "/submission", "/grader", "/root", "/home")
     code = f"""
         import os
@@ -129,7 +130,7 @@ def test_a_walk_of_the_file_system_finds_no_puzzle(
                 for folder, _, files in os.walk(top):
                     for name in files:
                         path = os.path.join(folder, name)
-                        theirs = path.startswith({python!r}) and "/mineshafted/" not in path
+                        theirs = path.startswith({python!r}) and not path.startswith({ours!r})
                         if name.endswith(".json") and not theirs:
                             print(path)
                         if name == {secret_puzzle.name!r}:

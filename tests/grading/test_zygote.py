@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,22 @@ def test_a_zygote_that_is_gone_is_a_grading_error_not_the_submission_s(tmp_path:
         zygote._popen.wait()
         with pytest.raises(GradingError, match="zygote is gone"):
             zygote.board(4, 4, Limits(), check=True)
+
+
+def test_a_board_binds_again_the_interpreter_folders_a_fresh_tmp_would_cover(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A clone under /tmp with its virtual environment inside: a board's fresh /tmp would
+    # hide the environment's site-packages (a module not imported before the fork then fails).
+    from mineshafted.grading import child
+
+    venv, base = "/tmp/clone/.venv", "/usr/local"
+    for name, value in [("prefix", venv), ("exec_prefix", venv), ("base_prefix", base)]:
+        monkeypatch.setattr(sys, name, value)
+    monkeypatch.setattr(sys, "base_exec_prefix", base)
+    monkeypatch.setattr(sys, "executable", f"{venv}/bin/python")
+    assert child._python_below_tmp() == [venv]
+    monkeypatch.setattr(sys, "prefix", "/opt/venv")
+    monkeypatch.setattr(sys, "exec_prefix", "/opt/venv")
+    monkeypatch.setattr(sys, "executable", "/opt/venv/bin/python")
+    assert child._python_below_tmp() == []
