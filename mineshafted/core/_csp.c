@@ -140,8 +140,10 @@ revise(PyObject *x, PyObject *xc, PyObject *y, PyObject *yc, PyObject *arc)
         PyErr_SetString(PyExc_TypeError, "a domain is not a list");
         goto done;
     }
-    /* The support set: 2**popcount(mask) bits, at most 2**MAX_WIDTH. */
-    Py_ssize_t words = ((Py_ssize_t)1 << __builtin_popcountl((unsigned long)my)) / 64 + 1;
+    /* The support set: 2**popcount(mask) bits (the two masks of an arc hold as many), at
+     * most 2**MAX_WIDTH; every projection of either side falls inside it. */
+    int shared = __builtin_popcountl((unsigned long)(my | mx));
+    Py_ssize_t words = (((Py_ssize_t)1 << shared) + 63) / 64;
     memset(support, 0, (size_t)words * sizeof(uint64_t));
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ydom); i++) {
         long p = arrangement(PyList_GET_ITEM(ydom, i));

@@ -131,3 +131,12 @@ def test_the_kernel_revises_a_fresh_variable_once_against_every_neighbour() -> N
     assert core.kernels.revise(0, True, csp.variables, csp._adj[0], called.append) is True
     assert called == [csp.variables[0]]  # narrowed once, after every arc out of it
     assert csp.variables[0].domain == [0b10]
+
+
+def test_clues_sharing_16_cells_the_widest_the_kernel_takes_propagate_as_the_plain_loop() -> None:
+    cells = tuple(range(100, 116))
+    build = [(0, cells, 1), (1, cells, 1), (2, (*cells[:15], 116), 1), (3, (115, 116), 1)]
+    for until_facts in (False, True):
+        assert run(build, [(116, True)], until_facts) == under_plain(
+            build, [(116, True)], until_facts
+        )
