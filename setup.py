@@ -1,10 +1,11 @@
 """Build the compiled core beside the plain one (the rest of the build is in pyproject.toml).
 
-setuptools compiles ``mineshafted/core/_compiled.c`` and ``_endgame.c`` with the machine's C
-compiler into ``mineshafted.core._compiled``. The extension is optional: where no compiler or
-no Python headers are found, the build goes on without it (setuptools logs the compiler's
-error, and :class:`OptionalBuild` one line saying what that means), and mineshafted runs its
-plain Python core: the same answers, slower. ``mineshafted --version`` says which core runs.
+setuptools compiles ``mineshafted/core/_compiled.c``, ``_endgame.c`` and ``_csp.c`` with the
+machine's C compiler into ``mineshafted.core._compiled``. The extension is optional: where no
+compiler or no Python headers are found, the build goes on without it (setuptools logs the
+compiler's error, and :class:`OptionalBuild` one line saying what that means), and
+mineshafted runs its plain Python core: the same answers, slower. ``mineshafted --version``
+says which core runs.
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ from setuptools.command.build_ext import build_ext
 
 COMPILED = Extension(
     "mineshafted.core._compiled",
-    sources=["mineshafted/core/_compiled.c", "mineshafted/core/_endgame.c"],
-    depends=["mineshafted/core/_endgame.h"],
+    sources=[
+        "mineshafted/core/_compiled.c",
+        "mineshafted/core/_endgame.c",
+        "mineshafted/core/_csp.c",
+    ],
+    depends=["mineshafted/core/_endgame.h", "mineshafted/core/_csp.h"],
     optional=True,
     extra_compile_args=["-O2"],
 )

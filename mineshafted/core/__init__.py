@@ -19,7 +19,8 @@ core
 kernel
     One function of the compiled core, standing in for the Python body of one plain
     function (``count`` for :func:`mineshafted.solver.count.count_component`, ``flood`` for
-    the zero region a reveal shows in :class:`mineshafted.game.Game`).
+    the zero region a reveal shows in :class:`mineshafted.game.Game`, ``revise`` for a step
+    of :meth:`mineshafted.solver.csp.ClueCSP.propagate`'s AC-3).
 
 Examples
 --------
@@ -35,10 +36,10 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import import_module
-from typing import Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from ..errors import MineshaftedError
 
@@ -159,6 +160,21 @@ class Kernels(Protocol):
         """:func:`mineshafted.probability.regions.regions`, given the position's unknown
         ``cells``, the board's neighbour table and the position's ``components``; ``None``
         for an input it does not take."""
+
+    def revise(
+        self,
+        cell: int,
+        fresh: bool,
+        variables: Mapping[int, object],
+        arcs: Mapping[int, object],
+        narrowed: Callable[[Any], None],
+        /,
+    ) -> bool | None:
+        """One step of :meth:`mineshafted.solver.csp.ClueCSP.propagate`'s AC-3: the variable
+        at ``cell`` taken off the queue (``fresh``: revised against each neighbour; else each
+        neighbour revised against it), ``narrowed`` called where the plain loop calls
+        ``_narrowed``; ``True`` when taken, ``None`` for an input it does not take (a scope
+        of more than 16 cells), before anything changed."""
 
     def flood(
         self,

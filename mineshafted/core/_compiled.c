@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_csp.h"
 #include "_endgame.h"
 
 typedef unsigned __int128 u128;
@@ -2087,6 +2088,14 @@ PyDoc_STRVAR(regions_doc,
 "Returns the regions as lists of cells; None when the input is outside what this form\n"
 "takes (a cell that is not an int on the board, a scope that is not a tuple).");
 
+PyDoc_STRVAR(revise_doc,
+"revise(cell, fresh, variables, arcs, narrowed, /)\n--\n\n"
+"One step of ClueCSP.propagate's AC-3 in mineshafted.solver.csp, compiled: the variable at\n"
+"cell taken off the queue (fresh: its arcs out, else its arcs into it, arcs being its\n"
+"adjacency dict) revised, narrowed called as the plain loop calls ClueCSP._narrowed.\n\n"
+"Returns True when the step was taken; None when the input is outside what this form takes\n"
+"(a scope of more than 16 cells), before anything changed.");
+
 /* ------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
@@ -2099,6 +2108,7 @@ static PyMethodDef methods[] = {
     {"endgame", (PyCFunction)(void (*)(void))mineshafted_endgame, METH_FASTCALL, endgame_doc},
     {"layout", (PyCFunction)(void (*)(void))mineshafted_layout, METH_FASTCALL, layout_doc},
     {"regions", (PyCFunction)(void (*)(void))mineshafted_regions, METH_FASTCALL, regions_doc},
+    {"revise", (PyCFunction)(void (*)(void))mineshafted_revise, METH_FASTCALL, revise_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,6 +14,7 @@ from typing import NoReturn
 
 import networkx as nx
 
+from .. import core
 from ..board import Cell
 from ..errors import ContradictionError
 from .arcs import Arc, ArcGraph
@@ -236,10 +237,18 @@ class ClueCSP:
         ------
         ContradictionError
             Some domain became empty: the clues contradict each other.
+
+        Notes
+        -----
+        Under the compiled core each step of the queue (the arcs of one variable revised)
+        runs in the ``revise`` kernel of :mod:`mineshafted.core`, which revises the same arcs
+        in the same order and calls :meth:`_narrowed` where the loop below does: the same
+        domains, facts and order of facts. The loop below is its specification.
         """
         facts: list[Fact] = []
         drawn, fresh, changed = self._drawn, self._fresh, self._changed
         variables, adj, revise = self.variables, self._adj, self._revise
+        kernels, narrowed = core.kernels, self._narrowed
         self.apply_facts()
         while True:
             if drawn:
@@ -253,6 +262,10 @@ class ClueCSP:
             elif fresh:
                 cell = next(iter(fresh))
                 del fresh[cell]
+                if kernels is not None and kernels.revise(
+                    cell, True, variables, adj[cell], narrowed
+                ):
+                    continue  # the compiled form of the step below (mineshafted.core)
                 x = variables[cell]
                 shrank = False
                 for other, arc in adj[cell].items():
@@ -262,6 +275,10 @@ class ClueCSP:
             elif changed:
                 cell = next(iter(changed))
                 del changed[cell]
+                if kernels is not None and kernels.revise(
+                    cell, False, variables, adj[cell], narrowed
+                ):
+                    continue  # the compiled form of the step below (mineshafted.core)
                 y = variables[cell]
                 for other, arc in adj[cell].items():
                     x = variables[other]
