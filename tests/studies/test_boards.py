@@ -235,7 +235,7 @@ def test_a_file_changed_while_it_is_played_is_refused_at_the_next_game(
         study.play(1)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])  # 2: a pool
 def test_the_file_is_read_once_to_check_and_once_to_play(
     boards_file: BoardsFile, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
