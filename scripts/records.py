@@ -22,13 +22,13 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from mineshafted.studies.compare import read_results
 from mineshafted.studies.summary import wilson
 
 
@@ -71,23 +71,14 @@ RECORDS = (
 """The six studies, in the order ``--play`` runs them."""
 
 
-def tally(path: Path, games: int) -> tuple[int, int]:
+def games_won(path: Path, games: int) -> tuple[int, int]:
     """Games done and games won among the first ``games`` of a results file (0, 0 when it
-    is missing); a line cut short by a killed writer is passed over, as ``play`` does."""
-    done = won = 0
+    is missing), read by :func:`~mineshafted.studies.compare.read_results` (a damaged file is
+    named with its line, as ``bench_play.py --compare`` names it)."""
     if not path.exists():
         return 0, 0
-    with path.open(encoding="utf-8") as stream:
-        next(stream, None)  # the study's heading
-        for line in stream:
-            try:
-                game = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if 0 <= game["index"] < games:
-                done += 1
-                won += game["outcome"] == "won"
-    return done, won
+    won = [outcome for index, outcome in read_results(path).won.items() if index < games]
+    return len(won), sum(won)
 
 
 def table(records: list[Record], games: int, out: Path, jobs: int, dask: str | None) -> str:
@@ -98,7 +89,7 @@ def table(records: list[Record], games: int, out: Path, jobs: int, dask: str | N
     ]
     commands = []
     for record in records:
-        done, won = tally(out / f"{record.name}.jsonl", games)
+        done, won = games_won(out / f"{record.name}.jsonl", games)
         if done:
             low, high = wilson(won, done)
             rate, interval = f"{won / done:.3%}", f"{low:.3%} to {high:.3%}"
@@ -132,7 +123,7 @@ def main() -> None:
     if args.play:
         args.out.mkdir(parents=True, exist_ok=True)
         for record in records:
-            if tally(args.out / f"{record.name}.jsonl", args.games)[0] >= args.games:
+            if games_won(args.out / f"{record.name}.jsonl", args.games)[0] >= args.games:
                 continue
             command = record.command(args.games, args.out, args.jobs, args.dask)
             print(f"playing: {shlex.join(command)}", file=sys.stderr)
