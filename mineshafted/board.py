@@ -228,7 +228,7 @@ def _clues(geometry: Geometry, mined: Sequence[bool]) -> Iterator[int]:
     """Each cell's value given which cells are mined."""
     table = geometry.neighbour_table()
     for cell, is_mine in enumerate(mined):
-        yield MINE if is_mine else sum(mined[n] for n in table[cell])
+        yield MINE if is_mine else sum(map(mined.__getitem__, table[cell]))
 
 
 def _check_shape(grid: object) -> list[list[int]]:

@@ -202,19 +202,16 @@ def _glance(after: Tally) -> tuple[int, bool]:
     cells ``s1`` and ``s2`` (a cell decided safe is certain; 1 when no cell is left to guess),
     and whether it decides any cell."""
     total = after.placements
-    first = second = total
-    decides = False
-    for mined in after.mined.values():
-        if mined == total:
-            decides = True
-        elif mined < second:
-            if mined < first:
-                first, second = mined, first
-            else:
-                second = mined
+    # Two smallest counts below ``total`` by whole-list passes (min, remove: C loops), not a
+    # Python loop over every unknown cell: the same two values, the same answer.
+    values = list(after.mined.values())
+    decides = total in values
+    first = min(values, default=total)
     if first == total:
         return 5 * total, decides
     decides = decides or first == 0
+    values.remove(first)
+    second = min(values, default=total)
     if second == total:
         second = first
     return 4 * (total - first) + (total - second), decides
