@@ -297,7 +297,7 @@ def test_a_bad_dask_address_is_one_line_naming_the_schemes(
         f"error: Invalid value for '--dask': {address!r} is not a Dask scheduler's address"
     )
     assert "'local'" in line and "tcp, tls, ws, wss" in line
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < 9  # refused before a connection (CONNECT_SECONDS: 10)
     assert not (tmp_path / "out").exists(), "nothing is written for a bad address"
 
 

@@ -184,7 +184,7 @@ def test_check_stops_a_rule_at_its_time_limit_as_not_proven(tmp_path: Path) -> N
         "wide: not proven: not finished within 0.5 s (the time limit); the search is "
         "exponential in the wildcards\n"
     )
-    assert took < 6
+    assert took < 60  # the proof alone runs for hours; loose enough for a loaded machine
 
 
 def test_check_s_default_time_limit_is_the_library_s() -> None:
