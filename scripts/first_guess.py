@@ -29,10 +29,9 @@ from fractions import Fraction
 from time import perf_counter
 
 from mineshafted.board import Cell, PartialGrid
-from mineshafted.game import FirstMove, Game
+from mineshafted.game import Game, Rules
 from mineshafted.probability.loop import play_out
 from mineshafted.probability.odds import Odds
-from mineshafted.probability.play import _classic
 from mineshafted.probability.policy import Best
 from mineshafted.solver import Position
 from mineshafted.studies.compare import pair
@@ -46,8 +45,8 @@ class FirstGuess:
     """Guesses ``cell`` at the first stall (which must be the corner showing ``clue`` and
     nothing else), then plays as ``best``."""
 
-    def __init__(self, cell: Cell, clue: int, cols: int) -> None:
-        self.cell, self.clue, self.cols = cell, clue, cols
+    def __init__(self, cell: Cell, clue: int) -> None:
+        self.cell, self.clue = cell, clue
         self.first = True
         self.base = Best()
 
@@ -69,7 +68,7 @@ class FirstGuess:
 
 def corner_clue(rows: int, cols: int, mines: int, seed: int) -> int | None:
     """The clue the corner shows in game ``seed`` when it shows no 0 (``None`` for a 0)."""
-    game = Game.draw(rows, cols, mines, rules=_classic(FirstMove.SAFE), seed=seed)
+    game = Game.draw(rows, cols, mines, rules=Rules.CLASSIC, seed=seed)
     game.reveal(0)
     shown = sum(value is not None for value in game.shown_values)
     return None if shown > 1 else game.shown(0)
@@ -78,9 +77,9 @@ def corner_clue(rows: int, cols: int, mines: int, seed: int) -> int | None:
 def play(args: tuple[int, int, int, int, int, Cell]) -> bool:
     """Whether game ``seed`` is won with ``cell`` guessed first."""
     rows, cols, mines, seed, clue, cell = args
-    game = Game.draw(rows, cols, mines, rules=_classic(FirstMove.SAFE), seed=seed)
+    game = Game.draw(rows, cols, mines, rules=Rules.CLASSIC, seed=seed)
     rng = random.Random(f"policy:{seed}")
-    play_out(game, FirstGuess(cell, clue, cols), rng, start=0)
+    play_out(game, FirstGuess(cell, clue), rng, start=0)
     return game.won
 
 

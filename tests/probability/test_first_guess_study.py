@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mineshafted.game import FirstMove, Game
+from mineshafted.game import Game, Rules
 from mineshafted.probability.loop import play_out
-from mineshafted.probability.play import _classic
 
 SCRIPT = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "first_guess.py"))
 EXPERT = (16, 30, 99)
@@ -23,24 +22,24 @@ def _seed_showing(clue: int | None) -> int:
 
 def test_the_candidate_is_the_game_s_first_guess_and_best_plays_the_rest() -> None:
     seed = _seed_showing(1)
-    game = Game.draw(*EXPERT, rules=_classic(FirstMove.SAFE), seed=seed)
-    guesses = play_out(game, SCRIPT["FirstGuess"](59, 1, 30), random.Random(0), start=0)
+    game = Game.draw(*EXPERT, rules=Rules.CLASSIC, seed=seed)
+    guesses = play_out(game, SCRIPT["FirstGuess"](59, 1), random.Random(0), start=0)
     assert guesses[0].cell == 59
     assert game.over
 
 
 def test_a_board_showing_another_clue_is_left_out() -> None:
     seed = _seed_showing(2)
-    game = Game.draw(*EXPERT, rules=_classic(FirstMove.SAFE), seed=seed)
+    game = Game.draw(*EXPERT, rules=Rules.CLASSIC, seed=seed)
     with pytest.raises(SCRIPT["NotThisPosition"]):
-        play_out(game, SCRIPT["FirstGuess"](59, 1, 30), random.Random(0), start=0)
+        play_out(game, SCRIPT["FirstGuess"](59, 1), random.Random(0), start=0)
 
 
 def test_a_board_opening_at_the_corner_is_left_out() -> None:
     seed = _seed_showing(None)
-    game = Game.draw(*EXPERT, rules=_classic(FirstMove.SAFE), seed=seed)
+    game = Game.draw(*EXPERT, rules=Rules.CLASSIC, seed=seed)
     try:
-        play_out(game, SCRIPT["FirstGuess"](59, 1, 30), random.Random(0), start=0)
+        play_out(game, SCRIPT["FirstGuess"](59, 1), random.Random(0), start=0)
     except SCRIPT["NotThisPosition"]:
         return
     assert game.won  # no stall at all: the opening swept the board
