@@ -25,13 +25,12 @@ import random
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from fractions import Fraction
 from time import perf_counter
 
 from mineshafted.board import Cell, PartialGrid
 from mineshafted.game import Game, Rules
-from mineshafted.probability.loop import play_out
 from mineshafted.probability.odds import Odds
+from mineshafted.probability.play import play_game
 from mineshafted.probability.policy import Best
 from mineshafted.solver import Position
 from mineshafted.studies.compare import pair
@@ -75,12 +74,10 @@ def corner_clue(rows: int, cols: int, mines: int, seed: int) -> int | None:
 
 
 def play(args: tuple[int, int, int, int, int, Cell]) -> bool:
-    """Whether game ``seed`` is won with ``cell`` guessed first."""
+    """Whether game ``seed`` is won with ``cell`` guessed first (classic play's own game:
+    :func:`~mineshafted.probability.play.play_game`, safe at the corner)."""
     rows, cols, mines, seed, clue, cell = args
-    game = Game.draw(rows, cols, mines, rules=Rules.CLASSIC, seed=seed)
-    rng = random.Random(f"policy:{seed}")
-    play_out(game, FirstGuess(cell, clue), rng, start=0)
-    return game.won
+    return play_game(rows, cols, mines, seed=seed, policy=FirstGuess(cell, clue)).won
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -108,9 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for cell in cells:
         work = [(rows, cols, mines, seed, args.clue, cell) for seed in seeds]
         won[cell] = list(pool.map(play, work, chunksize=50) if pool else map(play, work))
-        rate = Fraction(sum(won[cell]), len(seeds))
-        print(f"{divmod(cell, cols)}: {float(rate):.2%} won ({sum(won[cell])} of "
-              f"{len(seeds)}), {perf_counter() - began:.0f} s", flush=True)  # fmt: skip
+        wins = sum(won[cell])
+        print(f"{divmod(cell, cols)}: {wins / len(seeds):.2%} won ({wins} of {len(seeds)}), "
+              f"{perf_counter() - began:.0f} s", flush=True)  # fmt: skip
     if pool:
         pool.shutdown()
     first = cells[0]
