@@ -9,11 +9,20 @@ only where a budget changes a choice.
 
     python scripts/bench_endgame.py                       # 5x5/5, 200 games, 20,000 and 100,000
     python scripts/bench_endgame.py --board 4x5x5 --games 500 --budgets 20000,100000,200000
+
+``--ran-out`` asks instead how often a search runs out of its budget on a board (expert, say):
+it plays the games with the budgets as they are and counts, from the endgame's own log, the
+searches (of the whole board or of an isolated region) that stopped unfinished, and the games
+in which one did, with how many of those were won: the most a rule that used an unfinished
+search could change.
+
+    python scripts/bench_endgame.py --board 16x30x99 --games 1000 --ran-out
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 
 from bench_play import Timed, spread
@@ -39,6 +48,43 @@ def run(rows: int, cols: int, mines: int, games: int, budget: int) -> str:
     )
 
 
+class _Counter(logging.Handler):
+    """Counts the endgame's "over N nodes" records: one per search that ran out."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("endgame: over"):
+            self.count += 1
+
+
+def ran_out(rows: int, cols: int, mines: int, games: int) -> str:
+    """One line: of ``games`` games with the budgets as they are, those in which a search ran
+    out (and how many of them were won), and how many searches ran out in all."""
+    log = logging.getLogger(endgame.__name__)
+    counter = _Counter()
+    level = log.level
+    log.addHandler(counter)
+    log.setLevel(logging.DEBUG)
+    touched = won = 0
+    try:
+        for seed in range(games):
+            before = counter.count
+            game = play_game(rows, cols, mines, seed=seed)
+            if counter.count > before:
+                touched += 1
+                won += game.won
+    finally:
+        log.removeHandler(counter)
+        log.setLevel(level)
+    return (
+        f"{rows}x{cols}/{mines}, seeds 0-{games - 1}: a search ran out in {touched} of {games} "
+        f"games ({touched / games:.1%}; {won} of them won), {counter.count} searches in all"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
@@ -48,8 +94,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--budgets", default="20000,100000", help="comma-separated budgets (default 20000,100000)"
     )
+    parser.add_argument(
+        "--ran-out",
+        action="store_true",
+        help="count the searches that run out of their budget, instead of timing budgets",
+    )
     args = parser.parse_args(argv)
     rows, cols, mines = args.board
+    if args.ran_out:
+        print(ran_out(rows, cols, mines, args.games), flush=True)
+        return
     for budget in (int(part) for part in args.budgets.split(",")):
         print(run(rows, cols, mines, args.games, budget), flush=True)
 

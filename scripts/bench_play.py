@@ -44,7 +44,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 
@@ -238,9 +238,31 @@ def write_boards(path: Path, level: Level, games: int, seed: int) -> None:
             stream.write(json.dumps(line, separators=(",", ":")) + "\n")
 
 
-def compared(first: Path, second: Path) -> list[str]:
-    """Two results files of the same games: each one's wins, then the two paired."""
+def _indices(text: str) -> range:
+    """``"25000:125000"`` -> ``range(25000, 125000)``; an argparse error otherwise."""
+    start, colon, end = text.partition(":")
+    try:
+        if not colon:
+            raise ValueError
+        indices = range(int(start), int(end))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not START:END") from None
+    if int(start) < 0 or not indices:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} holds no game: START must be 0 or more and below END"
+        )
+    return indices
+
+
+def compared(first: Path, second: Path, indices: range | None = None) -> list[str]:
+    """Two results files of the same games: each one's wins, then the two paired; only the
+    games of ``indices`` when given."""
     ours, theirs = read_results(first), read_results(second)
+    if indices is not None:
+        ours, theirs = (
+            replace(results, won={i: w for i, w in results.won.items() if i in indices})
+            for results in (ours, theirs)
+        )
     result = compare(ours, theirs)
     lines = ["| results | games | wins | win rate | 95% CI |", "|---|---|---|---|---|"]
     for name, results in (("A", ours), ("B", theirs)):
@@ -371,6 +393,14 @@ def main(argv: list[str] | None = None) -> None:
         help="pair two results files of the same games, game by game, and play nothing",
     )
     parser.add_argument(
+        "--indices",
+        type=_indices,
+        default=None,
+        metavar="START:END",
+        help="with --compare: only the games START to END-1 (say, those after the games a "
+        "change was chosen on)",
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         default=None,
@@ -393,7 +423,7 @@ def main(argv: list[str] | None = None) -> None:
     print()
     try:
         if args.compare is not None:
-            print("\n".join(compared(*args.compare)))
+            print("\n".join(compared(*args.compare, args.indices)))
             return
         if args.write_boards is not None:
             key = next(filter(None, args.levels.split(",")))

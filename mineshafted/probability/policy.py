@@ -396,11 +396,15 @@ INGREDIENTS = tuple(f.name for f in fields(Best) if f.name != "width")
 """The ingredients of :class:`Best` that can be switched off: its fields but ``width``, in the
 order of its name (the one list of them)."""
 
-REMOVED = ("uncapped", "bound", "deep", "twostep", "pseudo", "longterm", "blend", "living")
+REMOVED = (
+    "uncapped", "bound", "deep", "twostep", "pseudo", "longterm", "blend", "living", "pocket",
+    "floating",
+)  # fmt: skip
 """Ingredients :class:`Best` once had, off by default and measured to win no more games: they
 left the library (their figures are in ``docs/benchmarks.md``, their code in commit
-``5000a9a``, and ``living``'s in ``2756e2b`` on the branch ``experiment/living``). A name
-that switches one is refused with a word on why."""
+``5000a9a``, ``living``'s in ``2756e2b`` on the branch ``experiment/living``, ``pocket``'s
+and ``floating``'s in ``70237ce`` on the branch ``experiment/jsm-rules``). A name that
+switches one is refused with a word on why."""
 
 
 def policy_named(name: str | PolicyName) -> Policy:

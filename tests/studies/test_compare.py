@@ -172,3 +172,25 @@ def test_bench_play_compares_two_results_files(boards_file: BoardsFile, tmp_path
     wins = sum(g["outcome"] == "won" for g in lines)
     assert f"| 10 | {wins} | 0 | {wins * 10:+.2f} points |" in "\n".join(table)
     assert f"A is {ours}, B {theirs}." in table and "taken on trust" in table[-1]
+
+
+def test_bench_play_pairs_only_the_games_of_its_indices(tmp_path: Path) -> None:
+    import runpy
+
+    bench = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "bench_play.py"))
+    ours, theirs = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    ours.write_text("".join(json.dumps({"index": i, "outcome": "won"}) + "\n" for i in range(6)))
+    theirs.write_text("".join(json.dumps({"index": i, "outcome": "lost"}) + "\n" for i in range(6)))
+    table = "\n".join(bench["compared"](ours, theirs, range(2, 5)))
+    assert "| 3 | 3 | 0 | +100.00 points |" in table  # games 2, 3 and 4 only
+    assert "| 6 | 6 | 0 | +100.00 points |" in "\n".join(bench["compared"](ours, theirs))
+
+
+@pytest.mark.parametrize("text", ["5", "5:x", "5:5", "-1:3", "9:2"])
+def test_bench_play_refuses_indices_that_hold_no_game(text: str) -> None:
+    import argparse
+    import runpy
+
+    bench = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "bench_play.py"))
+    with pytest.raises(argparse.ArgumentTypeError, match="START"):
+        bench["_indices"](text)
