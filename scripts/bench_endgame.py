@@ -1,4 +1,4 @@
-"""What the endgame's budget costs on a small board: the time of each of ``best``'s guesses.
+"""The endgame's budget: what it costs on a small board, and how often it runs out on any.
 
 Plays games of one board (first reveal safe at the corner, seeds 0, 1, ...) with ``best``, once
 for each budget of sets of placements given to a small board
@@ -14,9 +14,10 @@ only where a budget changes a choice.
 it plays the games with the budgets as they are and counts, from the endgame's own log, the
 searches (of the whole board or of an isolated region) that stopped unfinished, and the games
 in which one did, with how many of those were won: the most a rule that used an unfinished
-search could change.
+search could change. A region's search met again in the same game is remembered, not run
+again, so it counts once in that game.
 
-    python scripts/bench_endgame.py --board 16x30x99 --games 1000 --ran-out
+    python scripts/bench_endgame.py --board 16x30x99 --games 2000 --ran-out
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import statistics
 from bench_play import Timed, spread
 from sizes import parse_size
 
-from mineshafted.probability import Best, endgame, play_game
+from mineshafted.probability import Best, endgame, play_game, regions
 
 
 def run(rows: int, cols: int, mines: int, games: int, budget: int) -> str:
@@ -65,20 +66,24 @@ def ran_out(rows: int, cols: int, mines: int, games: int) -> str:
     out (and how many of them were won), and how many searches ran out in all."""
     log = logging.getLogger(endgame.__name__)
     counter = _Counter()
-    level = log.level
+    level, propagate = log.level, log.propagate
     log.addHandler(counter)
     log.setLevel(logging.DEBUG)
+    log.propagate = False  # counted here, shown nowhere
     touched = won = 0
     try:
         for seed in range(games):
             before = counter.count
+            regions._region_searched.cache_clear()  # each game's searches run in it
             game = play_game(rows, cols, mines, seed=seed)
             if counter.count > before:
                 touched += 1
                 won += game.won
     finally:
         log.removeHandler(counter)
+        counter.close()
         log.setLevel(level)
+        log.propagate = propagate
     return (
         f"{rows}x{cols}/{mines}, seeds 0-{games - 1}: a search ran out in {touched} of {games} "
         f"games ({touched / games:.1%}; {won} of them won), {counter.count} searches in all"
@@ -92,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--games", type=int, default=200, help="games per budget (default 200)")
     parser.add_argument(
-        "--budgets", default="20000,100000", help="comma-separated budgets (default 20000,100000)"
+        "--budgets", default=None, help="comma-separated budgets (default 20000,100000)"
     )
     parser.add_argument(
         "--ran-out",
@@ -102,9 +107,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows, cols, mines = args.board
     if args.ran_out:
+        if args.budgets is not None:
+            parser.error("--ran-out plays with the budgets as they are: give no --budgets")
         print(ran_out(rows, cols, mines, args.games), flush=True)
         return
-    for budget in (int(part) for part in args.budgets.split(",")):
+    for budget in (int(part) for part in (args.budgets or "20000,100000").split(",")):
         print(run(rows, cols, mines, args.games, budget), flush=True)
 
 

@@ -19,7 +19,8 @@ new code against the old on identical boards.
 ``--boards FILE`` plays the boards of a file (``mineshafted play --boards``'s format) with each
 policy instead of the levels, and pairs them the same way. ``--compare A B`` pairs two results
 files game by game: two of ours (``--out``), or one of another program's harness that played
-the same boards (one JSON line a game, with ``index`` and ``outcome``). ``--write-boards FILE``
+the same boards (one JSON line a game, with ``index`` and ``outcome``); ``--indices START:END``
+pairs only games START to END-1. ``--write-boards FILE``
 writes the boards a level's games are played on (the first level of ``--levels``, its number
 of games, ``--seed``) as a boards file, for another program to play, and plays nothing.
 
@@ -30,6 +31,7 @@ of games, ``--seed``) as a boards file, for another program to play, and plays n
     python scripts/bench_play.py --levels expert --games 1000 --write-boards expert.jsonl
     python scripts/bench_play.py --boards expert.jsonl --policies best,safest --out bench/
     python scripts/bench_play.py --compare bench/best.jsonl theirs.jsonl
+    python scripts/bench_play.py --compare new.jsonl expert-corner.jsonl --indices 25000:125000
     python scripts/bench_play.py --levels expert --policies best --expert-games 100000 \
         --seed 3 --jobs 1 --out bench/ --against /tmp/mineshafted-20e24f7
 """
@@ -242,16 +244,24 @@ def _indices(text: str) -> range:
     """``"25000:125000"`` -> ``range(25000, 125000)``; an argparse error otherwise."""
     start, colon, end = text.partition(":")
     try:
-        if not colon:
-            raise ValueError
-        indices = range(int(start), int(end))
+        indices = range(int(start), int(end)) if colon else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not START:END") from None
-    if int(start) < 0 or not indices:
+        indices = None
+    if indices is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not START:END")
+    if indices.start < 0 or not indices:
         raise argparse.ArgumentTypeError(
             f"{text!r} holds no game: START must be 0 or more and below END"
         )
     return indices
+
+
+def _print_compared(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--compare``'s table (``--indices`` alone is an error)."""
+    if args.compare is None:
+        parser.error("--indices chooses the games --compare pairs: give --compare too")
+    first, second = args.compare
+    print("\n".join(compared(first, second, args.indices)))
 
 
 def compared(first: Path, second: Path, indices: range | None = None) -> list[str]:
@@ -284,6 +294,7 @@ def compared(first: Path, second: Path, indices: range | None = None) -> list[st
         "",
         f"A is {first}, B {second}.",
         f"Paired by index: {result.games} games in both"
+        + ("" if indices is None else f" of games {indices.start} to {indices.stop - 1}")
         + (f"; {alone} in one file only, left out" if alone else "")
         + (
             ""
@@ -422,8 +433,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     print()
     try:
-        if args.compare is not None:
-            print("\n".join(compared(*args.compare, args.indices)))
+        if args.compare is not None or args.indices is not None:
+            _print_compared(parser, args)
             return
         if args.write_boards is not None:
             key = next(filter(None, args.levels.split(",")))

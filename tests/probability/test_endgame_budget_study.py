@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import runpy
 import sys
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,33 +18,50 @@ SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
 @pytest.fixture(scope="module")
-def script() -> dict[str, object]:
+def ran_out() -> Callable[..., str]:
     sys.path.insert(0, str(SCRIPTS))
     try:
-        return runpy.run_path(str(SCRIPTS / "bench_endgame.py"))
+        script = runpy.run_path(str(SCRIPTS / "bench_endgame.py"))
     finally:
         sys.path.remove(str(SCRIPTS))
+    function: Callable[..., str] = script["ran_out"]
+    return function
 
 
-def test_a_budget_of_one_set_makes_every_search_run_out(
-    script: dict[str, object], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(endgame, "SMALL_NODES", 1)
-    line = script["ran_out"](4, 4, 4, 30)  # type: ignore[operator]
-    touched = int(line.split("ran out in ")[1].split(" of")[0])
+def _figures(line: str) -> tuple[int, int]:
+    """(games in which a search ran out, searches that ran out) from ``ran_out``'s line."""
+    games = int(line.split("ran out in ")[1].split(" of")[0])
     searches = int(line.split("), ")[1].split(" searches")[0])
-    assert touched > 0 and searches >= touched
+    return games, searches
 
 
-def test_with_the_usual_budget_no_small_search_runs_out(script: dict[str, object]) -> None:
-    line = script["ran_out"](4, 4, 4, 30)  # type: ignore[operator]
-    assert "ran out in 0 of 30 games" in line and line.endswith(", 0 searches in all")
+def test_each_search_that_runs_out_is_counted_and_no_finished_one(
+    ran_out: Callable[..., str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A budget of 50 sets on 4x4/4: some searches finish, most run out (counted independently
+    # here, by the search's own root).
+    seen: Counter[str] = Counter()
+    root = endgame._Search.root
+
+    def counted(search: Any) -> tuple[int, int]:
+        try:
+            answer: tuple[int, int] = root(search)
+        except endgame._OutOfNodes:
+            seen["ran out"] += 1
+            raise
+        seen["finished"] += 1
+        return answer
+
+    monkeypatch.setattr(endgame, "SMALL_NODES", 50)
+    monkeypatch.setattr(endgame._Search, "root", counted)
+    games, searches = _figures(ran_out(4, 4, 4, 30))
+    assert seen["finished"] > 0 and seen["ran out"] > 0
+    assert searches == seen["ran out"]
+    assert 0 < games <= searches
 
 
-def test_the_log_level_and_handlers_are_left_as_found(script: dict[str, object]) -> None:
-    import logging
-
+def test_the_logger_is_left_as_found(ran_out: Callable[..., str]) -> None:
     log = logging.getLogger(endgame.__name__)
-    level, handlers = log.level, list(log.handlers)
-    script["ran_out"](4, 4, 4, 3)  # type: ignore[operator]
-    assert log.level == level and log.handlers == handlers
+    before = (log.level, list(log.handlers), log.propagate)
+    ran_out(4, 4, 4, 3)
+    assert (log.level, list(log.handlers), log.propagate) == before

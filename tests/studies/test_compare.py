@@ -3,10 +3,13 @@ results files (ours or another program's) read and paired only when they hold th
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
+import runpy
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -158,10 +161,15 @@ def test_results_of_other_games_are_not_paired(boards_file: BoardsFile, tmp_path
     assert compare(read_results(c), read_results(e)).games == 2  # only the policy differs
 
 
-def test_bench_play_compares_two_results_files(boards_file: BoardsFile, tmp_path: Path) -> None:
-    import runpy
+@pytest.fixture(scope="module")
+def bench_play() -> dict[str, Any]:
+    return runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "bench_play.py"))
 
-    bench = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "bench_play.py"))
+
+def test_bench_play_compares_two_results_files(
+    bench_play: dict[str, Any], boards_file: BoardsFile, tmp_path: Path
+) -> None:
+    bench = bench_play
     path = boards_file(10, 8, 8, 10)
     ours, theirs = tmp_path / "best.jsonl", tmp_path / "theirs.jsonl"
     run_study(boards_study(path), out=ours)
@@ -174,23 +182,39 @@ def test_bench_play_compares_two_results_files(boards_file: BoardsFile, tmp_path
     assert f"A is {ours}, B {theirs}." in table and "taken on trust" in table[-1]
 
 
-def test_bench_play_pairs_only_the_games_of_its_indices(tmp_path: Path) -> None:
-    import runpy
-
-    bench = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "bench_play.py"))
+def test_bench_play_pairs_only_the_games_of_its_indices(
+    bench_play: dict[str, Any], tmp_path: Path
+) -> None:
+    # A wins the even games, B none: games 2-4 hold two of A's wins, games 0-5 three.
     ours, theirs = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    ours.write_text("".join(json.dumps({"index": i, "outcome": "won"}) + "\n" for i in range(6)))
+    outcomes = ["won", "lost", "won", "lost", "won", "lost"]
+    ours.write_text(
+        "".join(json.dumps({"index": i, "outcome": o}) + "\n" for i, o in enumerate(outcomes))
+    )
     theirs.write_text("".join(json.dumps({"index": i, "outcome": "lost"}) + "\n" for i in range(6)))
-    table = "\n".join(bench["compared"](ours, theirs, range(2, 5)))
-    assert "| 3 | 3 | 0 | +100.00 points |" in table  # games 2, 3 and 4 only
-    assert "| 6 | 6 | 0 | +100.00 points |" in "\n".join(bench["compared"](ours, theirs))
+    some = bench_play["compared"](ours, theirs, range(2, 5))
+    assert "| 3 | 2 | 0 | +66.67 points |" in "\n".join(some)
+    assert some[-1].startswith("Paired by index: 3 games in both of games 2 to 4")
+    every = bench_play["compared"](ours, theirs)
+    assert "| 6 | 3 | 0 | +50.00 points |" in "\n".join(every)
 
 
-@pytest.mark.parametrize("text", ["5", "5:x", "5:5", "-1:3", "9:2"])
-def test_bench_play_refuses_indices_that_hold_no_game(text: str) -> None:
-    import argparse
-    import runpy
+def test_bench_play_reads_indices_as_start_and_end(bench_play: dict[str, Any]) -> None:
+    assert bench_play["_indices"]("2:5") == range(2, 5)
 
-    bench = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "bench_play.py"))
+
+@pytest.mark.parametrize("text", ["5", "5:x", "5:5", "-1:3", "9:2", ":4"])
+def test_bench_play_refuses_indices_that_hold_no_game(
+    bench_play: dict[str, Any], text: str
+) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match="START"):
-        bench["_indices"](text)
+        bench_play["_indices"](text)
+
+
+def test_bench_play_refuses_indices_without_compare(
+    bench_play: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        bench_play["main"](["--indices", "0:10"])
+    assert stopped.value.code == 2
+    assert "give --compare too" in capsys.readouterr().err
