@@ -4,13 +4,31 @@ for a player's view, and the cores every cross-check of a fast form runs under."
 from __future__ import annotations
 
 import os
+import runpy
+import sys
 import threading
 from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mineshafted import Board, core
 from mineshafted.solver.count import counted
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+"""The repository's ``scripts/``: benchmarks and makers, not part of the package."""
+
+
+def script(name: str) -> dict[str, Any]:
+    """The globals of ``scripts/NAME`` run as a module (not as ``__main__``), with ``scripts/``
+    on the path while it runs: a script imports its neighbours (``sizes``, ``bench_play``)."""
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        return runpy.run_path(str(SCRIPTS / name))
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
 
 REQUIRE_COMPILED = bool(os.environ.get("MINESHAFTED_REQUIRE_COMPILED"))
 """Set (CI sets it): a test under the compiled core fails, instead of skipping, where the

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
-import runpy
 from pathlib import Path
 
 import pytest
 
 from mineshafted import Status, SweepReport
 
+from .conftest import script
+
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = runpy.run_path(str(ROOT / "scripts" / "cli_reference.py"))
+REFERENCE = script("cli_reference.py")
 
 
 def _nav() -> str:

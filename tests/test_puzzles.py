@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import runpy
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from mineshafted import BoardManager, NeedsGuess, Sweep, read_puzzles, sweep_mines
 from mineshafted.formats import find_puzzle_files
 
-from .conftest import CourseManager
+from .conftest import CourseManager, script
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -52,8 +51,7 @@ def test_needs_guess_puzzles_raise_and_never_explode(path: Path) -> None:
 
 
 def test_make_puzzles_reproduces_the_shipped_files() -> None:
-    script = runpy.run_path(str(ROOT / "scripts" / "make_puzzles.py"))
-    files = script["puzzles"]()
+    files = script("make_puzzles.py")["puzzles"]()
     for relative, text in files.items():
         assert (PUZZLES / relative).read_text() == text, relative
     assert len(files) == len(NO_GUESS) + len(NEEDS_GUESS)

@@ -4,21 +4,15 @@ verdict is fixed), which the perturbation generator fails."""
 
 from __future__ import annotations
 
-import runpy
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from mineshafted import Technique
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
-sys.path.insert(0, str(SCRIPTS))  # the script imports its neighbours (sizes, solvable_share)
-try:
-    UNIFORMITY = runpy.run_path(str(SCRIPTS / "uniformity.py"))
-finally:
-    sys.path.remove(str(SCRIPTS))
+from .conftest import script
+
+UNIFORMITY = script("uniformity.py")  # it imports its neighbours (sizes, solvable_share)
 
 POPULATION = UNIFORMITY["population"](4, 4, 3, Technique.COMPLETE)
 """Every 4x4 layout of 3 mines, start area clear, that ``complete`` solves from (0, 0)."""

@@ -3,28 +3,20 @@
 from __future__ import annotations
 
 import logging
-import runpy
-import sys
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mineshafted.probability import endgame
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from ..conftest import script
 
 
 @pytest.fixture(scope="module")
 def ran_out() -> Callable[..., str]:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        script = runpy.run_path(str(SCRIPTS / "bench_endgame.py"))
-    finally:
-        sys.path.remove(str(SCRIPTS))
-    function: Callable[..., str] = script["ran_out"]
+    function: Callable[..., str] = script("bench_endgame.py")["ran_out"]
     return function
 
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-import runpy
-from pathlib import Path
 
 import pytest
 
 from mineshafted.game import Game, Rules
 from mineshafted.probability.loop import play_out
 
-SCRIPT = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "first_guess.py"))
+from ..conftest import script
+
+SCRIPT = script("first_guess.py")
 EXPERT = (16, 30, 99)
 
 

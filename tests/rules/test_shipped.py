@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import runpy
 from pathlib import Path
 
 from mineshafted.formats import find_puzzle_files, read_puzzles
+
+from ..conftest import script as load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_contest_set_is_what_make_contest_writes() -> None:
-    script = runpy.run_path(str(ROOT / "scripts" / "make_contest.py"))
+    script = load_script("make_contest.py")
     files = script["boards"]()
     folder = ROOT / "puzzles" / "contest"
     assert sorted(files) == sorted(p.name for p in find_puzzle_files([folder]))
@@ -30,7 +31,7 @@ def test_the_contest_boards_are_30x30_at_20_to_25_percent() -> None:
 
 
 def test_the_champion_pairs_are_what_make_champion_writes() -> None:
-    script = runpy.run_path(str(ROOT / "scripts" / "make_champion.py"))
+    script = load_script("make_champion.py")
     text = script["CHAMPION"].read_text()
     head, marker = text.split(script["MARKER"])[0], script["MARKER"]
     assert text == head + script["pairs_text"]()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import runpy
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from mineshafted.studies import (
     run_study,
 )
 
+from ..conftest import script
 from .conftest import BoardsFile
 
 counts = st.integers(min_value=0, max_value=400)
@@ -163,20 +163,19 @@ def test_results_of_other_games_are_not_paired(boards_file: BoardsFile, tmp_path
 
 @pytest.fixture(scope="module")
 def bench_play() -> dict[str, Any]:
-    return runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "bench_play.py"))
+    return script("bench_play.py")
 
 
 def test_bench_play_compares_two_results_files(
     bench_play: dict[str, Any], boards_file: BoardsFile, tmp_path: Path
 ) -> None:
-    bench = bench_play
     path = boards_file(10, 8, 8, 10)
     ours, theirs = tmp_path / "best.jsonl", tmp_path / "theirs.jsonl"
     run_study(boards_study(path), out=ours)
     lines = [json.loads(line) for line in ours.read_text().splitlines()[1:]]
     flipped = [{"index": g["index"], "outcome": "lost"} for g in lines]  # another program's
     theirs.write_text("".join(json.dumps(g) + "\n" for g in flipped))
-    table = bench["compared"](ours, theirs)
+    table = bench_play["compared"](ours, theirs)
     wins = sum(g["outcome"] == "won" for g in lines)
     assert f"| 10 | {wins} | 0 | {wins * 10:+.2f} points |" in "\n".join(table)
     assert f"A is {ours}, B {theirs}." in table and "taken on trust" in table[-1]
