@@ -31,6 +31,9 @@ from sizes import parse_size
 
 from mineshafted.probability import Best, endgame, play_game, regions
 
+BUDGETS = "20000,100000"
+"""The budgets timed when none are given."""
+
 
 def run(rows: int, cols: int, mines: int, games: int, budget: int) -> str:
     """One line: ``games`` games of the board with ``budget`` sets on a small board."""
@@ -97,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--games", type=int, default=200, help="games per budget (default 200)")
     parser.add_argument(
-        "--budgets", default=None, help="comma-separated budgets (default 20000,100000)"
+        "--budgets", default=None, help=f"comma-separated budgets (default {BUDGETS})"
     )
     parser.add_argument(
         "--ran-out",
@@ -111,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("--ran-out plays with the budgets as they are: give no --budgets")
         print(ran_out(rows, cols, mines, args.games), flush=True)
         return
-    for budget in (int(part) for part in (args.budgets or "20000,100000").split(",")):
+    for budget in (int(part) for part in (args.budgets or BUDGETS).split(",")):
         print(run(rows, cols, mines, args.games, budget), flush=True)
 
 
